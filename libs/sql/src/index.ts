@@ -1,0 +1,5 @@
+export * from './sql.port';
+export * from './identifier';
+export * from './pglite/pglite-database';
+export * from './postgres/postgres-database';
+export * from './test-databases';

@@ -1,0 +1,68 @@
+import { PGlite, types, type Transaction } from '@electric-sql/pglite';
+import type { SqlDatabase, SqlExecutor, SqlResult } from '../sql.port';
+import { assertIdentifier } from '../identifier';
+
+export interface PgliteOptions {
+  /** Folder for the database files; undefined = in memory. */
+  readonly dataDir?: string;
+  /** Schema that every statement runs in (created if missing). */
+  readonly schema?: string;
+}
+
+/**
+ * PGlite (PostgreSQL compiled to WASM, in-process, file-backed): the embedded default, so `npm start` needs no
+ * server. It has a single connection; PGlite itself queues concurrent queries and `transaction` holds the
+ * connection exclusively, so transactions are serialised — the same SQL stays correct, just without parallelism.
+ * int8 is parsed as a string (PGlite's default is a lossy JS number), matching node-postgres.
+ */
+export async function createPgliteDatabase(options: PgliteOptions = {}): Promise<SqlDatabase> {
+  const db = await PGlite.create({
+    dataDir: options.dataDir,
+    parsers: { [types.INT8]: (v: string) => v },
+  });
+  if (options.schema) {
+    assertIdentifier(options.schema);
+    await db.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}, public;`);
+  }
+  return new PgliteDatabase(db);
+}
+
+const wrap = (q: Pick<PGlite | Transaction, 'query' | 'exec'>): SqlExecutor => ({
+  async query<R>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
+    const r = await q.query<R>(text, params as unknown[] | undefined);
+    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+  },
+  async exec(text: string): Promise<void> {
+    await q.exec(text);
+  },
+});
+
+class PgliteDatabase implements SqlDatabase {
+  readonly kind = 'pglite' as const;
+  private readonly direct: SqlExecutor;
+
+  constructor(private readonly db: PGlite) {
+    this.direct = wrap(db);
+  }
+
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
+    return this.direct.query<R>(text, params);
+  }
+
+  exec(text: string): Promise<void> {
+    return this.direct.exec(text);
+  }
+
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(wrap(tx)));
+  }
+
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    assertIdentifier(channel);
+    return this.db.listen(channel, onNotify);
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.closed) await this.db.close();
+  }
+}

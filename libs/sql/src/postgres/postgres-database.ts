@@ -1,0 +1,104 @@
+import { Client, Pool, type PoolClient } from 'pg';
+import type { SqlDatabase, SqlExecutor, SqlResult } from '../sql.port';
+import { assertIdentifier } from '../identifier';
+
+export interface PostgresOptions {
+  readonly connectionString: string;
+  readonly schema?: string;
+  readonly maxConnections?: number;
+}
+
+/**
+ * PostgreSQL through node-postgres (`pg`), the de-facto driver: pooled connections, real concurrent transactions.
+ * A schema option scopes every connection's search_path, which is how tests isolate themselves on one server.
+ */
+export async function createPostgresDatabase(options: PostgresOptions): Promise<SqlDatabase> {
+  const schema = options.schema ? assertIdentifier(options.schema) : undefined;
+  if (schema) {
+    const c = new Client({ connectionString: options.connectionString });
+    await c.connect();
+    try {
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } catch (e) {
+      // Two processes racing to create the same schema: the loser sees a unique violation; the schema exists.
+      if ((e as { code?: string }).code !== '23505') throw e;
+    } finally {
+      await c.end();
+    }
+  }
+  const pool = new Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+    options: schema ? `-c search_path=${schema},public` : undefined,
+  });
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return new PostgresDatabase(pool, options.connectionString, schema);
+}
+
+const wrap = (c: Pool | PoolClient): SqlExecutor => ({
+  async query<R>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
+    const r = await c.query(text, params as unknown[] | undefined);
+    return { rows: r.rows as R[], rowCount: r.rowCount ?? r.rows.length };
+  },
+  async exec(text: string): Promise<void> {
+    await c.query(text);
+  },
+});
+
+class PostgresDatabase implements SqlDatabase {
+  readonly kind = 'postgres' as const;
+  private readonly direct: SqlExecutor;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly connectionString: string,
+    private readonly schema: string | undefined,
+  ) {
+    this.direct = wrap(pool);
+  }
+
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
+    return this.direct.query<R>(text, params);
+  }
+
+  exec(text: string): Promise<void> {
+    return this.direct.exec(text);
+  }
+
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(wrap(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    assertIdentifier(channel);
+    const client = new Client({
+      connectionString: this.connectionString,
+      options: this.schema ? `-c search_path=${this.schema},public` : undefined,
+    });
+    await client.connect();
+    client.on('notification', (n) => {
+      if (n.channel === channel) onNotify(n.payload ?? '');
+    });
+    client.on('error', () => undefined);
+    await client.query(`LISTEN ${channel}`);
+    return async () => {
+      await client.end().catch(() => undefined);
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

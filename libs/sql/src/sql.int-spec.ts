@@ -1,0 +1,49 @@
+import { testDatabases } from './test-databases';
+
+describe.each(testDatabases())('SqlDatabase on $name', (factory) => {
+  it('round-trips int8 as a string and jsonb as an object', async () => {
+    const db = await factory.create();
+    try {
+      const { rows } = await db.query<{ a: string; j: { x: number } }>(
+        `SELECT 9007199254740993::int8 AS a, '{"x":1}'::jsonb AS j`,
+      );
+      expect(rows[0]).toEqual({ a: '9007199254740993', j: { x: 1 } });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('rolls a transaction back when its function throws', async () => {
+    const db = await factory.create();
+    try {
+      await db.exec('CREATE TABLE t (v int)');
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query('INSERT INTO t VALUES (1)');
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      await db.transaction(async (tx) => {
+        await tx.query('INSERT INTO t VALUES (2)');
+      });
+      const { rows } = await db.query<{ v: number }>('SELECT v FROM t');
+      expect(rows).toEqual([{ v: 2 }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('delivers NOTIFY to a listener', async () => {
+    const db = await factory.create();
+    try {
+      let resolve!: (payload: string) => void;
+      const got = new Promise<string>((r) => (resolve = r));
+      const unlisten = await db.listen('test_channel', resolve);
+      await db.query(`SELECT pg_notify('test_channel', 'hello')`);
+      await expect(got).resolves.toBe('hello');
+      await unlisten();
+    } finally {
+      await db.close();
+    }
+  });
+});
