@@ -3,7 +3,7 @@
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const common = {
   transform: { '^.+\\.ts$': swc },
-  moduleNameMapper: { '^@dob/([^/]+)$': '<rootDir>/libs/$1/src', '^@dob/([^/]+)/(.*)$': '<rootDir>/libs/$1/src/$2' },
+  moduleNameMapper: { '^@dob/([^/]+)$': '<rootDir>/libs/$1/src' },
   testEnvironment: 'node',
   rootDir: __dirname,
 };

@@ -1,0 +1,48 @@
+import { Logger, RequestMethod, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ApiModule, type ApiDependencies } from './api.module';
+import { EnvelopeErrorFilter } from './http/error.filter';
+import { createValidationPipe } from './http/validation.pipe';
+
+export const API_PREFIX = 'api/agent';
+
+export interface ApiOptions {
+  readonly port: number;
+  readonly host?: string;
+  readonly logger?: boolean;
+}
+
+/** Builds the Fastify-backed Nest app: `/api/agent/*`, `/health`, OpenAPI at `/api/agent/openapi.json` and `/docs`. */
+export async function createApiApp(deps: ApiDependencies, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    ApiModule.forRoot(deps),
+    new FastifyAdapter({ bodyLimit: 256 * 1024 }),
+    { logger: options.logger === false ? false : ['error', 'warn', 'log'], abortOnError: false },
+  );
+  app.setGlobalPrefix(API_PREFIX, { exclude: [{ path: 'health', method: RequestMethod.GET }] });
+  app.useGlobalFilters(new EnvelopeErrorFilter());
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+  mountOpenApi(app);
+  return app;
+}
+
+function mountOpenApi(app: INestApplication): void {
+  const config = new DocumentBuilder()
+    .setTitle('Agent API')
+    .setDescription('Pool discovery, share marketplace, crowdfunding and webhooks for agents (prepare → sign → submit).')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api-key')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'jwt')
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json` });
+}
+
+export async function startApi(deps: ApiDependencies, options: ApiOptions): Promise<NestFastifyApplication> {
+  const app = await createApiApp(deps, { logger: options.logger });
+  await app.listen(options.port, options.host ?? '0.0.0.0');
+  new Logger('api').log(`Agent API listening on http://localhost:${options.port}/${API_PREFIX}`);
+  return app;
+}

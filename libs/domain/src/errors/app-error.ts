@@ -1,0 +1,47 @@
+/**
+ * Application errors in the product's vocabulary. Transport adapters map `code` to the HTTP status of the brief's
+ * table; use cases never know about HTTP.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  TRANSACTION_EXPIRED: 400,
+  UNAUTHORIZED: 401,
+  MISSING_API_KEY: 401,
+  INVALID_API_KEY: 401,
+  INSUFFICIENT_SCOPE: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  TRANSACTION_FAILED: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+  NETWORK_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  static validation(message: string, details?: Record<string, unknown>): AppError {
+    return new AppError('VALIDATION_ERROR', message, details);
+  }
+
+  static notFound(message: string): AppError {
+    return new AppError('NOT_FOUND', message);
+  }
+
+  static conflict(message: string, details?: Record<string, unknown>): AppError {
+    return new AppError('CONFLICT', message, details);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './errors/app-error';
+export * from './events/catalog';

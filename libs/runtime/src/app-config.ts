@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/**
+ * Process configuration, validated once at start. Every value has an embedded default so `npm start` needs no
+ * env vars; setting DATABASE_URL (and later EVENTSTORE_URL / MONGODB_URL / KAFKA_BROKERS) moves a component to a
+ * server. Invalid values stop the process with a message naming the variable.
+ */
+const port = z.coerce.number().int().min(0).max(65535);
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.string().url().optional())
+  .optional();
+
+export const appConfigSchema = z.object({
+  PORT: port.default(3000),
+  DEVNET_PORT: port.default(8000),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  /** PostgreSQL for the event store and read models; unset = embedded PGlite in DATA_DIR. */
+  DATABASE_URL: optionalUrl,
+  /** Stellar network 9 (testnet id) RPC; unset = the embedded devnet. */
+  STELLAR_RPC_URL: optionalUrl,
+  STELLAR_NETWORK_PASSPHRASE: z.string().min(1).optional(),
+  /** Stellar network 10 (mainnet id), optional. */
+  STELLAR_MAINNET_RPC_URL: optionalUrl,
+  DEVNET_LEDGER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  DEVNET_SEED: z.coerce.number().int().min(0).default(1),
+  INDEXER_START_LEDGER: z.coerce.number().int().min(1).optional(),
+  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+});
+
+export type AppConfig = z.infer<typeof appConfigSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = appConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

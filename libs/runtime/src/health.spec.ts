@@ -1,0 +1,25 @@
+import { HealthRegistry } from './health';
+
+describe('HealthRegistry', () => {
+  it('is starting until every component is ready', async () => {
+    const h = new HealthRegistry();
+    let caughtUp = false;
+    h.register('store', async () => ({ status: 'up', ready: true }));
+    h.register('projections', async () => ({ status: 'up', ready: caughtUp }));
+    expect((await h.report()).status).toBe('starting');
+    caughtUp = true;
+    expect((await h.report()).status).toBe('ready');
+  });
+
+  it('reports a throwing or hanging check as down', async () => {
+    const h = new HealthRegistry();
+    h.register('a', async () => {
+      throw new Error('connection refused');
+    });
+    h.register('b', () => new Promise(() => undefined));
+    const r = await h.report(50);
+    expect(r.status).toBe('down');
+    expect(r.components.a.details).toEqual({ error: 'connection refused' });
+    expect(r.components.b.status).toBe('down');
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Component health for GET /health. Each component (event store, projections, indexer per network, devnet, …)
+ * registers a check; the system is ready only when every component is up and ready — e.g. projections report
+ * ready only once they have caught up with the event store.
+ */
+export interface ComponentHealth {
+  readonly status: 'up' | 'down';
+  /** Up but not yet able to serve correct answers (catching up, halted with an alarm, …). */
+  readonly ready: boolean;
+  readonly details?: Record<string, unknown>;
+}
+
+export type HealthCheck = () => Promise<ComponentHealth>;
+
+export interface HealthReport {
+  readonly status: 'ready' | 'starting' | 'down';
+  readonly components: Record<string, ComponentHealth>;
+}
+
+export class HealthRegistry {
+  private readonly checks = new Map<string, HealthCheck>();
+
+  register(name: string, check: HealthCheck): void {
+    this.checks.set(name, check);
+  }
+
+  async report(timeoutMs = 2000): Promise<HealthReport> {
+    const entries = await Promise.all(
+      [...this.checks].map(async ([name, check]) => [name, await runCheck(check, timeoutMs)] as const),
+    );
+    const components = Object.fromEntries(entries);
+    const all = Object.values(components);
+    const status = all.some((c) => c.status === 'down')
+      ? 'down'
+      : all.length > 0 && all.every((c) => c.ready)
+        ? 'ready'
+        : 'starting';
+    return { status, components };
+  }
+}
+
+async function runCheck(check: HealthCheck, timeoutMs: number): Promise<ComponentHealth> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      check(),
+      new Promise<ComponentHealth>((resolve) => {
+        timer = setTimeout(
+          () => resolve({ status: 'down', ready: false, details: { error: `no answer within ${timeoutMs} ms` } }),
+          timeoutMs,
+        );
+      }),
+    ]);
+  } catch (e) {
+    return { status: 'down', ready: false, details: { error: (e as Error).message } };
+  } finally {
+    clearTimeout(timer);
+  }
+}

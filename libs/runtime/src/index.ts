@@ -1,0 +1,3 @@
+export * from './app-config';
+export * from './data-dir-lock';
+export * from './health';
