@@ -1,2 +1,3 @@
 export * from './errors/app-error';
 export * from './events/catalog';
+export * from './events/index';

@@ -1,0 +1,38 @@
+import type { xdr } from '@stellar/stellar-sdk';
+import type { ChainRef } from '@dob/domain';
+
+/**
+ * One contract event as returned by stellar-rpc getEvents (the shape of stellar-sdk `rpc.Api.EventResponse`,
+ * with the contract id as a strkey string and topics/value already parsed to ScVal).
+ */
+export interface RawChainEvent {
+  /** RPC event id (TOID-based, e.g. "0000012884905985-0000000001"); orders events and is unique per network. */
+  readonly id: string;
+  readonly ledger: number;
+  /** ISO-8601 close time of the ledger. */
+  readonly ledgerClosedAt: string;
+  readonly txHash: string;
+  readonly contractId: string;
+  readonly topic: readonly xdr.ScVal[];
+  readonly value: xdr.ScVal;
+  /** False for events of failed calls (diagnostic); those never change state and are skipped upstream. */
+  readonly inSuccessfulContractCall?: boolean;
+}
+
+export function chainRefOf(networkId: number, e: RawChainEvent): ChainRef {
+  return {
+    network_id: networkId,
+    contract_id: e.contractId,
+    tx_hash: e.txHash,
+    ledger: e.ledger,
+    event_id: e.id,
+    closed_at: new Date(e.ledgerClosedAt).toISOString(),
+  };
+}
+
+/** A domain event produced by a decoder, before ids are assigned: target stream, type and payload sans `chain`. */
+export interface DomainEventDraft {
+  readonly streamId: string;
+  readonly type: string;
+  readonly data: Record<string, unknown>;
+}
