@@ -1,0 +1,27 @@
+/**
+ * Rate-limiter port: one decision per request for a bucket (an API key, or an IP on the unauthenticated auth
+ * routes). The rule is fixed by the brief: a sliding 60-second window with a burst allowance of 10 over the
+ * bucket's `rate_limit_rpm`. Algorithm and proof: see sliding-window-rule.ts and docs/auth.md.
+ */
+export interface RateLimitDecision {
+  readonly allowed: boolean;
+  /** The bucket's rpm (X-RateLimit-Limit). */
+  readonly limit: number;
+  /** Requests that would be admitted right now after this one (X-RateLimit-Remaining); 0 ⇔ the next is refused. */
+  readonly remaining: number;
+  /** Unix seconds at which the window is empty again, i.e. the full budget is back (X-RateLimit-Reset). */
+  readonly resetAt: number;
+  /** Whole seconds until a request would be admitted again (Retry-After); 0 when allowed. */
+  readonly retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  /** Counts one request against `bucket` if the window has room; never counts a refused request. */
+  consume(bucket: string, rpm: number): Promise<RateLimitDecision>;
+  close(): Promise<void>;
+}
+
+/** Milliseconds since the Unix epoch; injectable so contract tests can drive time. */
+export type Clock = () => number;
+
+export const RATE_LIMITER = Symbol('RATE_LIMITER');
