@@ -1,4 +1,7 @@
 import type { xdr } from '@stellar/stellar-sdk';
+import type { WorldSnapshot } from './world-state';
+
+export type { WorldSnapshot } from './world-state';
 
 /**
  * The boundary between the devnet's chain (ledger close loop, transaction validation, JSON-RPC server) and its
@@ -87,8 +90,26 @@ export interface SorobanHost {
   /** Sets the account's sequence number and charges the fee (stroops) from its native balance. */
   consumeSequenceAndFee(accountId: string, sequence: bigint, fee: bigint, ledgerSequence: number): void;
 
-  /** Deploys a contract instance of a known kind (genesis, seeder, tests); returns its C… address. */
-  deployContract(kind: ContractKind, salt: Buffer, ledger: LedgerInfo): string;
+  /**
+   * Deploys a contract instance of a known kind (genesis, seeder, tests); returns its C… address, derived like
+   * the real network from (networkId, deployer, salt). `deployer` defaults to DEVNET_DEPLOYER.
+   * Not for 'stellar_asset' (use deployStellarAsset).
+   */
+  deployContract(kind: ContractKind, salt: Buffer, ledger: LedgerInfo, deployer?: string): string;
+  /**
+   * Deploys the Stellar Asset Contract of a classic asset (`code` + `issuer`, or code 'native'); its address
+   * equals `new Asset(code, issuer).contractId(passphrase)`. Admin = issuer. Idempotent.
+   */
+  deployStellarAsset(code: string, issuer: string | undefined, ledger: LedgerInfo): string;
+  /**
+   * Test-only: places a contract at a given C… address (e.g. the soroban-sdk test addresses of the fixtures).
+   * For 'stellar_asset', `asset` names the asset.
+   */
+  deployContractAt(kind: ContractKind, contractId: string, ledger: LedgerInfo, asset?: { code: string; issuer?: string }): void;
+  /** The kind of the contract at an address (from its instance's executable), if any. */
+  kindOf(contractId: string): ContractKind | undefined;
+  /** The whole ledger as base64 XDR rows, for persistence; restore with createSorobanHost({ snapshot }). */
+  serialise(): WorldSnapshot;
   /** The contract's wasm hash (hex), reported in its instance entry. */
   wasmHashOf(contractId: string): string | undefined;
 }
