@@ -1,0 +1,181 @@
+import type { SqlDatabase } from '@dob/sql';
+
+/** Channel the append function notifies after a commit that wrote events; subscribers LISTEN to wake early. */
+export const APPENDED_CHANNEL = 'es_appended';
+
+/** SQLSTATE raised by es_append when an expected version does not hold (custom code, class "ES"). */
+export const WRONG_EXPECTED_VERSION_SQLSTATE = 'ES409';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/**
+ * The event store's own schema, versioned in `es_schema_migrations`. Every statement is idempotent
+ * (IF NOT EXISTS / OR REPLACE) so a half-applied migration can simply run again.
+ *
+ * es_events — one row per event:
+ *  - position bigserial: the global sequence (GlobalPosition.prepare);
+ *  - transaction_id xid8 DEFAULT pg_current_xact_id(): the appending transaction (GlobalPosition.commit).
+ *    $all is read in (transaction_id, position) order and only below pg_snapshot_xmin(pg_current_snapshot()),
+ *    i.e. only rows of transactions that have finished: no later commit can land before a position already read.
+ *    This is Emmett's approach (emmett-postgresql readMessagesBatch: "transaction_id < pg_snapshot_xmin(
+ *    pg_current_snapshot()) ... ORDER BY transaction_id, global_position"); a plain sequence read is what let
+ *    Marten's async daemon skip committed events under concurrent appends (Marten discussion #4953, issues #4964,
+ *    #4977). The (transaction_id, position) index serves those reads and the head lookup.
+ *  - UNIQUE (stream_id, revision): the last line of optimistic concurrency; UNIQUE (event_id): idempotency.
+ * es_streams — one lockable row per stream holding its last revision, so concurrent appenders to a stream
+ * serialise on a row lock (expected versions are checked under that lock) instead of racing.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'events, streams and the append function',
+    sql: `
+CREATE TABLE IF NOT EXISTS es_events (
+  position       bigserial   PRIMARY KEY,
+  transaction_id xid8        NOT NULL DEFAULT pg_current_xact_id(),
+  stream_id      text        NOT NULL,
+  revision       bigint      NOT NULL,
+  event_id       uuid        NOT NULL,
+  type           text        NOT NULL,
+  version        integer     NOT NULL,
+  data           jsonb       NOT NULL,
+  metadata       jsonb       NOT NULL DEFAULT '{}'::jsonb,
+  recorded_at    timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT es_events_stream_revision_key UNIQUE (stream_id, revision),
+  CONSTRAINT es_events_event_id_key UNIQUE (event_id)
+);
+CREATE INDEX IF NOT EXISTS es_events_commit_order_idx ON es_events (transaction_id, position);
+
+CREATE TABLE IF NOT EXISTS es_streams (
+  stream_id text   PRIMARY KEY,
+  revision  bigint NOT NULL
+);
+
+-- Appends a whole batch (several streams) in one statement, hence one round trip and one transaction.
+-- batch = {"streams":[{"i":0,"stream_id":"pool-1","expected":"any"|"no_stream"|"stream_exists"|"<n>"}],
+--          "events":[{"i":0,"o":0,"id":"<uuid>","type":"...","version":1,"data":{},"metadata":{}}]}
+-- i = stream index in the batch, o = ordinal of the event in the batch (sets global order).
+CREATE OR REPLACE FUNCTION es_append(batch jsonb)
+RETURNS TABLE (stream_index integer, next_revision bigint, appended integer)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  conflict record;
+  total integer := 0;
+  r record;
+BEGIN
+  -- 1. every target stream gets a row to lock; inserted and then locked in stream_id order so that two batches
+  --    touching the same streams always queue in the same order (no deadlock).
+  INSERT INTO es_streams (stream_id, revision)
+  SELECT s.stream_id, -1 FROM jsonb_to_recordset(batch->'streams') AS s(stream_id text)
+  ORDER BY s.stream_id
+  ON CONFLICT (stream_id) DO NOTHING;
+
+  PERFORM 1 FROM es_streams
+  WHERE stream_id IN (SELECT s.stream_id FROM jsonb_to_recordset(batch->'streams') AS s(stream_id text))
+  ORDER BY stream_id
+  FOR UPDATE;
+
+  -- 2. expected versions, checked under the lock (each statement here takes a fresh READ COMMITTED snapshot, so
+  --    the revision seen is the one left by whoever held the lock before). A stream whose events are all stored
+  --    already is an idempotent retry and passes whatever it expected.
+  WITH fresh_streams AS (
+    SELECT DISTINCT e.i FROM jsonb_to_recordset(batch->'events') AS e(i integer, id uuid)
+    WHERE NOT EXISTS (SELECT 1 FROM es_events x WHERE x.event_id = e.id)
+  ), counted AS (
+    SELECT e.i, count(*) AS n FROM jsonb_to_recordset(batch->'events') AS e(i integer) GROUP BY e.i
+  )
+  SELECT s.stream_id, s.expected, st.revision INTO conflict
+  FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, expected text)
+  JOIN es_streams st ON st.stream_id = s.stream_id
+  LEFT JOIN counted c ON c.i = s.i
+  WHERE (COALESCE(c.n, 0) = 0 OR s.i IN (SELECT i FROM fresh_streams))
+    AND NOT CASE s.expected
+      WHEN 'any' THEN true
+      WHEN 'no_stream' THEN st.revision = -1
+      WHEN 'stream_exists' THEN st.revision >= 0
+      ELSE st.revision = s.expected::bigint
+    END
+  LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION USING
+      ERRCODE = '${WRONG_EXPECTED_VERSION_SQLSTATE}',
+      MESSAGE = format('stream %s: expected version %s, actual %s', conflict.stream_id, conflict.expected, conflict.revision),
+      DETAIL = json_build_object('streamId', conflict.stream_id, 'expected', conflict.expected, 'actual', conflict.revision)::text;
+  END IF;
+
+  -- 3. write the events not stored yet, numbering revisions on from each stream's current one, in batch order
+  --    (positions come from the sequence in that order), then move each stream's revision forward.
+  FOR r IN
+    WITH cur AS (
+      SELECT s.i, st.stream_id, st.revision
+      FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text)
+      JOIN es_streams st ON st.stream_id = s.stream_id
+    ), fresh AS (
+      SELECT DISTINCT ON (e.id) e.*
+      FROM jsonb_to_recordset(batch->'events')
+        AS e(i integer, o integer, id uuid, type text, version integer, data jsonb, metadata jsonb)
+      WHERE NOT EXISTS (SELECT 1 FROM es_events x WHERE x.event_id = e.id)
+      ORDER BY e.id, e.o
+    ), numbered AS (
+      SELECT f.*, c.stream_id, c.revision + row_number() OVER (PARTITION BY f.i ORDER BY f.o) AS rev
+      FROM fresh f JOIN cur c ON c.i = f.i
+    ), ins AS (
+      INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
+      SELECT n.stream_id, n.rev, n.id, n.type, n.version, n.data, COALESCE(n.metadata, '{}'::jsonb)
+      FROM numbered n ORDER BY n.o
+      RETURNING es_events.stream_id, es_events.revision
+    ), per_stream AS (
+      SELECT ins.stream_id, max(ins.revision) AS rev, count(*)::integer AS n FROM ins GROUP BY ins.stream_id
+    ), bumped AS ( -- a data-modifying CTE always runs to completion, read or not
+      UPDATE es_streams st SET revision = p.rev FROM per_stream p WHERE st.stream_id = p.stream_id
+      RETURNING st.stream_id
+    )
+    SELECT c.i, COALESCE(p.rev, c.revision) AS rev, COALESCE(p.n, 0) AS n
+    FROM cur c LEFT JOIN per_stream p ON p.stream_id = c.stream_id
+    ORDER BY c.i
+  LOOP
+    stream_index := r.i;
+    next_revision := r.rev;
+    appended := r.n;
+    total := total + r.n;
+    RETURN NEXT;
+  END LOOP;
+
+  IF total > 0 THEN
+    PERFORM pg_notify('${APPENDED_CHANNEL}', '');
+  END IF;
+END
+$fn$;
+`,
+  },
+];
+
+/**
+ * Applies the migrations not recorded yet, in one transaction under an advisory lock (two processes starting
+ * together must not both run them). Safe to call on every start.
+ */
+export async function migrateEventStore(db: SqlDatabase, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dob_event_store_migrations'))`);
+    await tx.exec(`
+      CREATE TABLE IF NOT EXISTS es_schema_migrations (
+        version    integer     PRIMARY KEY,
+        name       text        NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    const { rows } = await tx.query<{ version: number }>('SELECT version FROM es_schema_migrations');
+    const done = new Set(rows.map((r) => Number(r.version)));
+    const applied: number[] = [];
+    for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(m.version)) continue;
+      await tx.exec(m.sql);
+      await tx.query('INSERT INTO es_schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      applied.push(m.version);
+    }
+    return applied;
+  });
+}

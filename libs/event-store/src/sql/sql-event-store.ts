@@ -1,0 +1,149 @@
+import type { EventCatalog } from '@dob/domain';
+import type { SqlDatabase } from '@dob/sql';
+import {
+  START,
+  type AppendResult,
+  type EventStore,
+  type EventStoreStats,
+  type ExpectedVersion,
+  type GlobalPosition,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadAllPage,
+  type RecordedEvent,
+  type StreamAppend,
+  type SubscribeOptions,
+  type Subscription,
+} from '../event-store.port';
+import { startPollingSubscription } from '../polling-subscription';
+import { position } from '../position';
+import { APPEND_SQL, buildAppendBatch, serializeAppendBatch } from './append-batch';
+import { APPENDED_CHANNEL, migrateEventStore } from './migrations';
+import { buildReadAllQuery, EVENT_COLUMNS, HEAD_SQL } from './read-all-query';
+import { toRecordedEvent, type EventRow } from './rows';
+import { isConcurrentDuplicateId, toEventStoreError } from './sql-errors';
+
+export interface SqlEventStoreOptions {
+  /** Validates payloads on append and upcasts them on read. */
+  readonly catalog?: EventCatalog;
+  /** Default poll interval of subscriptions (NOTIFY wakes them earlier). */
+  readonly pollIntervalMs?: number;
+}
+
+const DEFAULT_PAGE = 1000;
+/** A concurrent batch inserting the same event id makes ours fail once; the retry then skips it idempotently. */
+const DUPLICATE_ID_RETRIES = 3;
+
+/**
+ * The event store over the SQL port: one class for PGlite and PostgreSQL (same dialect). It owns its tables
+ * (migrated on creation) but not the database connection: close() stops its subscriptions, the caller closes db.
+ */
+export async function createSqlEventStore(db: SqlDatabase, options: SqlEventStoreOptions = {}): Promise<EventStore> {
+  await migrateEventStore(db);
+  return new SqlEventStore(db, options);
+}
+
+class SqlEventStore implements EventStore {
+  private readonly subscriptions = new Set<Subscription>();
+  private closed = false;
+
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly options: SqlEventStoreOptions,
+  ) {}
+
+  appendToStream(streamId: string, events: readonly NewEvent[], expectedVersion: ExpectedVersion = 'any'): Promise<AppendResult> {
+    return this.appendMany([{ streamId, events, expectedVersion }]).then((r) => r[0]!);
+  }
+
+  async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    this.assertOpen();
+    if (appends.length === 0) return [];
+    const json = serializeAppendBatch(buildAppendBatch(appends, this.options.catalog));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { rows } = await this.db.query<{ stream_index: number; next_revision: string; appended: number }>(APPEND_SQL, [json]);
+        const results: AppendResult[] = new Array(appends.length);
+        for (const r of rows) results[r.stream_index] = { nextExpectedVersion: Number(r.next_revision), appended: Number(r.appended) };
+        return results;
+      } catch (e) {
+        if (attempt < DUPLICATE_ID_RETRIES && isConcurrentDuplicateId(e)) continue;
+        throw toEventStoreError(e);
+      }
+    }
+  }
+
+  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const { rows } = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.stream_id = $1 AND e.revision >= $2 ORDER BY e.revision LIMIT $3`,
+      [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
+    );
+    return rows.map((r) => toRecordedEvent(r, this.options.catalog));
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
+    this.assertOpen();
+    const after = options.after ?? START;
+    const maxCount = options.maxCount ?? DEFAULT_PAGE;
+    const q = buildReadAllQuery(after, maxCount, options.types);
+    const { rows } = await this.db.query<EventRow & { head_commit: string; head_prepare: string }>(q.text, q.params);
+    const eventRows = rows.filter((r) => r.position !== null);
+    const hasMore = eventRows.length > maxCount;
+    const events = eventRows.slice(0, maxCount).map((r) => toRecordedEvent(r, this.options.catalog));
+    let last = after;
+    if (hasMore) last = events[events.length - 1]!.position;
+    else if (rows.length > 0) {
+      // Not cut: everything readable up to the head was scanned, including events the type filter skipped.
+      const head = position(rows[0]!.head_commit, rows[0]!.head_prepare);
+      if (head.commit > after.commit || (head.commit === after.commit && head.prepare > after.prepare)) last = head;
+    }
+    return { events, last, hasMore };
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    this.assertOpen();
+    const sub = startPollingSubscription(
+      {
+        readAll: (o) => this.readAll(o),
+        listenForAppends: (wake) => this.db.listen(APPENDED_CHANNEL, wake),
+      },
+      options,
+      { pollIntervalMs: this.options.pollIntervalMs ?? 1000, pageSize: DEFAULT_PAGE },
+    );
+    this.subscriptions.add(sub);
+    void sub.done.catch(() => undefined).finally(() => this.subscriptions.delete(sub));
+    return sub;
+  }
+
+  async headPosition(): Promise<GlobalPosition> {
+    this.assertOpen();
+    const { rows } = await this.db.query<{ commit: string; position: string }>(HEAD_SQL);
+    return rows.length === 0 ? START : position(rows[0]!.commit, rows[0]!.position);
+  }
+
+  async stats(): Promise<EventStoreStats> {
+    this.assertOpen();
+    const [byType, streams, last] = await Promise.all([
+      this.db.query<{ type: string; n: string }>('SELECT type, count(*) AS n FROM es_events GROUP BY type ORDER BY type'),
+      this.db.query<{ n: string }>('SELECT count(*) AS n FROM es_streams WHERE revision >= 0'),
+      this.headPosition(),
+    ]);
+    const counts: Record<string, number> = {};
+    let events = 0;
+    for (const r of byType.rows) {
+      counts[r.type] = Number(r.n);
+      events += Number(r.n);
+    }
+    return { events, streams: Number(streams.rows[0]!.n), last, byType: counts };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event store is closed');
+  }
+}
