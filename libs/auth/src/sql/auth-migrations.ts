@@ -1,0 +1,35 @@
+import type { SqlDatabase } from '@dob/sql';
+
+/**
+ * Tables of the auth adapters (plain PostgreSQL; same SQL on PGlite). Idempotent, run at start-up.
+ * - auth_challenges: outstanding wallet challenges, consumed by DELETE … RETURNING (single use across instances).
+ * - auth_api_keys: the guard's index, projected from the wallet streams; `revision` orders concurrent writers.
+ */
+export const AUTH_MIGRATION = `
+CREATE TABLE IF NOT EXISTS auth_challenges (
+  nonce      text PRIMARY KEY,
+  wallet     text NOT NULL,
+  message    text NOT NULL,
+  issued_at  timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS auth_challenges_wallet ON auth_challenges (wallet, issued_at DESC);
+CREATE INDEX IF NOT EXISTS auth_challenges_expiry ON auth_challenges (expires_at);
+
+CREATE TABLE IF NOT EXISTS auth_api_keys (
+  key_id         text PRIMARY KEY,
+  wallet         text NOT NULL,
+  key_hash       text NOT NULL UNIQUE,
+  scopes         jsonb NOT NULL,
+  rate_limit_rpm integer NOT NULL,
+  revoked_at     timestamptz,
+  suspended      boolean NOT NULL DEFAULT false,
+  revision       integer NOT NULL,
+  last_used_at   timestamptz
+);
+CREATE INDEX IF NOT EXISTS auth_api_keys_wallet ON auth_api_keys (wallet);
+`;
+
+export async function migrateAuthTables(db: SqlDatabase): Promise<void> {
+  await db.exec(AUTH_MIGRATION);
+}

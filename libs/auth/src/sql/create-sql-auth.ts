@@ -1,0 +1,32 @@
+import type { EventStore } from '@dob/event-store';
+import type { SqlDatabase } from '@dob/sql';
+import { ApiKeyAuthenticator } from '../keys/api-key-authenticator';
+import { WalletChallenges } from '../challenge/wallet-challenges';
+import { WalletKeyService } from '../wallet/wallet-key.service';
+import { migrateAuthTables } from './auth-migrations';
+import { SqlApiKeyIndex } from './sql-api-key-index';
+import { SqlChallengeStore } from './sql-challenge-store';
+
+/** Everything the API's auth needs, over one SQL database (the index and challenges) and the event store. */
+export interface AuthComponents {
+  readonly challenges: WalletChallenges;
+  readonly keys: WalletKeyService;
+  readonly authenticator: ApiKeyAuthenticator;
+  close(): Promise<void>;
+}
+
+export async function createSqlAuth(
+  db: SqlDatabase,
+  events: EventStore,
+  options: { clock?: () => number; lastUsedFlushMs?: number; serviceName?: string } = {},
+): Promise<AuthComponents> {
+  await migrateAuthTables(db);
+  const index = new SqlApiKeyIndex(db);
+  const authenticator = new ApiKeyAuthenticator(index, { flushMs: options.lastUsedFlushMs, clock: options.clock });
+  return {
+    challenges: new WalletChallenges(new SqlChallengeStore(db), options.clock, options.serviceName),
+    keys: new WalletKeyService(events, index, { clock: options.clock }),
+    authenticator,
+    close: () => authenticator.close(),
+  };
+}
