@@ -1,0 +1,366 @@
+import type { EventStore, GlobalPosition } from '@dob/event-store';
+import { sameSlot, slotKey, type ProjectionDefinition, type ProjectionSlot } from '../projection';
+import { CheckpointConflictError, type ProjectionFault, type ReadModelStore } from '../read-model-store.port';
+import { matchingEvents, slotReport, type ProjectionReport } from './projection-report';
+import { SlotWorker, type WorkerEnd } from './slot-worker';
+
+export interface ProjectionRunnerOptions {
+  /** Events per read-model transaction (a definition's own batchSize wins). Default 500. */
+  readonly batchSize?: number;
+  /** Passed to subscribeToAll. */
+  readonly pollIntervalMs?: number;
+  /** How often a started runner re-reads active slots (switches/resets done by another process). Default 1000. */
+  readonly superviseIntervalMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface RebuildProgress {
+  readonly slot: ProjectionSlot;
+  /** Events applied to the building slot so far (including before a resume). */
+  readonly applied: number;
+  /** Matching events in the store when the rebuild started (grows if live events outpace it). */
+  readonly total: number;
+  readonly position: GlobalPosition;
+}
+
+export interface RebuildOptions {
+  readonly onProgress?: (progress: RebuildProgress) => void;
+}
+
+export interface RebuildResult {
+  readonly from: ProjectionSlot | null;
+  readonly to: ProjectionSlot;
+  readonly eventsApplied: number;
+}
+
+export class ProjectionFaultedError extends Error {
+  override readonly name = 'ProjectionFaultedError';
+  constructor(
+    readonly slot: ProjectionSlot,
+    readonly fault: ProjectionFault,
+  ) {
+    super(`projection ${slotKey(slot)} faulted at event ${fault.eventId ?? '?'}: ${fault.error}`);
+  }
+}
+
+type Mode = 'idle' | 'following' | 'faulted' | 'upgrading' | 'superseded';
+
+interface Entry<Tx> {
+  readonly definition: ProjectionDefinition<Tx>;
+  mode: Mode;
+  worker?: SlotWorker<Tx>;
+  /** The followed slot has read everything committed at least once (and its status says `live`). */
+  ready: boolean;
+  building?: Promise<RebuildResult>;
+  /** Serialises reconcile/reset/retry of one projection. */
+  queue: Promise<unknown>;
+}
+
+/**
+ * Runs projections, each from its own checkpoint, each in its own loop (one faulting never stops another), and
+ * does zero-downtime rebuilds: the next build fills its own tables beside the serving ones, then an atomic switch
+ * re-points the stable views and the old tables are dropped.
+ */
+export class ProjectionRunner<Tx> {
+  private readonly entries = new Map<string, Entry<Tx>>();
+  private readonly batchSize: number;
+  private started = false;
+  private supervisor?: NodeJS.Timeout;
+  private initialised?: Promise<void>;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly readModels: ReadModelStore<Tx>,
+    definitions: readonly ProjectionDefinition<Tx>[],
+    private readonly options: ProjectionRunnerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    for (const definition of definitions) {
+      if (this.entries.has(definition.name)) throw new Error(`projection ${definition.name} registered twice`);
+      this.entries.set(definition.name, { definition, mode: 'idle', ready: false, queue: Promise.resolve() });
+    }
+  }
+
+  get names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  async start(): Promise<void> {
+    await this.init();
+    this.started = true;
+    await Promise.all(this.names.map((name) => this.reconcile(name)));
+    const every = this.options.superviseIntervalMs ?? 1000;
+    this.supervisor = setInterval(() => {
+      for (const name of this.names) void this.reconcile(name).catch((e) => this.log(`${name}: ${String(e)}`));
+    }, every);
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    if (this.supervisor) clearInterval(this.supervisor);
+    await Promise.all(
+      [...this.entries.values()].map(async (entry) => {
+        await entry.worker?.stop();
+        await entry.building?.catch(() => undefined);
+      }),
+    );
+  }
+
+  /** Readiness: every projection this process serves has read all committed events at least once (faulted ones
+   *  are reported by status(), not here, so one bad event does not take every instance out of rotation). */
+  isCaughtUp(): boolean {
+    if (!this.started) return false;
+    return [...this.entries.values()].every(
+      (e) => e.mode === 'faulted' || e.mode === 'superseded' || (e.mode === 'following' && e.ready),
+    );
+  }
+
+  async waitUntilCaughtUp(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.isCaughtUp()) {
+      if (Date.now() > deadline) throw new Error(`projections not caught up after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  async status(): Promise<ProjectionReport[]> {
+    await this.init();
+    const [head, stats, states] = await Promise.all([
+      this.store.headPosition(),
+      this.store.stats(),
+      this.readModels.states(),
+    ]);
+    return [...this.entries.values()].map((entry) => {
+      const def = entry.definition;
+      const matching = matchingEvents(def as ProjectionDefinition<unknown>, stats);
+      const mine = states.filter((s) => s.slot.name === def.name);
+      const active = mine.find((s) => s.active);
+      const building = mine.find((s) => !s.active && s.status === 'rebuilding');
+      return {
+        name: def.name,
+        definitionVersion: def.version,
+        active: active ? slotReport(active, head, matching) : null,
+        building: building ? slotReport(building, head, matching) : null,
+        caughtUp: entry.mode === 'following' && entry.ready,
+      };
+    });
+  }
+
+  /**
+   * Blue/green rebuild: builds the definition's version into a fresh slot (the next generation, or resumes an
+   * unfinished build) from START while the active slot keeps serving, switches atomically once it has caught up,
+   * then drops the old slot. A started runner then follows the new slot; otherwise the build worker stops.
+   */
+  rebuild(name: string, options: RebuildOptions = {}): Promise<RebuildResult> {
+    const entry = this.entry(name);
+    if (!entry.building) {
+      entry.building = this.runRebuild(entry, options).finally(() => {
+        entry.building = undefined;
+      });
+    }
+    return entry.building;
+  }
+
+  /** Empties the active slot and replays it from START (the model is partial meanwhile: rebuild avoids that). */
+  reset(name: string): Promise<void> {
+    return this.serial(name, async (entry) => {
+      await this.init();
+      const active = await this.readModels.activeSlot(name);
+      if (!active) throw new Error(`projection ${name} has no active slot yet`);
+      if (active.version !== entry.definition.version) {
+        throw new Error(`projection ${name} serves v${active.version}, this process has v${entry.definition.version}: rebuild instead`);
+      }
+      await this.stopWorker(entry);
+      await this.readModels.resetSlot(entry.definition, active);
+      entry.mode = 'idle';
+      await this.reconcileNow(entry);
+    });
+  }
+
+  /** Clears a fault and resumes the active slot from its checkpoint (after fixing the cause, e.g. a deploy). */
+  retry(name: string): Promise<void> {
+    return this.serial(name, async (entry) => {
+      await this.init();
+      const active = await this.readModels.activeSlot(name);
+      if (!active) throw new Error(`projection ${name} has no active slot yet`);
+      await this.readModels.setStatus(active, 'catching_up', null);
+      entry.mode = 'idle';
+      await this.reconcileNow(entry);
+    });
+  }
+
+  private init(): Promise<void> {
+    this.initialised ??= this.readModels.init();
+    return this.initialised;
+  }
+
+  private entry(name: string): Entry<Tx> {
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`unknown projection ${name}; known: ${this.names.join(', ') || '(none)'}`);
+    return entry;
+  }
+
+  private serial<T>(name: string, fn: (entry: Entry<Tx>) => Promise<T>): Promise<T> {
+    const entry = this.entry(name);
+    const run = entry.queue.then(() => fn(entry));
+    entry.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private reconcile(name: string): Promise<void> {
+    return this.serial(name, (entry) => this.reconcileNow(entry));
+  }
+
+  /** Brings this process in line with the stored state: follow the active slot, upgrade, or stand aside. */
+  private async reconcileNow(entry: Entry<Tx>): Promise<void> {
+    if (!this.started) return;
+    const def = entry.definition;
+    let active = await this.readModels.activeSlot(def.name);
+    if (!active) {
+      active = { name: def.name, version: def.version, generation: 0 };
+      if (!(await this.readModels.state(active))) await this.readModels.createSlot(def, active, 'catching_up');
+      // Nothing served before, so the first build serves at once (there is no older model to keep showing).
+      await this.readModels.activate(active);
+    }
+    if (active.version > def.version) {
+      if (entry.mode !== 'superseded') this.log(`${def.name}: v${active.version} is active, this process has v${def.version}; standing aside`);
+      await this.stopWorker(entry);
+      entry.mode = 'superseded';
+      return;
+    }
+    if (active.version < def.version) {
+      // The old version's code is gone: it keeps serving as is while the new version builds beside it.
+      await this.stopWorker(entry);
+      entry.mode = 'upgrading';
+      if (!entry.building) void this.rebuild(def.name).catch((e) => this.log(`${def.name}: upgrade failed: ${String(e)}`));
+      return;
+    }
+    if (entry.building) return; // the rebuild hands its worker over when it switches
+    if (entry.worker && sameSlot(entry.worker.slot, active)) return;
+    await this.collectGarbage(def, active);
+    await this.stopWorker(entry);
+    const state = await this.readModels.state(active);
+    if (!state) return; // switched away in between; the next reconcile picks the new slot
+    if (state.status === 'faulted') {
+      entry.mode = 'faulted';
+      return;
+    }
+    // The stored status tells operators what this slot does now: catching_up until the worker reaches the head.
+    if (state.status !== 'catching_up') await this.readModels.setStatus(active, 'catching_up');
+    let marked = false;
+    const worker = this.newWorker(active, def, state.position, {
+      onCaughtUp: () => {
+        if (marked) return;
+        marked = true;
+        void this.readModels
+          .setStatus(active, 'live')
+          .then(() => {
+            if (entry.worker === worker) entry.ready = true;
+          })
+          .catch((e) => this.log(`${def.name}: could not mark live: ${String(e)}`));
+      },
+    });
+    this.follow(entry, worker, false);
+  }
+
+  /** Slots nobody will serve again: old versions and finished or failed builds of this version. */
+  private async collectGarbage(def: ProjectionDefinition<Tx>, active: ProjectionSlot): Promise<void> {
+    for (const s of await this.readModels.states(def.name)) {
+      if (s.active || sameSlot(s.slot, active) || s.slot.version > def.version) continue;
+      if (s.slot.version === def.version && s.status === 'rebuilding') continue; // maybe another process's build
+      this.log(`${def.name}: dropping retired ${slotKey(s.slot)}`);
+      await this.readModels.dropSlot(s.slot);
+    }
+  }
+
+  private newWorker(
+    slot: ProjectionSlot,
+    def: ProjectionDefinition<Tx>,
+    from: GlobalPosition,
+    hooks: { onCommitted?: (n: number, p: GlobalPosition) => void; onCaughtUp?: () => void } = {},
+  ): SlotWorker<Tx> {
+    return new SlotWorker(this.store, this.readModels, def, slot, from, {
+      batchSize: this.batchSize,
+      pollIntervalMs: this.options.pollIntervalMs,
+      ...hooks,
+    });
+  }
+
+  private follow(entry: Entry<Tx>, worker: SlotWorker<Tx>, ready: boolean): void {
+    entry.worker = worker;
+    entry.mode = 'following';
+    entry.ready = ready;
+    void worker.done.then((end) => this.onWorkerEnd(entry, worker, end));
+  }
+
+  private onWorkerEnd(entry: Entry<Tx>, worker: SlotWorker<Tx>, end: WorkerEnd): void {
+    if (entry.worker !== worker) return;
+    entry.worker = undefined;
+    entry.ready = false;
+    if (end.kind === 'stopped') return;
+    if (end.kind === 'faulted') {
+      entry.mode = 'faulted';
+      this.log(`${worker.slot.name}: FAULTED at event ${end.fault.eventId}: ${end.fault.error}`);
+      return;
+    }
+    entry.mode = 'idle';
+    // A conflict means another actor moved the checkpoint (switch, reset, second runner): re-read at once.
+    // A failure (e.g. the database went away) waits for the supervisor's next round.
+    if (end.kind === 'conflict') void this.reconcile(entry.definition.name).catch((e) => this.log(String(e)));
+    else this.log(`${worker.slot.name}: stopped on error, retrying: ${String(end.error)}`);
+  }
+
+  private async stopWorker(entry: Entry<Tx>): Promise<void> {
+    const worker = entry.worker;
+    entry.worker = undefined;
+    entry.ready = false;
+    if (worker) await worker.stop();
+  }
+
+  private async runRebuild(entry: Entry<Tx>, options: RebuildOptions): Promise<RebuildResult> {
+    await this.init();
+    const def = entry.definition;
+    const states = await this.readModels.states(def.name);
+    const resumable = states.find((s) => !s.active && s.slot.version === def.version && s.status === 'rebuilding');
+    let target: ProjectionSlot;
+    if (resumable) {
+      target = resumable.slot;
+      this.log(`${def.name}: resuming build of ${slotKey(target)}`);
+    } else {
+      const generations = states.filter((s) => s.slot.version === def.version).map((s) => s.slot.generation);
+      target = { name: def.name, version: def.version, generation: generations.length ? Math.max(...generations) + 1 : 0 };
+      await this.readModels.createSlot(def, target, 'rebuilding');
+    }
+    const start = await this.readModels.state(target);
+    if (!start) throw new CheckpointConflictError(target, 'build slot vanished');
+    const total = matchingEvents(def as ProjectionDefinition<unknown>, await this.store.stats());
+    const report = (n: number, position: GlobalPosition) =>
+      options.onProgress?.({ slot: target, applied: start.eventsApplied + n, total: Math.max(total, start.eventsApplied + n), position });
+
+    let caughtUp!: () => void;
+    const reachedHead = new Promise<void>((r) => (caughtUp = r));
+    const worker = this.newWorker(target, def, start.position, { onCommitted: report, onCaughtUp: () => caughtUp() });
+    report(0, start.position);
+    const first = await Promise.race([reachedHead.then(() => null), worker.done]);
+    if (first) {
+      if (first.kind === 'faulted') throw new ProjectionFaultedError(target, first.fault);
+      if (first.kind === 'stopped') throw new Error(`build of ${slotKey(target)} stopped before it caught up`);
+      throw first.error;
+    }
+
+    const previous = await this.readModels.activate(target);
+    this.log(`${def.name}: switched to ${slotKey(target)}${previous ? ` from ${slotKey(previous)}` : ''}`);
+    if (this.started) {
+      await this.stopWorker(entry);
+      this.follow(entry, worker, true); // caught up, and activate() marked it live
+    } else {
+      await worker.stop();
+    }
+    if (previous && !sameSlot(previous, target)) await this.readModels.dropSlot(previous);
+    return { from: previous, to: target, eventsApplied: start.eventsApplied + worker.appliedHere };
+  }
+
+  private log(line: string): void {
+    this.options.log?.(`[projections] ${line}`);
+  }
+}

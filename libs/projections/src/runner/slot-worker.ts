@@ -1,0 +1,151 @@
+import {
+  comparePositions,
+  positionToString as formatPosition,
+  type EventStore,
+  type GlobalPosition,
+  type ReadAllPage,
+  type RecordedEvent,
+  type Subscription,
+} from '@dob/event-store';
+import type { ProjectionDefinition, ProjectionSlot } from '../projection';
+import { CheckpointConflictError, type ProjectionFault, type ReadModelStore } from '../read-model-store.port';
+
+export type WorkerEnd =
+  | { readonly kind: 'stopped' }
+  | { readonly kind: 'faulted'; readonly fault: ProjectionFault }
+  | { readonly kind: 'conflict'; readonly error: CheckpointConflictError }
+  | { readonly kind: 'failed'; readonly error: unknown };
+
+/** Thrown inside onPage to end the subscription with a reason the runner acts on. */
+class Halt extends Error {
+  constructor(readonly end: WorkerEnd) {
+    super(end.kind);
+  }
+}
+
+export interface SlotWorkerOptions {
+  readonly batchSize: number;
+  readonly pollIntervalMs?: number;
+  /** After every committed batch: events applied by this worker so far and the new checkpoint. */
+  readonly onCommitted?: (appliedHere: number, position: GlobalPosition) => void;
+  readonly onCaughtUp?: () => void;
+}
+
+/**
+ * Follows `$all` for one slot from its checkpoint. Each page is applied in ONE read-model transaction that also
+ * moves the checkpoint. If apply throws, that transaction rolled back; the page is then replayed one event per
+ * transaction so the good prefix lands, and the first failing event faults the slot (error, event id and position
+ * recorded) — only this slot stops.
+ */
+export class SlotWorker<Tx> {
+  private position: GlobalPosition;
+  private subscription?: Subscription;
+  private stopping = false;
+  appliedHere = 0;
+  caughtUp = false;
+  readonly done: Promise<WorkerEnd>;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly readModels: ReadModelStore<Tx>,
+    private readonly definition: ProjectionDefinition<Tx>,
+    readonly slot: ProjectionSlot,
+    from: GlobalPosition,
+    private readonly options: SlotWorkerOptions,
+  ) {
+    this.position = from;
+    this.done = this.run();
+  }
+
+  get checkpoint(): GlobalPosition {
+    return this.position;
+  }
+
+  async stop(): Promise<WorkerEnd> {
+    this.stopping = true;
+    await this.subscription?.stop();
+    return this.done;
+  }
+
+  private async run(): Promise<WorkerEnd> {
+    const types = this.definition.eventTypes.length ? this.definition.eventTypes : undefined;
+    try {
+      this.subscription = this.store.subscribeToAll({
+        after: this.position,
+        maxCount: this.definition.batchSize ?? this.options.batchSize,
+        types,
+        pollIntervalMs: this.options.pollIntervalMs,
+        onPage: (page) => this.onPage(page),
+        onCaughtUp: () => {
+          this.caughtUp = true;
+          this.options.onCaughtUp?.();
+        },
+      });
+      if (this.stopping) await this.subscription.stop();
+      await this.subscription.done;
+      return { kind: 'stopped' };
+    } catch (e) {
+      if (e instanceof Halt) return e.end;
+      if (e instanceof CheckpointConflictError) return { kind: 'conflict', error: e };
+      return { kind: 'failed', error: e };
+    }
+  }
+
+  private async onPage(page: ReadAllPage): Promise<void> {
+    if (this.stopping) return;
+    const events = page.events;
+    if (events.length === 0) {
+      // Only skipped (filtered-out) events: still move the checkpoint so lag reads true and restarts skip them.
+      if (comparePositions(page.last, this.position) > 0) await this.commit(page.last, []);
+      return;
+    }
+    try {
+      await this.commit(page.last, events);
+    } catch (e) {
+      if (e instanceof CheckpointConflictError) throw new Halt({ kind: 'conflict', error: e });
+      await this.applyOneByOne(events, e);
+      if (comparePositions(page.last, this.position) > 0) await this.commit(page.last, []);
+    }
+  }
+
+  private async applyOneByOne(events: readonly RecordedEvent[], batchError: unknown): Promise<void> {
+    for (const event of events) {
+      try {
+        await this.commit(event.position, [event]);
+      } catch (e) {
+        if (e instanceof CheckpointConflictError) throw new Halt({ kind: 'conflict', error: e });
+        const fault: ProjectionFault = {
+          error: describe(e ?? batchError),
+          eventId: event.id,
+          position: event.position,
+        };
+        await this.readModels.setStatus(this.slot, 'faulted', fault);
+        throw new Halt({ kind: 'faulted', fault });
+      }
+    }
+  }
+
+  private async commit(next: GlobalPosition, events: readonly RecordedEvent[]): Promise<void> {
+    await this.readModels.commitBatch(
+      this.slot,
+      this.position,
+      next,
+      events.length,
+      events.length ? (tx, tables) => this.definition.apply(tx, events, tables) : undefined,
+    );
+    this.position = next;
+    this.appliedHere += events.length;
+    this.options.onCommitted?.(this.appliedHere, next);
+    // Yield a macrotask: on PGlite (one connection) this lets queued API queries in between batches.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  toString(): string {
+    return `${this.slot.name} v${this.slot.version} g${this.slot.generation} at ${formatPosition(this.position)}`;
+  }
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  return String(e);
+}

@@ -1,0 +1,272 @@
+import type { SqlDatabase, SqlExecutor } from '@dob/sql';
+import { START, positionFromString as parsePosition, positionToString as formatPosition, type GlobalPosition } from '@dob/event-store';
+import type { ProjectionDefinition, ProjectionSlot, ProjectionStatus, ProjectionTables } from '../projection';
+import {
+  CheckpointConflictError,
+  type ProjectionFault,
+  type ReadModelStore,
+  type SlotState,
+} from '../read-model-store.port';
+import { physicalTables, readModelView } from './read-model-names';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS projection_checkpoints (
+  name            text        NOT NULL,
+  version         int         NOT NULL,
+  generation      int         NOT NULL,
+  position        text        NOT NULL,
+  status          text        NOT NULL CHECK (status IN ('catching_up', 'live', 'faulted', 'rebuilding')),
+  events_applied  int8        NOT NULL DEFAULT 0,
+  error           text,
+  failed_event_id text,
+  failed_position text,
+  tables          jsonb       NOT NULL,
+  updated_at      timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (name, version, generation)
+);
+CREATE TABLE IF NOT EXISTS projection_active (
+  name        text        PRIMARY KEY,
+  version     int         NOT NULL,
+  generation  int         NOT NULL,
+  switched_at timestamptz NOT NULL DEFAULT now()
+);`;
+
+interface CheckpointRow {
+  name: string;
+  version: number;
+  generation: number;
+  position: string;
+  status: ProjectionStatus;
+  events_applied: string;
+  error: string | null;
+  failed_event_id: string | null;
+  failed_position: string | null;
+  tables: Record<string, string>;
+  updated_at: Date;
+  active: boolean;
+}
+
+const SELECT_STATES = `
+  SELECT c.*, (a.name IS NOT NULL) AS active
+    FROM projection_checkpoints c
+    LEFT JOIN projection_active a ON a.name = c.name AND a.version = c.version AND a.generation = c.generation`;
+
+const toState = (r: CheckpointRow): SlotState => ({
+  slot: { name: r.name, version: r.version, generation: r.generation },
+  position: parsePosition(r.position),
+  status: r.status,
+  eventsApplied: Number(r.events_applied),
+  fault:
+    r.error === null
+      ? null
+      : {
+          error: r.error,
+          eventId: r.failed_event_id,
+          position: r.failed_position === null ? null : parsePosition(r.failed_position),
+        },
+  tables: Object.freeze({ ...r.tables }),
+  active: r.active,
+  updatedAt: new Date(r.updated_at),
+});
+
+const slotParams = (s: ProjectionSlot) => [s.name, s.version, s.generation];
+const WHERE_SLOT = 'name = $1 AND version = $2 AND generation = $3';
+
+// Advisory-lock keys serialise init and switches across processes (PostgreSQL); on PGlite they are trivially free.
+const lockKey = (what: string) => `SELECT pg_advisory_xact_lock(hashtext('${what}'))`;
+
+/** Read models in SQL (PGlite or PostgreSQL through libs/sql): tables per slot, stable views, checkpoints beside. */
+export function createSqlReadModelStore(db: SqlDatabase): ReadModelStore<SqlExecutor> {
+  return new SqlReadModelStore(db);
+}
+
+class SqlReadModelStore implements ReadModelStore<SqlExecutor> {
+  constructor(private readonly db: SqlDatabase) {}
+
+  async init(): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(lockKey('projection_init'));
+      await tx.exec(SCHEMA);
+    });
+  }
+
+  tablesFor(slot: ProjectionSlot, logical: readonly string[]): ProjectionTables {
+    return physicalTables(slot, logical);
+  }
+
+  async states(name?: string): Promise<SlotState[]> {
+    const { rows } = name
+      ? await this.db.query<CheckpointRow>(`${SELECT_STATES} WHERE c.name = $1 ORDER BY c.version, c.generation`, [name])
+      : await this.db.query<CheckpointRow>(`${SELECT_STATES} ORDER BY c.name, c.version, c.generation`);
+    return rows.map(toState);
+  }
+
+  async state(slot: ProjectionSlot): Promise<SlotState | null> {
+    const { rows } = await this.db.query<CheckpointRow>(
+      `${SELECT_STATES} WHERE c.name = $1 AND c.version = $2 AND c.generation = $3`,
+      slotParams(slot),
+    );
+    return rows[0] ? toState(rows[0]) : null;
+  }
+
+  async activeSlot(name: string): Promise<ProjectionSlot | null> {
+    const { rows } = await this.db.query<ProjectionSlot>(
+      'SELECT name, version, generation FROM projection_active WHERE name = $1',
+      [name],
+    );
+    return rows[0] ?? null;
+  }
+
+  async createSlot(def: ProjectionDefinition<SqlExecutor>, slot: ProjectionSlot, status: ProjectionStatus): Promise<void> {
+    const tables = this.tablesFor(slot, def.tables);
+    await this.db.transaction(async (tx) => {
+      await def.setup(tx, tables);
+      await tx.query(
+        `INSERT INTO projection_checkpoints (name, version, generation, position, status, tables)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [...slotParams(slot), formatPosition(START), status, JSON.stringify(tables)],
+      );
+    });
+  }
+
+  async commitBatch(
+    slot: ProjectionSlot,
+    expected: GlobalPosition,
+    next: GlobalPosition,
+    applied: number,
+    write?: (tx: SqlExecutor, tables: ProjectionTables) => Promise<void>,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      // Row lock: a second runner, a reset or a drop of this slot waits for us, then sees the new position.
+      const { rows } = await tx.query<{ position: string; status: ProjectionStatus; tables: Record<string, string> }>(
+        `SELECT position, status, tables FROM projection_checkpoints WHERE ${WHERE_SLOT} FOR UPDATE`,
+        slotParams(slot),
+      );
+      const row = rows[0];
+      if (!row) throw new CheckpointConflictError(slot, 'slot no longer exists (switched away or dropped)');
+      if (row.status === 'faulted') throw new CheckpointConflictError(slot, 'slot is faulted');
+      if (row.position !== formatPosition(expected)) {
+        throw new CheckpointConflictError(slot, `at ${row.position}, expected ${formatPosition(expected)}`);
+      }
+      if (write) await write(tx, row.tables);
+      await tx.query(
+        `UPDATE projection_checkpoints SET position = $4, events_applied = events_applied + $5, updated_at = now()
+          WHERE ${WHERE_SLOT}`,
+        [...slotParams(slot), formatPosition(next), applied],
+      );
+    });
+  }
+
+  async setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void> {
+    if (fault === undefined) {
+      await this.db.query(
+        `UPDATE projection_checkpoints SET status = $4, updated_at = now() WHERE ${WHERE_SLOT}`,
+        [...slotParams(slot), status],
+      );
+      return;
+    }
+    await this.db.query(
+      `UPDATE projection_checkpoints
+          SET status = $4, error = $5, failed_event_id = $6, failed_position = $7, updated_at = now()
+        WHERE ${WHERE_SLOT}`,
+      [
+        ...slotParams(slot),
+        status,
+        fault?.error ?? null,
+        fault?.eventId ?? null,
+        fault?.position ? formatPosition(fault.position) : null,
+      ],
+    );
+  }
+
+  async activate(slot: ProjectionSlot): Promise<ProjectionSlot | null> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(lockKey(`projection_switch:${slot.name}`));
+      const target = await lockedRow(tx, slot);
+      if (!target) throw new CheckpointConflictError(slot, 'cannot activate: slot does not exist');
+      if (target.status === 'faulted') throw new CheckpointConflictError(slot, 'cannot activate: slot is faulted');
+      const { rows } = await tx.query<ProjectionSlot>(
+        'SELECT name, version, generation FROM projection_active WHERE name = $1',
+        [slot.name],
+      );
+      const previous = rows[0] ?? null;
+      const previousTables = previous ? ((await lockedRow(tx, previous))?.tables ?? {}) : {};
+      // Views of tables the new slot no longer has go away; the others are re-pointed. DDL is transactional in
+      // PostgreSQL, so readers see the old views until COMMIT and the new ones after (a reader blocked on the
+      // dropped view re-resolves the name once the lock is granted).
+      for (const logical of Object.keys(previousTables)) {
+        if (!(logical in target.tables)) await tx.exec(`DROP VIEW IF EXISTS ${readModelView(slot.name, logical)}`);
+      }
+      for (const [logical, physical] of Object.entries(target.tables)) {
+        const view = readModelView(slot.name, logical);
+        await tx.exec(`DROP VIEW IF EXISTS ${view}; CREATE VIEW ${view} AS SELECT * FROM ${physical}`);
+      }
+      await tx.query(
+        `INSERT INTO projection_active (name, version, generation) VALUES ($1, $2, $3)
+         ON CONFLICT (name) DO UPDATE SET version = $2, generation = $3, switched_at = now()`,
+        slotParams(slot),
+      );
+      await tx.query(
+        `UPDATE projection_checkpoints SET status = 'live', updated_at = now()
+          WHERE ${WHERE_SLOT} AND status = 'rebuilding'`,
+        slotParams(slot),
+      );
+      return previous;
+    });
+  }
+
+  async dropSlot(slot: ProjectionSlot): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(lockKey(`projection_switch:${slot.name}`));
+      const { rows } = await tx.query(
+        'SELECT 1 FROM projection_active WHERE name = $1 AND version = $2 AND generation = $3',
+        slotParams(slot),
+      );
+      if (rows.length) throw new Error(`refusing to drop ${slot.name} v${slot.version} g${slot.generation}: it serves`);
+      const row = await lockedRow(tx, slot);
+      if (!row) return;
+      await tx.query(`DELETE FROM projection_checkpoints WHERE ${WHERE_SLOT}`, slotParams(slot));
+      const physical = Object.values(row.tables);
+      if (physical.length) await tx.exec(`DROP TABLE IF EXISTS ${physical.join(', ')}`);
+    });
+  }
+
+  async resetSlot(def: ProjectionDefinition<SqlExecutor>, slot: ProjectionSlot): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(lockKey(`projection_switch:${slot.name}`));
+      const row = await lockedRow(tx, slot);
+      if (!row) throw new CheckpointConflictError(slot, 'cannot reset: slot does not exist');
+      const { rows } = await tx.query(
+        'SELECT 1 FROM projection_active WHERE name = $1 AND version = $2 AND generation = $3',
+        slotParams(slot),
+      );
+      const active = rows.length > 0;
+      const tables = this.tablesFor(slot, def.tables);
+      if (active) for (const t of Object.keys(row.tables)) await tx.exec(`DROP VIEW IF EXISTS ${readModelView(slot.name, t)}`);
+      const physical = Object.values(row.tables);
+      if (physical.length) await tx.exec(`DROP TABLE IF EXISTS ${physical.join(', ')}`);
+      await def.setup(tx, tables);
+      if (active) {
+        for (const [t, p] of Object.entries(tables)) await tx.exec(`CREATE VIEW ${readModelView(slot.name, t)} AS SELECT * FROM ${p}`);
+      }
+      await tx.query(
+        `UPDATE projection_checkpoints
+            SET position = $4, status = 'catching_up', events_applied = 0, error = NULL, failed_event_id = NULL,
+                failed_position = NULL, tables = $5, updated_at = now()
+          WHERE ${WHERE_SLOT}`,
+        [...slotParams(slot), formatPosition(START), JSON.stringify(tables)],
+      );
+    });
+  }
+}
+
+async function lockedRow(
+  tx: SqlExecutor,
+  slot: ProjectionSlot,
+): Promise<{ status: ProjectionStatus; tables: Record<string, string> } | undefined> {
+  const { rows } = await tx.query<{ status: ProjectionStatus; tables: Record<string, string> }>(
+    `SELECT status, tables FROM projection_checkpoints WHERE ${WHERE_SLOT} FOR UPDATE`,
+    slotParams(slot),
+  );
+  return rows[0];
+}
