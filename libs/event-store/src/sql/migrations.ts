@@ -26,8 +26,8 @@ export interface Migration {
  *    Marten's async daemon skip committed events under concurrent appends (Marten discussion #4953, issues #4964,
  *    #4977). The (transaction_id, position) index serves those reads and the head lookup.
  *  - UNIQUE (stream_id, revision): the last line of optimistic concurrency; UNIQUE (event_id): idempotency.
- * es_streams — one lockable row per stream holding its last revision, so concurrent appenders to a stream
- * serialise on a row lock (expected versions are checked under that lock) instead of racing.
+ * es_streams — each stream's last revision. Appenders to one stream serialise on a transaction-scoped advisory
+ * lock taken before any write (see es_append for why not a row lock); expected versions are checked under it.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -63,41 +63,43 @@ CREATE OR REPLACE FUNCTION es_append(batch jsonb)
 RETURNS TABLE (stream_index integer, next_revision bigint, appended integer)
 LANGUAGE plpgsql AS $fn$
 DECLARE
+  lock_key bigint;
   conflict record;
   total integer := 0;
   r record;
 BEGIN
-  -- 1. every target stream gets a row to lock; inserted and then locked in stream_id order so that two batches
-  --    touching the same streams always queue in the same order (no deadlock).
-  INSERT INTO es_streams (stream_id, revision)
-  SELECT s.stream_id, -1 FROM jsonb_to_recordset(batch->'streams') AS s(stream_id text)
-  ORDER BY s.stream_id
-  ON CONFLICT (stream_id) DO NOTHING;
+  -- 1. Serialise appenders per stream with transaction-scoped advisory locks, taken in key order (no deadlock)
+  --    and BEFORE anything is written. Taking a lock this way assigns no transaction id, so this transaction's
+  --    xid is drawn only once it owns its streams: whoever appended to a stream before us also has a lower xid,
+  --    hence $all, read in (transaction_id, position) order, carries every stream's revisions in order.
+  --    (A row lock, SELECT ... FOR UPDATE or an upsert, would assign the xid first and break that.)
+  FOR lock_key IN
+    SELECT DISTINCT hashtextextended(current_schema() || '/' || s.stream_id, 0)
+    FROM jsonb_to_recordset(batch->'streams') AS s(stream_id text)
+    ORDER BY 1
+  LOOP
+    PERFORM pg_advisory_xact_lock(lock_key);
+  END LOOP;
 
-  PERFORM 1 FROM es_streams
-  WHERE stream_id IN (SELECT s.stream_id FROM jsonb_to_recordset(batch->'streams') AS s(stream_id text))
-  ORDER BY stream_id
-  FOR UPDATE;
-
-  -- 2. expected versions, checked under the lock (each statement here takes a fresh READ COMMITTED snapshot, so
-  --    the revision seen is the one left by whoever held the lock before). A stream whose events are all stored
-  --    already is an idempotent retry and passes whatever it expected.
+  -- 2. Expected versions, checked under those locks (each statement here takes a fresh READ COMMITTED snapshot,
+  --    and a previous holder's commit is visible before its lock is released). A stream whose events are all
+  --    stored already is an idempotent retry and passes whatever it expected.
   WITH fresh_streams AS (
     SELECT DISTINCT e.i FROM jsonb_to_recordset(batch->'events') AS e(i integer, id uuid)
     WHERE NOT EXISTS (SELECT 1 FROM es_events x WHERE x.event_id = e.id)
   ), counted AS (
     SELECT e.i, count(*) AS n FROM jsonb_to_recordset(batch->'events') AS e(i integer) GROUP BY e.i
   )
-  SELECT s.stream_id, s.expected, st.revision INTO conflict
+  SELECT s.stream_id, s.expected, COALESCE(st.revision, -1) AS revision INTO conflict
   FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, expected text)
-  JOIN es_streams st ON st.stream_id = s.stream_id
+  LEFT JOIN es_streams st ON st.stream_id = s.stream_id
   LEFT JOIN counted c ON c.i = s.i
   WHERE (COALESCE(c.n, 0) = 0 OR s.i IN (SELECT i FROM fresh_streams))
     AND NOT CASE s.expected
       WHEN 'any' THEN true
-      WHEN 'no_stream' THEN st.revision = -1
-      WHEN 'stream_exists' THEN st.revision >= 0
-      ELSE st.revision = s.expected::bigint
+      WHEN 'no_stream' THEN COALESCE(st.revision, -1) = -1
+      WHEN 'stream_exists' THEN COALESCE(st.revision, -1) >= 0
+      ELSE COALESCE(st.revision, -1) = s.expected::bigint
     END
   LIMIT 1;
   IF FOUND THEN
@@ -107,13 +109,13 @@ BEGIN
       DETAIL = json_build_object('streamId', conflict.stream_id, 'expected', conflict.expected, 'actual', conflict.revision)::text;
   END IF;
 
-  -- 3. write the events not stored yet, numbering revisions on from each stream's current one, in batch order
-  --    (positions come from the sequence in that order), then move each stream's revision forward.
+  -- 3. Write the events not stored yet, numbering revisions on from each stream's current one, in batch order
+  --    (positions come from the sequence in that order), then record each stream's new revision.
   FOR r IN
     WITH cur AS (
-      SELECT s.i, st.stream_id, st.revision
+      SELECT s.i, s.stream_id, COALESCE(st.revision, -1) AS revision
       FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text)
-      JOIN es_streams st ON st.stream_id = s.stream_id
+      LEFT JOIN es_streams st ON st.stream_id = s.stream_id
     ), fresh AS (
       SELECT DISTINCT ON (e.id) e.*
       FROM jsonb_to_recordset(batch->'events')
@@ -131,8 +133,8 @@ BEGIN
     ), per_stream AS (
       SELECT ins.stream_id, max(ins.revision) AS rev, count(*)::integer AS n FROM ins GROUP BY ins.stream_id
     ), bumped AS ( -- a data-modifying CTE always runs to completion, read or not
-      UPDATE es_streams st SET revision = p.rev FROM per_stream p WHERE st.stream_id = p.stream_id
-      RETURNING st.stream_id
+      INSERT INTO es_streams (stream_id, revision) SELECT p.stream_id, p.rev FROM per_stream p
+      ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision
     )
     SELECT c.i, COALESCE(p.rev, c.revision) AS rev, COALESCE(p.n, 0) AS n
     FROM cur c LEFT JOIN per_stream p ON p.stream_id = c.stream_id
