@@ -1,0 +1,31 @@
+/**
+ * Child process of exactly-once.int-spec.ts: runs the ledger projection on PostgreSQL and SIGKILLs itself in the
+ * middle of a batch's transaction (between its two writes) once KILL_AFTER events have been handed to apply.
+ */
+import { createSqlEventStore } from '@dob/event-store';
+import { createPostgresDatabase } from '@dob/sql';
+import { ProjectionRunner } from '../runner/projection-runner';
+import { createSqlReadModelStore } from '../sql/sql-read-model-store';
+import { ledgerProjection } from './ledger.projection';
+
+async function main(): Promise<void> {
+  const killAfter = Number(process.env.KILL_AFTER);
+  const db = await createPostgresDatabase({ connectionString: process.env.DATABASE_URL!, schema: process.env.SCHEMA! });
+  const store = await createSqlEventStore(db, { pollIntervalMs: 20 });
+  let handed = 0;
+  const ledger = ledgerProjection({
+    midApply: (events) => {
+      handed += events.length;
+      if (handed >= killAfter) process.kill(process.pid, 'SIGKILL');
+    },
+  });
+  const runner = new ProjectionRunner(store, createSqlReadModelStore(db), [ledger], {
+    batchSize: Number(process.env.BATCH ?? 100),
+  });
+  await runner.start();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});
