@@ -5,3 +5,13 @@ export { contractIdFromDeployer, networkId, stellarAssetContractId } from './hos
 export { accountKey, contractDataKey, instanceKey } from './host/ledger-entries';
 export { WASM_HASHES, kindOfWasmHash } from './host/wasm-hashes';
 export { HostError } from './host/host-errors';
+
+// --- chain, Stellar RPC server, faucet, persistence, seeder (the runnable devnet) ---
+export { startDevnet, DEFAULT_SEED, type StartDevnetOptions, type RunningDevnet } from './start-devnet';
+export { DevnetChain, STANDALONE_PASSPHRASE, DEFAULT_RETENTION_LEDGERS, type SubmitResult, type DevnetChainOptions } from './chain/devnet-chain';
+export type { ClosedLedger, ContractEventRecord, TransactionRecord } from './chain/chain-records';
+export { formatEventId, parseEventId, toid, type EventCursor } from './chain/event-cursor';
+export { createRpcServer, type RpcServerOptions } from './rpc/rpc-server';
+export { Faucet, FaucetError, FAUCET_XLM_STROOPS, FAUCET_USDC_UNITS } from './faucet/faucet';
+export { devnetKeypair, usdcIssuer, USDC_CODE } from './devnet-identities';
+export type { SeededPool, SeedOptions, SeedResult } from './seeder/seed-devnet';

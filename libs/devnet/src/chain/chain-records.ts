@@ -6,6 +6,7 @@ export interface ClosedLedger {
   readonly closeTime: bigint;
   /** Hex sha256 of the LedgerHeader XDR. */
   readonly hash: string;
+  readonly previousHash: string;
   /** Base64 LedgerHeader XDR. */
   readonly headerXdr: string;
   readonly transactionHashes: readonly string[];
@@ -24,10 +25,12 @@ export interface ContractEventRecord {
   readonly topics: readonly string[];
   /** Base64 ScVal. */
   readonly value: string;
-  /** Base64 ContractEvent, as carried in transaction meta. */
-  readonly eventXdr: string;
 }
 
+/**
+ * Kept compact on purpose (history may hold 1M events): the TransactionMeta is rebuilt on demand from the return
+ * value and the transaction's events rather than stored twice.
+ */
 export interface TransactionRecord {
   readonly hash: string;
   readonly ledger: number;
@@ -35,8 +38,9 @@ export interface TransactionRecord {
   readonly status: 'SUCCESS' | 'FAILED';
   readonly envelopeXdr: string;
   readonly resultXdr: string;
-  readonly resultMetaXdr: string;
-  /** Base64 ContractEvent of each event the transaction emitted (empty when it failed). */
-  readonly contractEventsXdr: readonly string[];
+  /** Base64 ScVal, null when the transaction failed. */
+  readonly returnValueXdr: string | null;
+  readonly resourceFeeCharged: bigint;
+  readonly events: readonly ContractEventRecord[];
   readonly createdAt: bigint;
 }

@@ -1,0 +1,90 @@
+import type { AddressInfo } from 'node:net';
+import { DevnetChain, DEFAULT_RETENTION_LEDGERS, STANDALONE_PASSPHRASE } from './chain/devnet-chain';
+import { devnetKeypair, USDC_CODE, usdcIssuer } from './devnet-identities';
+import { Faucet, FAUCET_XLM_STROOPS } from './faucet/faucet';
+import { createSorobanHost } from './host/soroban-host';
+import { openChainStore } from './persistence/chain-store';
+import { createRpcServer } from './rpc/rpc-server';
+import { seedDevnet, type SeededPool } from './seeder/seed-devnet';
+
+export interface StartDevnetOptions {
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly host?: string;
+  /** Chain state and history persist under `<dataDir>/devnet`; without it the chain lives in memory. */
+  readonly dataDir?: string;
+  /** true or a numeric seed: seed realistic history when the chain is empty. */
+  readonly seed?: boolean | number;
+  readonly ledgerIntervalMs?: number;
+  readonly retentionLedgers?: number;
+}
+
+export interface RunningDevnet {
+  readonly rpcUrl: string;
+  readonly networkPassphrase: string;
+  readonly friendbotUrl: string;
+  /** The devnet's test USDC (Stellar Asset Contract). */
+  readonly paymentToken: string;
+  readonly chain: DevnetChain;
+  /** Pool metadata from the seeder (this run or a previous one), empty when not seeded. */
+  readonly pools: readonly SeededPool[];
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_SEED = 20260101;
+
+/** Starts the whole devnet: host, chain, persistence, faucet, RPC server and the ledger close loop. */
+export async function startDevnet(options: StartDevnetOptions): Promise<RunningDevnet> {
+  const retentionLedgers = options.retentionLedgers ?? DEFAULT_RETENTION_LEDGERS;
+  const store = options.dataDir ? await openChainStore(options.dataDir) : undefined;
+  const host = createSorobanHost({ networkPassphrase: STANDALONE_PASSPHRASE, ...(store?.snapshot ? { snapshot: store.snapshot.world } : {}) });
+  const chain = new DevnetChain({ host, networkPassphrase: STANDALONE_PASSPHRASE, retentionLedgers, ...(store ? { log: store.log } : {}) });
+  if (store) await store.restore(chain);
+
+  const issuer = usdcIssuer();
+  let paymentToken: string;
+  if (!chain.history.latest()) {
+    chain.createAccount(issuer.publicKey(), FAUCET_XLM_STROOPS * 1000n);
+    paymentToken = chain.deployStellarAsset(USDC_CODE, issuer.publicKey());
+    chain.genesis();
+  } else {
+    paymentToken = host.deployStellarAsset(USDC_CODE, issuer.publicKey(), chain.nextLedgerInfo());
+  }
+  if (store) store.attach(chain, host);
+
+  let pools: readonly SeededPool[] = store ? await store.readPools() : [];
+  if (options.seed !== undefined && options.seed !== false && pools.length === 0 && isFresh(chain)) {
+    const result = seedDevnet(chain, { seed: typeof options.seed === 'number' ? options.seed : DEFAULT_SEED, paymentToken, issuer });
+    pools = result.pools;
+    if (store) await store.writePools(pools);
+  }
+
+  const faucet = new Faucet(chain, issuer, paymentToken);
+  let baseUrl = '';
+  const server = createRpcServer({ chain, retentionLedgers, faucet, publicUrl: () => baseUrl });
+  await server.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
+  const address = server.server.address() as AddressInfo;
+  baseUrl = `http://${options.host && options.host !== '0.0.0.0' ? options.host : 'localhost'}:${address.port}`;
+  chain.start(options.ledgerIntervalMs ?? 1000);
+
+  return {
+    rpcUrl: `${baseUrl}/rpc`,
+    networkPassphrase: STANDALONE_PASSPHRASE,
+    friendbotUrl: `${baseUrl}/friendbot`,
+    paymentToken,
+    chain,
+    pools,
+    async stop() {
+      chain.stop();
+      await server.close();
+      await store?.close();
+    },
+  };
+}
+
+/** Seeding runs only on an empty chain: nothing but genesis. */
+function isFresh(chain: DevnetChain): boolean {
+  return chain.appliedTransactionCount === 0;
+}
+
+export { devnetKeypair };
