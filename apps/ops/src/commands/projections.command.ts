@@ -1,0 +1,95 @@
+import { SingleBar, Presets } from 'cli-progress';
+import type { Command } from 'commander';
+import type { ProjectionReport, SlotReport } from '@dob/projections';
+import { withOpsContext } from '../ops-context';
+import { printTable } from '../print-table';
+
+const slotLabel = (s: SlotReport) => `v${s.slot.version}${s.slot.generation ? ` g${s.slot.generation}` : ''}`;
+
+function statusRows(reports: readonly ProjectionReport[]): string[][] {
+  const rows: string[][] = [];
+  for (const p of reports) {
+    const a = p.active;
+    rows.push([
+      p.name,
+      a ? slotLabel(a) : `(v${p.definitionVersion} not built)`,
+      a?.status ?? '-',
+      a ? String(a.eventsApplied) : '-',
+      a ? String(a.lag) : '-',
+      a?.position ?? '-',
+      a?.fault ? `${a.fault.error} (event ${a.fault.eventId ?? '?'} at ${a.fault.position ? `${a.fault.position.commit}:${a.fault.position.prepare}` : '?'})` : '',
+    ]);
+    const b = p.building;
+    if (b) rows.push([`  ↳ building`, slotLabel(b), b.status, String(b.eventsApplied), String(b.lag), b.position, b.fault?.error ?? '']);
+  }
+  return rows;
+}
+
+export function registerProjectionCommands(program: Command): void {
+  const projections = program.command('projections').description('inspect and operate the read-model projections');
+
+  projections
+    .command('status')
+    .description('status, checkpoint and lag (events behind the head) of every registered projection')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { json?: boolean }) => {
+      await withOpsContext(async ({ runner }) => {
+        const reports = await runner.status();
+        if (opts.json) {
+          // Fault positions hold bigints: JSON carries them as decimal strings.
+          console.log(JSON.stringify(reports, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2));
+          return;
+        }
+        printTable(['projection', 'serving', 'status', 'applied', 'lag', 'position', 'error'], statusRows(reports));
+      });
+    });
+
+  projections
+    .command('rebuild <name>')
+    .description('zero-downtime rebuild: build fresh tables beside the serving ones, switch atomically when caught up')
+    .action(async (name: string) => {
+      await withOpsContext(async ({ runner }) => {
+        const bar = new SingleBar(
+          { format: `${name} |{bar}| {percentage}% | {value}/{total} events | ETA {eta_formatted}`, etaBuffer: 50 },
+          Presets.shades_classic,
+        );
+        let started = false;
+        const result = await runner
+          .rebuild(name, {
+            onProgress: (p) => {
+              if (!started) {
+                bar.start(p.total, p.applied);
+                started = true;
+              }
+              bar.setTotal(p.total);
+              bar.update(p.applied);
+            },
+          })
+          .finally(() => bar.stop());
+        const from = result.from ? `v${result.from.version} g${result.from.generation}` : 'nothing';
+        console.log(
+          `switched ${name} to v${result.to.version} g${result.to.generation} (from ${from}), ${result.eventsApplied} events applied`,
+        );
+      });
+    });
+
+  projections
+    .command('reset <name>')
+    .description('empty the serving tables and replay from the start (model is partial until caught up; prefer rebuild)')
+    .action(async (name: string) => {
+      await withOpsContext(async ({ runner }) => {
+        await runner.reset(name);
+        console.log(`reset ${name}: checkpoint at START; the projector replays it`);
+      });
+    });
+
+  projections
+    .command('retry <name>')
+    .description('clear a faulted projection so the projector resumes it from its checkpoint')
+    .action(async (name: string) => {
+      await withOpsContext(async ({ runner }) => {
+        await runner.retry(name);
+        console.log(`cleared the fault of ${name}; the projector resumes it from its checkpoint`);
+      });
+    });
+}

@@ -1,0 +1,28 @@
+import { Command } from 'commander';
+import { ConfigError } from '@dob/runtime';
+import { registerEventCommands } from './commands/events.command';
+import { registerProjectionCommands } from './commands/projections.command';
+import { OpsError } from './ops-context';
+
+/**
+ * Operator CLI: `npm run ops -- projections status | rebuild <name> | reset <name> | retry <name>`, `events stats`.
+ * Connects via DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite, default ./.data). Projections come from
+ * the registry in libs/projections, so new projections appear here without CLI changes; new command groups are
+ * one `register…(program)` line below.
+ */
+export function buildOpsProgram(): Command {
+  const program = new Command('ops').description('DobProtocol agent backend operations').showHelpAfterError();
+  registerProjectionCommands(program);
+  registerEventCommands(program);
+  return program;
+}
+
+if (require.main === module) {
+  buildOpsProgram()
+    .parseAsync(process.argv)
+    .catch((e: unknown) => {
+      const known = e instanceof OpsError || e instanceof ConfigError;
+      console.error(known ? (e as Error).message : e instanceof Error ? `error: ${e.message}` : e);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSqlEventStore } from '@dob/event-store';
+import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
+
+const ROOT = join(__dirname, '../../..');
+const ops = (args: string[], env: Record<string, string>) =>
+  spawnSync(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'main.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: '', ...env },
+    encoding: 'utf8',
+  });
+
+describe('ops CLI', () => {
+  it('refuses a PGlite folder locked by a live process, with a clear message and exit 1', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-'));
+    writeFileSync(join(dataDir, 'LOCK'), JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() }));
+    const r = ops(['projections', 'status'], { DATA_DIR: dataDir });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`in use by process ${process.pid}`);
+    expect(r.stderr).toContain('stop `npm start` first');
+  });
+
+  it('rebuilds a projection on PostgreSQL and reports status and event stats', async () => {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
+    const store = await createSqlEventStore(db);
+    await store.appendToStream('s', [
+      { id: '20000000-0000-4000-8000-000000000001', type: 'test.a', version: 1, data: {} },
+      { id: '20000000-0000-4000-8000-000000000002', type: 'test.a', version: 1, data: {} },
+      { id: '20000000-0000-4000-8000-000000000003', type: 'test.b', version: 1, data: {} },
+    ]);
+    await store.close();
+    await db.close();
+    const env = { DATABASE_URL: `${TEST_POSTGRES_URL}?options=-c%20search_path%3D${schema}` };
+
+    const rebuild = ops(['projections', 'rebuild', 'event_type_counts'], env);
+    expect(rebuild.stderr).toBe('');
+    expect(rebuild.stdout).toContain('switched event_type_counts to v1 g0 (from nothing), 3 events applied');
+
+    const status = ops(['projections', 'status', '--json'], env);
+    expect(status.status).toBe(0);
+    expect(JSON.parse(status.stdout)).toEqual([
+      expect.objectContaining({ name: 'event_type_counts', active: expect.objectContaining({ status: 'live', eventsApplied: 3, lag: 0 }) }),
+    ]);
+
+    const stats = ops(['events', 'stats', '--json'], env);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ events: 3, streams: 1, byType: { 'test.a': 2, 'test.b': 1 } });
+
+    const unknown = ops(['projections', 'reset', 'nope'], env);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('unknown projection nope');
+  });
+});
