@@ -1,3 +1,4 @@
 export * from './app-config';
 export * from './data-dir-lock';
 export * from './health';
+export * from './storage';

@@ -1,0 +1,35 @@
+import { Logger } from '@nestjs/common';
+import { createChainEventCatalog } from '@dob/domain';
+import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
+import { ConfigError, loadAppConfig, openStorage } from '@dob/runtime';
+
+/**
+ * The projector alone: follows the event store and keeps every registered projection's read models current.
+ * Run it against PostgreSQL (DATABASE_URL) next to the api and indexer; `npm start` embeds it instead.
+ */
+async function main(): Promise<void> {
+  const log = new Logger('projector');
+  const config = loadAppConfig();
+  const storage = await openStorage({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    catalog: createChainEventCatalog(),
+  });
+  const runner = new ProjectionRunner(storage.eventStore, createSqlReadModelStore(storage.db), projectionRegistry, {
+    log: (line) => log.log(line),
+  });
+  await runner.start();
+  log.log(`running ${runner.names.join(', ')}`);
+  const shutdown = async () => {
+    await runner.stop();
+    await storage.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+}
+
+main().catch((e) => {
+  console.error(e instanceof ConfigError ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+import { join, resolve } from 'node:path';
+import type { EventCatalog } from '@dob/domain';
+import { createSqlEventStore, type EventStore } from '@dob/event-store';
+import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+
+export interface Storage {
+  readonly db: SqlDatabase;
+  readonly eventStore: EventStore;
+  /** Where the embedded data lives (PGlite, devnet chain, key files). */
+  readonly dataDir: string;
+  close(): Promise<void>;
+}
+
+export interface StorageOptions {
+  readonly dataDir: string;
+  /** PostgreSQL server; unset = embedded PGlite under `<dataDir>/pglite`. */
+  readonly databaseUrl?: string;
+  readonly catalog: EventCatalog;
+  /** Lock the data folder (always for PGlite; the all-in-one also keeps the devnet chain there). */
+  readonly lockDataDir?: boolean;
+}
+
+/**
+ * Opens the storage every app composes: the SQL database (PGlite embedded, or PostgreSQL from DATABASE_URL) and the
+ * event store over it. Embedded PGlite has no lock of its own, so its folder is locked first.
+ */
+export async function openStorage(options: StorageOptions): Promise<Storage> {
+  const dataDir = resolve(options.dataDir);
+  let lock: DataDirLock | undefined;
+  if (options.lockDataDir ?? !options.databaseUrl) lock = acquireDataDirLock(dataDir);
+  try {
+    const db = options.databaseUrl
+      ? await createPostgresDatabase({ connectionString: options.databaseUrl })
+      : await createPgliteDatabase({ dataDir: join(dataDir, 'pglite') });
+    const eventStore = await createSqlEventStore(db, { catalog: options.catalog });
+    return {
+      db,
+      eventStore,
+      dataDir,
+      close: async () => {
+        await eventStore.close();
+        await db.close();
+        lock?.release();
+      },
+    };
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+}
