@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Networks, xdr } from '@stellar/stellar-sdk';
 import type { ContractKind, InvokeSuccess, LedgerInfo, SorobanHost } from '../host/host.port';
 import { createSorobanHost } from '../host/soroban-host';
-import { addr, bool, i128, struct, u32, u64, vec } from '../host/scval';
+import { addr, bool, i128, str, struct, u32, u64, vec } from '../host/scval';
 import { shareToScVal } from './shared/shares';
 
 /**
@@ -116,4 +116,28 @@ describe('fixtures: crowdfunding_v1 cf-v0.3.0', () => {
   });
 });
 
-export const fixtureHelpers = { Replay, load, expectEvents, expectStorage, A, G, struct };
+describe('fixtures: splitter_v2 d6291db + participation_token', () => {
+  it('test_distribution_prevents_double_distribution', () => {
+    const f = load('test_distribution_prevents_double_distribution.1.json');
+    const r = new Replay();
+    const token = 'CACMVW2KK4H5FZDFF2AUCAKQTEJMZZWJUIZF23XMRVYQBSXYLHZ6BKWN';
+    const [admin, pool, pt, holder, tokenAdmin, fee] = [A('D2KM'), A('FCT4'), A('HK3M'), A('ITA4'), A('K3IM'), A('OLZM')];
+    r.place('participation_token', pt);
+    r.call(pt, 'initialize', [addr(pool), u32(0), str('Pool Shares'), str('SHARE')]);
+    r.place('splitter_v2', pool);
+    r.call(pool, 'init', [addr(admin), vec([shareToScVal({ shareholder: holder, share: 10000n })]), bool(true), addr(pt)]);
+    r.call(pool, 'set_distribution_config', [
+      struct({ claim_delay_seconds: u64(0n), last_distribution_time: u64(0n), min_interval_seconds: u64(0n), round_expiry_seconds: u64(31_536_000n) }),
+    ]);
+    r.place('stellar_asset', token, { code: 'aaa', issuer: G('NHUF') });
+    r.call(token, 'set_admin', [addr(tokenAdmin)], G('NHUF'));
+    r.call(token, 'mint', [addr(pool), i128(10000n)]);
+    r.call(token, 'mint', [addr(fee), i128(0n)]);
+    r.call(pool, 'set_commission_recipient', [addr(fee)]);
+    r.call(pool, 'create_distribution', [addr(token)]);
+    r.call(token, 'mint', [addr(pool), i128(5000n)]);
+    const last = r.call(pool, 'create_distribution', [addr(token)]);
+    expectEvents(last, f);
+    expect(expectStorage(r.host, f, [pool, pt, token])).toBe(10);
+  });
+});
