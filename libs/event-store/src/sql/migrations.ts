@@ -63,68 +63,40 @@ CREATE OR REPLACE FUNCTION es_append(batch jsonb)
 RETURNS TABLE (stream_index integer, next_revision bigint, appended integer)
 LANGUAGE plpgsql AS $fn$
 DECLARE
-  lock_key bigint;
-  conflict record;
   total integer := 0;
   r record;
 BEGIN
-  -- 1. Serialise appenders per stream with transaction-scoped advisory locks, taken in key order (no deadlock)
-  --    and BEFORE anything is written. Taking a lock this way assigns no transaction id, so this transaction's
-  --    xid is drawn only once it owns its streams: whoever appended to a stream before us also has a lower xid,
-  --    hence $all, read in (transaction_id, position) order, carries every stream's revisions in order.
-  --    (A row lock, SELECT ... FOR UPDATE or an upsert, would assign the xid first and break that.)
-  FOR lock_key IN
-    SELECT DISTINCT hashtextextended(current_schema() || '/' || s.stream_id, 0)
+  -- 1. Serialise appenders per stream with transaction-scoped advisory locks, taken in key order (no deadlock;
+  --    a sorted DISTINCT subquery is never flattened, so the calls follow its order) and BEFORE anything is
+  --    written. This kind of lock assigns no transaction id, so our xid is drawn only once we own our streams:
+  --    whoever appended to a stream before us has a lower xid, hence $all, read in (transaction_id, position)
+  --    order, carries each stream's revisions in order. (A row lock — SELECT ... FOR UPDATE, an upsert — would
+  --    assign the xid first and break that.)
+  PERFORM count(pg_advisory_xact_lock(q.k)) FROM (
+    SELECT DISTINCT hashtextextended(current_schema() || '/' || s.stream_id, 0) AS k
     FROM jsonb_to_recordset(batch->'streams') AS s(stream_id text)
     ORDER BY 1
-  LOOP
-    PERFORM pg_advisory_xact_lock(lock_key);
-  END LOOP;
+  ) q;
 
-  -- 2. Expected versions, checked under those locks (each statement here takes a fresh READ COMMITTED snapshot,
-  --    and a previous holder's commit is visible before its lock is released). A stream whose events are all
-  --    stored already is an idempotent retry and passes whatever it expected.
-  WITH fresh_streams AS (
-    SELECT DISTINCT e.i FROM jsonb_to_recordset(batch->'events') AS e(i integer, id uuid)
-    WHERE NOT EXISTS (SELECT 1 FROM es_events x WHERE x.event_id = e.id)
-  ), counted AS (
-    SELECT e.i, count(*) AS n FROM jsonb_to_recordset(batch->'events') AS e(i integer) GROUP BY e.i
-  )
-  SELECT s.stream_id, s.expected, COALESCE(st.revision, -1) AS revision INTO conflict
-  FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, expected text)
-  LEFT JOIN es_streams st ON st.stream_id = s.stream_id
-  LEFT JOIN counted c ON c.i = s.i
-  WHERE (COALESCE(c.n, 0) = 0 OR s.i IN (SELECT i FROM fresh_streams))
-    AND NOT CASE s.expected
-      WHEN 'any' THEN true
-      WHEN 'no_stream' THEN COALESCE(st.revision, -1) = -1
-      WHEN 'stream_exists' THEN COALESCE(st.revision, -1) >= 0
-      ELSE COALESCE(st.revision, -1) = s.expected::bigint
-    END
-  LIMIT 1;
-  IF FOUND THEN
-    RAISE EXCEPTION USING
-      ERRCODE = '${WRONG_EXPECTED_VERSION_SQLSTATE}',
-      MESSAGE = format('stream %s: expected version %s, actual %s', conflict.stream_id, conflict.expected, conflict.revision),
-      DETAIL = json_build_object('streamId', conflict.stream_id, 'expected', conflict.expected, 'actual', conflict.revision)::text;
-  END IF;
-
-  -- 3. Write the events not stored yet, numbering revisions on from each stream's current one, in batch order
-  --    (positions come from the sequence in that order), then record each stream's new revision.
+  -- 2. One statement, with a fresh READ COMMITTED snapshot taken under the locks (a previous holder's commit is
+  --    visible before its lock is released): write the events not stored yet, numbering revisions on from each
+  --    stream's current one in batch order (positions come from the sequence in that order), record each
+  --    stream's new revision, and report per stream what it was before and what was fresh.
   FOR r IN
     WITH cur AS (
-      SELECT s.i, s.stream_id, COALESCE(st.revision, -1) AS revision
-      FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text)
+      SELECT s.i, s.stream_id, s.expected, COALESCE(st.revision, -1) AS revision
+      FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, expected text)
       LEFT JOIN es_streams st ON st.stream_id = s.stream_id
-    ), fresh AS (
-      SELECT DISTINCT ON (e.id) e.*
+    ), incoming AS (
+      SELECT e.*, NOT EXISTS (SELECT 1 FROM es_events x WHERE x.event_id = e.id) AS fresh
       FROM jsonb_to_recordset(batch->'events')
         AS e(i integer, o integer, id uuid, type text, version integer, data jsonb, metadata jsonb)
-      WHERE NOT EXISTS (SELECT 1 FROM es_events x WHERE x.event_id = e.id)
-      ORDER BY e.id, e.o
+    ), counted AS (
+      SELECT f.i, count(*) AS n FROM incoming f GROUP BY f.i
     ), numbered AS (
       SELECT f.*, c.stream_id, c.revision + row_number() OVER (PARTITION BY f.i ORDER BY f.o) AS rev
-      FROM fresh f JOIN cur c ON c.i = f.i
+      FROM (SELECT DISTINCT ON (f.id) f.* FROM incoming f WHERE f.fresh ORDER BY f.id, f.o) f
+      JOIN cur c ON c.i = f.i
     ), ins AS (
       INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
       SELECT n.stream_id, n.rev, n.id, n.type, n.version, n.data, COALESCE(n.metadata, '{}'::jsonb)
@@ -136,10 +108,27 @@ BEGIN
       INSERT INTO es_streams (stream_id, revision) SELECT p.stream_id, p.rev FROM per_stream p
       ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision
     )
-    SELECT c.i, COALESCE(p.rev, c.revision) AS rev, COALESCE(p.n, 0) AS n
-    FROM cur c LEFT JOIN per_stream p ON p.stream_id = c.stream_id
+    SELECT c.i, c.stream_id, c.expected, c.revision AS before, COALESCE(k.n, 0) AS submitted,
+           COALESCE(p.rev, c.revision) AS rev, COALESCE(p.n, 0) AS n
+    FROM cur c
+    LEFT JOIN counted k ON k.i = c.i
+    LEFT JOIN per_stream p ON p.stream_id = c.stream_id
     ORDER BY c.i
   LOOP
+    -- 3. Expected versions, against the revision before this append. A stream whose submitted events were all
+    --    stored already is an idempotent retry and passes whatever it expected. Raising aborts the statement,
+    --    so everything written above is rolled back: all or nothing.
+    IF (r.submitted = 0 OR r.n > 0) AND NOT (CASE r.expected -- parenthesised: IF ends at the first bare THEN
+        WHEN 'any' THEN true
+        WHEN 'no_stream' THEN r.before = -1
+        WHEN 'stream_exists' THEN r.before >= 0
+        ELSE r.before = r.expected::bigint
+      END) THEN
+      RAISE EXCEPTION USING
+        ERRCODE = '${WRONG_EXPECTED_VERSION_SQLSTATE}',
+        MESSAGE = format('stream %s: expected version %s, actual %s', r.stream_id, r.expected, r.before),
+        DETAIL = json_build_object('streamId', r.stream_id, 'expected', r.expected, 'actual', r.before)::text;
+    END IF;
     stream_index := r.i;
     next_revision := r.rev;
     appended := r.n;

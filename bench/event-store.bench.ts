@@ -1,0 +1,182 @@
+/**
+ * Event store throughput on PGlite and PostgreSQL, each beside a baseline of the same rows in a plain table
+ * (no constraints, no concurrency checks, no idempotency): what the store's guarantees cost on top of raw SQL.
+ *   node -r @swc-node/register bench/event-store.bench.ts   → bench/results/event-store.json
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createSqlEventStore, START, type NewEvent, type StreamAppend } from '@dob/event-store';
+import { createPgliteDatabase, createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+
+const EVENTS = 20_000;
+const BATCH = 500;
+const PAGE = 1_000;
+const STREAMS = 200;
+
+interface Row {
+  streamId: string;
+  event: NewEvent;
+}
+
+/** Chain-like events: a pool stream each, payloads with string amounts as the domain writes them. */
+function makeRows(count: number): Row[] {
+  return Array.from({ length: count }, (_, i) => ({
+    streamId: `pool-${i % STREAMS}`,
+    event: {
+      id: randomUUID(),
+      type: i % 3 === 0 ? 'DistributionPaid' : 'Deposited',
+      version: 1,
+      data: { pool: `C${(i % STREAMS).toString().padStart(55, 'A')}`, amount: (1_000_000_000_000n + BigInt(i)).toString(), ledger: 5000 + i },
+      metadata: { ledger: 5000 + i, txHash: randomBytes(32).toString('hex') },
+    },
+  }));
+}
+
+/** One appendMany per batch: the batch's events grouped by stream, in order. */
+function toAppends(rows: Row[]): StreamAppend[] {
+  const byStream = new Map<string, NewEvent[]>();
+  for (const r of rows) byStream.set(r.streamId, [...(byStream.get(r.streamId) ?? []), r.event]);
+  return [...byStream].map(([streamId, events]) => ({ streamId, events }));
+}
+
+const batches = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+const rate = (n: number, ms: number) => ({ events: n, ms: Math.round(ms), eventsPerSecond: Math.round((n / ms) * 1000) });
+
+async function time(fn: () => Promise<void>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+const RAW_TABLE = `
+CREATE TABLE raw_events (
+  position bigserial PRIMARY KEY, stream_id text NOT NULL, revision bigint NOT NULL, event_id uuid NOT NULL,
+  type text NOT NULL, version integer NOT NULL, data jsonb NOT NULL, metadata jsonb NOT NULL,
+  recorded_at timestamptz NOT NULL DEFAULT now())`;
+
+/** The baseline: the same rows, the same transport (one jsonb parameter per batch), a plain INSERT ... SELECT. */
+const RAW_INSERT = `
+INSERT INTO raw_events (stream_id, revision, event_id, type, version, data, metadata)
+SELECT e.s, e.r, e.id, e.type, e.version, e.data, e.metadata
+FROM jsonb_to_recordset($1::jsonb) AS e(s text, r bigint, id uuid, type text, version integer, data jsonb, metadata jsonb)`;
+
+async function benchEngine(db: SqlDatabase) {
+  const store = await createSqlEventStore(db);
+  await db.exec(RAW_TABLE);
+  // Warm-up (plans, JIT) on streams the measured run does not touch.
+  await store.appendMany(toAppends(makeRows(BATCH)).map((a) => ({ ...a, streamId: `warmup-${a.streamId}` })));
+  await store.readAll({ after: START, maxCount: PAGE });
+
+  const rows = makeRows(EVENTS);
+  const storeAppend = await time(async () => {
+    for (const b of batches(rows, BATCH)) await store.appendMany(toAppends(b));
+  });
+
+  const revisions = new Map<string, number>();
+  const rawRows = rows.map((r) => {
+    const rev = (revisions.get(r.streamId) ?? -1) + 1;
+    revisions.set(r.streamId, rev);
+    const e = r.event;
+    return { s: r.streamId, r: rev, id: e.id, type: e.type, version: e.version, data: e.data, metadata: e.metadata ?? {} };
+  });
+  const rawInsert = await time(async () => {
+    for (const b of batches(rawRows, BATCH)) await db.query(RAW_INSERT, [JSON.stringify(b)]);
+  });
+
+  let readCount = 0;
+  const storeRead = await time(async () => {
+    let after = START;
+    for (;;) {
+      const page = await store.readAll({ after, maxCount: PAGE });
+      readCount += page.events.length;
+      after = page.last;
+      if (!page.hasMore) break;
+    }
+  });
+
+  let rawCount = 0;
+  const rawSelect = await time(async () => {
+    let after = '0';
+    for (;;) {
+      const { rows: page } = await db.query<{ position: string }>(
+        'SELECT position, stream_id, revision, event_id, type, version, data, metadata, recorded_at FROM raw_events WHERE position > $1 ORDER BY position LIMIT $2',
+        [after, PAGE],
+      );
+      rawCount += page.length;
+      if (page.length < PAGE) break;
+      after = page.at(-1)!.position;
+    }
+  });
+
+  // Re-appending everything: the idempotent path (every id found, nothing written).
+  const replay = await time(async () => {
+    for (const b of batches(rows, BATCH)) await store.appendMany(toAppends(b));
+  });
+
+  const stats = await store.stats();
+  await store.close();
+  return {
+    append: {
+      store: { ...rate(EVENTS, storeAppend), how: `appendMany, batches of ${BATCH} events over up to ${STREAMS} streams` },
+      baseline: { ...rate(EVENTS, rawInsert), how: `INSERT ... SELECT FROM jsonb_to_recordset, batches of ${BATCH}, plain table` },
+      storeVsBaseline: +(storeAppend / rawInsert).toFixed(2),
+    },
+    readAll: {
+      store: { ...rate(readCount, storeRead), how: `readAll pages of ${PAGE} from START (gap-safe, incl. warm-up rows)` },
+      baseline: { ...rate(rawCount, rawSelect), how: `SELECT ... WHERE position > $1 ORDER BY position LIMIT ${PAGE}` },
+      storeVsBaseline: +(storeRead / rawSelect).toFixed(2),
+    },
+    idempotentReplay: rate(EVENTS, replay),
+    storedEvents: stats.events,
+  };
+}
+
+export async function run(): Promise<object> {
+  const pglite = await createPgliteDatabase();
+  const pgliteResult = await benchEngine(pglite).finally(() => pglite.close());
+
+  const schema = `bench_es_${randomBytes(4).toString('hex')}`;
+  const postgres = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
+  let postgresResult: object;
+  try {
+    postgresResult = await benchEngine(postgres);
+  } finally {
+    await postgres.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await postgres.close();
+  }
+
+  const cpus = os.cpus();
+  const result = {
+    benchmark: 'event-store',
+    at: new Date().toISOString(),
+    machine: {
+      cpuModel: cpus[0]?.model ?? 'unknown',
+      cpuCount: cpus.length,
+      totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+      platform: `${os.platform()} ${os.release()}`,
+      node: process.version,
+    },
+    parameters: { events: EVENTS, batch: BATCH, page: PAGE, streams: STREAMS },
+    pglite: pgliteResult,
+    postgres: postgresResult,
+  };
+  const out = path.join(__dirname, 'results', 'event-store.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  return result;
+}
+
+if (require.main === module) {
+  run().then(
+    (r) => console.log(JSON.stringify(r, null, 2)),
+    (e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
+}
