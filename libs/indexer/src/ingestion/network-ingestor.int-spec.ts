@@ -1,0 +1,199 @@
+import { createChainEventCatalog, indexerStreamId, poolStreamId } from '@dob/domain';
+import { createSqlEventStore, type EventStore } from '@dob/event-store';
+import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
+import { Keypair } from '@stellar/stellar-sdk';
+import { WasmRegistry, type ContractIdentity } from '../decoding/contract-identity';
+import { addr, bool, chainEvent, contractAddr, i128, sym, u32, vec } from '../testing/chain-events';
+import { FakeChainRpc } from '../testing/fake-chain-rpc';
+import type { IngestionAlarm } from './ingestion-status';
+import { NetworkIngestor, type NetworkIngestorConfig } from './network-ingestor';
+
+/** Ingestion against a fake RPC and the real SQL event store on PGlite (cursor atomicity needs a real store). */
+const NET = 9;
+const POOL = contractAddr(1);
+const TOKEN = contractAddr(4);
+const ADMIN = Keypair.random().publicKey();
+const A = Keypair.random().publicKey();
+const B = Keypair.random().publicKey();
+const V1: ContractIdentity = { contractId: POOL, kind: 'splitter', version: '1.2' };
+const HASH_V1 = '11'.repeat(32);
+const HASH_V2 = '22'.repeat(32);
+
+let db: SqlDatabase;
+let store: EventStore;
+beforeEach(async () => {
+  db = await createPgliteDatabase();
+  store = await createSqlEventStore(db, { catalog: createChainEventCatalog() });
+});
+afterEach(async () => {
+  await store.close();
+  await db.close();
+});
+
+const noSleep = async () => {};
+function ingestor(rpc: FakeChainRpc, extra: Partial<NetworkIngestorConfig> = {}, alarms: IngestionAlarm[] = []) {
+  return new NetworkIngestor(store, rpc, {
+    networkId: NET,
+    startLedger: 10,
+    contracts: [V1],
+    discovery: false,
+    sleep: noSleep,
+    onAlarm: (a) => alarms.push(a),
+    ...extra,
+  });
+}
+const transfer = (ledger: number, i: number, n: number) => chainEvent(POOL, ledger, i, [sym('transfer'), addr(A), addr(B)], i128(n));
+
+describe('NetworkIngestor', () => {
+  it('backfills through cursor pages and commits events with the cursor in one append', async () => {
+    const rpc = new FakeChainRpc().add(transfer(11, 1, 1), transfer(11, 2, 2), transfer(12, 1, 3), transfer(15, 1, 4), transfer(30, 1, 5));
+    rpc.latestLedger = 20;
+    const ing = ingestor(rpc, { pageLimit: 2 });
+    expect(await ing.step()).toBe('advanced');
+    const pool = await store.readStream(poolStreamId(NET, POOL));
+    expect(pool.map((e) => (e.data as { shares: string }).shares)).toEqual(['1', '2', '3', '4']);
+    // The first page used the ledger range, the following ones the cursor (stellar-rpc forbids mixing them).
+    expect(rpc.requests.filter((r) => 'cursor' in r).length).toBeGreaterThanOrEqual(1);
+    const cursor = await store.readStream(indexerStreamId(NET));
+    expect(cursor.map((e) => e.type)).toEqual(['IngestionCursorAdvanced']);
+    expect(cursor[0].data).toMatchObject({ from_ledger: 10, to_ledger: 20, next_ledger: 21, chain_events: 4, domain_events: 4 });
+    // Both landed in one transaction: same commit position.
+    expect(cursor[0].position.commit).toBe(pool[0].position.commit);
+    expect(ing.status()).toMatchObject({ state: 'live', ledgersBehind: 0, nextLedger: 21 });
+  });
+
+  it('resumes from the stored cursor after a restart and never re-appends', async () => {
+    const rpc = new FakeChainRpc().add(transfer(11, 1, 1));
+    rpc.latestLedger = 20;
+    await ingestor(rpc).step();
+    rpc.add(transfer(25, 1, 2));
+    rpc.latestLedger = 30;
+    rpc.requests.length = 0;
+    const restarted = ingestor(rpc);
+    expect(await restarted.step()).toBe('advanced');
+    expect(rpc.requests[0]).toMatchObject({ startLedger: 21, endLedger: 31 });
+    const pool = await store.readStream(poolStreamId(NET, POOL));
+    expect(pool.map((e) => (e.data as { shares: string }).shares)).toEqual(['1', '2']);
+  });
+
+  it('retries RPC failures with exponential backoff and jitter', async () => {
+    const rpc = new FakeChainRpc().add(transfer(11, 1, 1));
+    rpc.latestLedger = 12;
+    rpc.failures.push(new Error('ECONNRESET'), new Error('503 Service Unavailable'));
+    const delays: number[] = [];
+    const ing = ingestor(rpc, { sleep: async (ms) => void delays.push(ms), backoff: { baseMs: 100, capMs: 1000, maxAttempts: 5, random: () => 0.5, sleep: async (ms) => void delays.push(ms) } });
+    expect(await ing.step()).toBe('advanced');
+    expect(delays).toEqual([50, 100]);
+    expect(await store.readStream(poolStreamId(NET, POOL))).toHaveLength(1);
+  });
+
+  it('halts with an alarm when the cursor is older than the RPC retention, appending nothing', async () => {
+    const rpc = new FakeChainRpc().add(transfer(60, 1, 1));
+    rpc.oldestLedger = 50;
+    rpc.latestLedger = 70;
+    const alarms: IngestionAlarm[] = [];
+    const ing = ingestor(rpc, {}, alarms);
+    expect(await ing.step()).toBe('halted');
+    expect(await ing.step()).toBe('halted');
+    expect(ing.status().state).toBe('halted');
+    expect(ing.status().haltReason).toMatch(/ledger 10 is older than the RPC's oldest ledger 50/);
+    expect(alarms.map((a) => a.kind)).toEqual(['retention_gap']);
+    expect(await store.readStream(indexerStreamId(NET))).toHaveLength(0);
+    await expect(ing.run()).resolves.toBeUndefined();
+  });
+
+  it('a second indexer on the same network fails loudly (expected version on the indexer stream)', async () => {
+    const rpc = new FakeChainRpc().add(transfer(11, 1, 1));
+    rpc.latestLedger = 12;
+    await ingestor(rpc).step();
+    rpc.add(transfer(13, 1, 2));
+    rpc.latestLedger = 14;
+    // A successor that starts after the first stopped reads its cursor and simply continues.
+    expect(await ingestor(rpc).step()).toBe('advanced');
+    const alarms: IngestionAlarm[] = [];
+    const a = ingestor(rpc, {}, alarms);
+    const b = ingestor(rpc, {}, alarms);
+    rpc.add(transfer(15, 1, 3));
+    rpc.latestLedger = 16;
+    // Both load the same revision, then race: the second commit must be refused.
+    await (a as unknown as { load(): Promise<void> }).load();
+    await (b as unknown as { load(): Promise<void> }).load();
+    expect(await a.step()).toBe('advanced');
+    expect(await b.step()).toBe('halted');
+    expect(b.status().haltReason).toMatch(/another indexer is ingesting network 9/);
+    expect(alarms.map((x) => x.kind)).toEqual(['concurrent_indexer']);
+  });
+
+  it('discovers Dob contracts by wasm hash, follows a V2 pool to its participation token, ignores others', async () => {
+    const v1 = contractAddr(11);
+    const v2 = contractAddr(12);
+    const pt = contractAddr(13);
+    const impostor = contractAddr(14);
+    const rpc = new FakeChainRpc();
+    rpc.executables.set(v1, { kind: 'wasm', hash: HASH_V1 });
+    rpc.executables.set(v2, { kind: 'wasm', hash: HASH_V2 });
+    rpc.executables.set(impostor, { kind: 'wasm', hash: '33'.repeat(32) });
+    rpc.add(
+      chainEvent(v1, 11, 1, [sym('init'), addr(ADMIN)], vec(u32(2), bool(true))),
+      chainEvent(v1, 11, 2, [sym('shares')], u32(2)),
+      chainEvent(impostor, 11, 3, [sym('init'), addr(ADMIN)], vec(u32(2), bool(true))),
+      chainEvent(impostor, 11, 4, [sym('shares')], u32(2)),
+      // V2 init mints the participation token first, then emits init (same transaction).
+      chainEvent(pt, 12, 1, [sym('mint'), addr(v2), addr(A)], i128(600_000)),
+      chainEvent(pt, 12, 2, [sym('mint'), addr(v2), addr(B)], i128(400_000)),
+      chainEvent(v2, 12, 3, [sym('init'), addr(ADMIN)], vec(addr(pt), u32(2), bool(true), u32(3))),
+      chainEvent(TOKEN, 13, 1, [sym('transfer'), addr(A), addr(v2), xdr4('USDC')], i128(5000)),
+    );
+    rpc.latestLedger = 13;
+    const registry = new WasmRegistry([
+      { hash: HASH_V1, kind: 'splitter', version: '1.2', label: 'test v1' },
+      { hash: HASH_V2, kind: 'splitter', version: '2', label: 'test v2' },
+    ]);
+    const ing = ingestor(rpc, { contracts: [], discovery: true, wasmRegistry: registry });
+    expect(await ing.step()).toBe('advanced');
+    expect((await store.readStream(poolStreamId(NET, v1))).map((e) => e.type)).toEqual(['PoolInitialized', 'ShareTableUpdated']);
+    expect((await store.readStream(poolStreamId(NET, impostor)))).toHaveLength(0);
+    const v2Stream = await store.readStream(poolStreamId(NET, v2));
+    expect(v2Stream.map((e) => e.type)).toEqual([
+      'ParticipationTokenMinted',
+      'SharesTransferred',
+      'ParticipationTokenMinted',
+      'SharesTransferred',
+      'PoolInitialized',
+      'PaymentTokenTransferred',
+    ]);
+    expect(v2Stream[1].data).toMatchObject({ reason: 'crowdfunding_allocation', to: A, shares: '600000' });
+    const indexer = await store.readStream(indexerStreamId(NET));
+    expect(indexer.filter((e) => e.type === 'ContractDiscovered').map((e) => (e.data as { contract_id: string; source: string }).source)).toEqual([
+      'init',
+      'init',
+      'participation_token',
+    ]);
+    // After a restart the discovered contracts are watched again without re-discovery.
+    const restarted = ingestor(rpc, { contracts: [], discovery: false, wasmRegistry: registry });
+    rpc.add(chainEvent(v1, 14, 1, [sym('locked')], bool(true)));
+    rpc.latestLedger = 14;
+    await restarted.step();
+    expect((await store.readStream(poolStreamId(NET, v1))).map((e) => e.type)).toContain('PoolLocked');
+  });
+
+  it('cuts an oversized window at a ledger boundary and reports lag while backfilling', async () => {
+    const rpc = new FakeChainRpc().add(transfer(11, 1, 1), transfer(11, 2, 2), transfer(12, 1, 3), transfer(13, 1, 4));
+    rpc.latestLedger = 40;
+    const ing = ingestor(rpc, { maxEventsPerAppend: 3 });
+    await ing.step();
+    const cursor = await store.readStream(indexerStreamId(NET));
+    // 4 events > 3: the window ends before ledger 13 (the 4th event's ledger), never inside a ledger.
+    expect(cursor[0].data).toMatchObject({ from_ledger: 10, to_ledger: 12, chain_events: 3 });
+    expect(ing.status()).toMatchObject({ state: 'backfilling', nextLedger: 13, ledgersBehind: 28, secondsBehind: 140 });
+    await ing.step();
+    await ing.step();
+    expect((await store.readStream(poolStreamId(NET, POOL))).length).toBe(4);
+    expect(ing.status().state).toBe('live');
+  });
+});
+
+function xdr4(code: string) {
+  const { xdr } = require('@stellar/stellar-sdk') as typeof import('@stellar/stellar-sdk');
+  return xdr.ScVal.scvString(`${code}:${Keypair.random().publicKey()}`);
+}

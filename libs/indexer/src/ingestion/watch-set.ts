@@ -1,0 +1,37 @@
+import type { ContractIdentity } from '../decoding/contract-identity';
+
+export type DiscoverySource = 'init' | 'cf_init' | 'configured' | 'participation_token';
+
+/** The contracts one network's ingestion watches, keyed by contract id. */
+export class WatchSet {
+  private readonly byId = new Map<string, ContractIdentity>();
+
+  constructor(initial: readonly ContractIdentity[] = []) {
+    for (const c of initial) this.add(c);
+  }
+
+  add(identity: ContractIdentity): void {
+    this.byId.set(identity.contractId, identity);
+  }
+
+  get(contractId: string): ContractIdentity | undefined {
+    return this.byId.get(contractId);
+  }
+
+  has(contractId: string): boolean {
+    return this.byId.has(contractId);
+  }
+
+  ids(): string[] {
+    return [...this.byId.keys()];
+  }
+
+  /** Pools and campaigns: the parties whose token transfers matter. */
+  parties(): string[] {
+    return [...this.byId.values()].filter((c) => c.kind === 'splitter' || c.kind === 'crowdfunding').map((c) => c.contractId);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+}

@@ -1,0 +1,47 @@
+import type { RawChainEvent } from '../decoding/chain-event';
+
+/**
+ * The slice of Stellar RPC the indexer needs. The adapter speaks JSON-RPC over HTTP through stellar-sdk's
+ * rpc.Server; tests use a fake.
+ */
+export interface RpcEventFilter {
+  readonly type?: 'contract';
+  /** At most 5 per filter (stellar-rpc getEvents limit). */
+  readonly contractIds?: readonly string[];
+  /** base64 ScVal XDR per segment, '*' = any one segment; at most 5 topic lists per filter. */
+  readonly topics?: readonly (readonly string[])[];
+}
+
+export type GetEventsRequest =
+  | { readonly startLedger: number; readonly endLedger?: number; readonly filters: readonly RpcEventFilter[]; readonly limit: number }
+  | { readonly cursor: string; readonly filters: readonly RpcEventFilter[]; readonly limit: number };
+
+export interface GetEventsPage {
+  readonly events: readonly RawChainEvent[];
+  readonly cursor: string;
+  readonly latestLedger: number;
+  readonly oldestLedger: number;
+  /** Close time of the latest ledger (ISO), when the RPC reports it. */
+  readonly latestLedgerCloseTime: string | null;
+}
+
+export interface RpcHealth {
+  readonly latestLedger: number;
+  readonly oldestLedger: number;
+}
+
+/** What sits behind a contract id: a wasm (hex hash), a Stellar Asset Contract, or nothing (not deployed). */
+export type ContractExecutableInfo = { readonly kind: 'wasm'; readonly hash: string } | { readonly kind: 'sac' } | null;
+
+export interface ChainRpc {
+  getEvents(request: GetEventsRequest): Promise<GetEventsPage>;
+  getHealth(): Promise<RpcHealth>;
+  /** Reads the contract instance entry (getLedgerEntries) and returns its executable. */
+  getContractExecutable(contractId: string): Promise<ContractExecutableInfo>;
+}
+
+/** stellar-rpc answers a startLedger outside its retention with an error naming the oldest ledger. */
+export function isRetentionError(err: unknown): boolean {
+  const msg = err instanceof Error ? err.message : String(err);
+  return /oldest ledger|must be between|before the oldest|out of range|ledger range/i.test(msg);
+}

@@ -1,0 +1,68 @@
+import type { RawChainEvent } from '../decoding/chain-event';
+import type { ChainRpc, ContractExecutableInfo, GetEventsPage, GetEventsRequest, RpcEventFilter, RpcHealth } from '../rpc/chain-rpc.port';
+
+/**
+ * In-memory stand-in for stellar-rpc in unit tests: getEvents with the real filter semantics (contractIds,
+ * topic segments with '*', endLedger exclusive, cursor = last returned id), retention window, injectable faults.
+ */
+export class FakeChainRpc implements ChainRpc {
+  readonly events: RawChainEvent[] = [];
+  readonly executables = new Map<string, ContractExecutableInfo>();
+  readonly requests: GetEventsRequest[] = [];
+  latestLedger = 100;
+  oldestLedger = 1;
+  /** Errors thrown by the next calls (FIFO), e.g. to exercise retry. */
+  readonly failures: Error[] = [];
+
+  add(...events: RawChainEvent[]): this {
+    this.events.push(...events);
+    this.events.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return this;
+  }
+
+  private fault(): void {
+    const f = this.failures.shift();
+    if (f) throw f;
+  }
+
+  async getHealth(): Promise<RpcHealth> {
+    this.fault();
+    return { latestLedger: this.latestLedger, oldestLedger: this.oldestLedger };
+  }
+
+  async getContractExecutable(contractId: string): Promise<ContractExecutableInfo> {
+    this.fault();
+    return this.executables.get(contractId) ?? null;
+  }
+
+  async getEvents(request: GetEventsRequest): Promise<GetEventsPage> {
+    this.requests.push(request);
+    this.fault();
+    let candidates: RawChainEvent[];
+    if ('cursor' in request) {
+      candidates = this.events.filter((e) => e.id > request.cursor && e.ledger <= this.latestLedger);
+    } else {
+      if (request.startLedger < this.oldestLedger || request.startLedger > this.latestLedger) {
+        throw new Error(`startLedger must be between the oldest ledger: ${this.oldestLedger} and the latest ledger: ${this.latestLedger}`);
+      }
+      const end = request.endLedger ?? this.latestLedger + 1;
+      candidates = this.events.filter((e) => e.ledger >= request.startLedger && e.ledger < end && e.ledger <= this.latestLedger);
+    }
+    const matched = candidates.filter((e) => request.filters.length === 0 || request.filters.some((f) => matches(f, e)));
+    const page = matched.slice(0, request.limit);
+    return {
+      events: page,
+      cursor: page.length ? page[page.length - 1].id : 'cursor' in request ? request.cursor : '',
+      latestLedger: this.latestLedger,
+      oldestLedger: this.oldestLedger,
+      latestLedgerCloseTime: null,
+    };
+  }
+}
+
+function matches(f: RpcEventFilter, e: RawChainEvent): boolean {
+  if (f.contractIds && !f.contractIds.includes(e.contractId)) return false;
+  if (!f.topics) return true;
+  const segments = e.topic.map((t) => t.toXdr('base64'));
+  return f.topics.some((pattern) => pattern.length === segments.length && pattern.every((p, i) => p === '*' || p === segments[i]));
+}
