@@ -1,0 +1,83 @@
+import { request } from 'node:https';
+import { rootCertificates } from 'node:tls';
+import type { DestinationGuard } from '../ssrf/destination-guard';
+
+export interface SendResult {
+  /** 2xx within the timeout. */
+  readonly ok: boolean;
+  readonly responseCode: number | null;
+  readonly durationMs: number;
+  readonly error: string | null;
+}
+
+export interface WebhookSender {
+  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
+}
+
+export interface HttpsSenderOptions {
+  readonly guard: DestinationGuard;
+  /** Spec: the receiver must answer 2xx within 10 seconds. */
+  readonly timeoutMs?: number;
+  /** Extra trusted CA certificates (PEM), e.g. a test receiver's self-signed certificate. */
+  readonly ca?: string | readonly string[];
+}
+
+/**
+ * POSTs one delivery with node:https. Every connection goes through the guard's `lookup` (resolve → check → connect
+ * to the checked address); IP-literal hosts are checked before connecting. No agent keep-alive across webhooks is
+ * needed for correctness; redirects are not followed (node's https never follows them), and a 3xx is a failure.
+ */
+export function createHttpsSender(options: HttpsSenderOptions): WebhookSender {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const ca = options.ca ? (Array.isArray(options.ca) ? [...options.ca] : [options.ca as string]) : undefined;
+  return {
+    send(url, headers, body) {
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      return new Promise<SendResult>((resolve) => {
+        let settled = false;
+        const finish = (r: SendResult) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(r);
+        };
+        let target: URL;
+        try {
+          target = new URL(url);
+          if (target.protocol !== 'https:') throw new Error('url must use HTTPS');
+          options.guard.assertConnectHost(target.hostname);
+        } catch (e) {
+          finish({ ok: false, responseCode: null, durationMs: elapsed(), error: (e as Error).message });
+          return;
+        }
+        const payload = Buffer.from(body, 'utf8');
+        const req = request(
+          target,
+          {
+            method: 'POST',
+            headers: { ...headers, 'content-length': String(payload.length) },
+            lookup: options.guard.lookup,
+            ca: ca ? [...rootCertificates, ...ca] : undefined,
+            agent: false,
+          },
+          (res) => {
+            const code = res.statusCode ?? 0;
+            res.resume(); // the response body is ignored (spec); drain it so the socket closes
+            res.on('end', () => {
+              const ok = code >= 200 && code < 300;
+              finish({ ok, responseCode: code, durationMs: elapsed(), error: ok ? null : code >= 300 && code < 400 ? `redirect ${code} not followed` : `HTTP ${code}` });
+            });
+            res.on('error', (e) => finish({ ok: false, responseCode: code, durationMs: elapsed(), error: e.message }));
+          },
+        );
+        const timer = setTimeout(() => {
+          finish({ ok: false, responseCode: null, durationMs: elapsed(), error: `no response within ${timeoutMs} ms` });
+          req.destroy();
+        }, timeoutMs);
+        req.on('error', (e) => finish({ ok: false, responseCode: null, durationMs: elapsed(), error: e.message }));
+        req.end(payload);
+      });
+    },
+  };
+}

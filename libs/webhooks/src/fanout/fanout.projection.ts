@@ -1,0 +1,255 @@
+import type { PayloadOf } from '@dob/domain';
+import type {
+  CampaignContributed,
+  CampaignCreated,
+  CampaignEffectivelyFailed,
+  CampaignFinalized,
+  CampaignOptedOut,
+  DistributionCompleted,
+  ListingCreated,
+  ListingSold,
+  ParticipationTokenBurned,
+  ParticipationTokenClawedBack,
+  ParticipationTokenMinted,
+  PaymentTokenTransferred,
+  PoolInitialized,
+  PoolMetadataUpdated,
+  PoolRegistered,
+  RoundClaimAvailable,
+  RoundCreated,
+  SharesTransferred,
+} from '@dob/domain';
+import type { RecordedEvent } from '@dob/event-store';
+import type { ProjectionDefinition } from '@dob/projections';
+import type { SqlExecutor } from '@dob/sql';
+import { deliveryId } from '../ids';
+import { SqlDeliveryQueue, type NewDelivery } from '../store/delivery-queue';
+import { createLookupTables, FanoutLookups, LOOKUP_TABLES } from './fanout-lookups';
+import { saleAddress } from './money';
+import * as payloads from './payloads';
+import type { Notification } from './payloads';
+
+/** NOTIFY channel the fan-out signals on; PostgreSQL delivers it at COMMIT, so a woken worker sees the rows. */
+export const DELIVERIES_CHANNEL = 'webhook_deliveries_enqueued';
+
+export const FANOUT_EVENT_TYPES = [
+  'PoolRegistered',
+  'PoolMetadataUpdated',
+  'PoolInitialized',
+  'PaymentTokenTransferred',
+  'ParticipationTokenMinted',
+  'ParticipationTokenBurned',
+  'ParticipationTokenClawedBack',
+  'RoundCreated',
+  'DistributionCompleted',
+  'RoundClaimAvailable',
+  'SharesTransferred',
+  'ListingCreated',
+  'ListingSold',
+  'CampaignCreated',
+  'CampaignContributed',
+  'CampaignOptedOut',
+  'CampaignFinalized',
+  'CampaignEffectivelyFailed',
+] as const;
+
+type P<D> = PayloadOf<D>;
+
+/**
+ * The notifier's fan-out: a checkpointed projection (libs/projections) whose apply maps domain events to the spec's
+ * webhook events and inserts one delivery row per (event, active subscribed webhook) into the durable queue — in
+ * the same transaction as its checkpoint. A crash before COMMIT loses nothing (the batch is re-read); after COMMIT
+ * nothing is enqueued twice (the checkpoint moved, and ids are deterministic besides).
+ *
+ * A webhook receives events recorded after it was registered (created_at ≤ recordedAt), which also keeps a rebuild
+ * of this projection from sending history to webhooks that did not exist then.
+ */
+export function createFanoutProjection(options: { now?: () => Date } = {}): ProjectionDefinition<SqlExecutor> {
+  const now = options.now ?? (() => new Date());
+  return {
+    name: 'webhook_fanout',
+    version: 1,
+    eventTypes: FANOUT_EVENT_TYPES,
+    tables: LOOKUP_TABLES,
+    batchSize: 500,
+    setup: (tx, t) => createLookupTables(tx, t),
+    async apply(tx, events, t) {
+      const lookups = new FanoutLookups(tx, t);
+      const notes: { event: RecordedEvent; note: Notification }[] = [];
+      for (const event of events) {
+        const note = await fold(lookups, event);
+        if (note) notes.push({ event, note });
+      }
+      if (notes.length === 0) return;
+      const { rows: hooks } = await tx.query<{ id: string; events: string[]; created_at: Date | string }>(
+        `SELECT id, events, created_at FROM webhooks WHERE is_active`,
+      );
+      const deliveries: NewDelivery[] = [];
+      for (const { event, note } of notes) {
+        for (const h of hooks) {
+          if (!h.events.includes(note.event) || new Date(h.created_at) > event.recordedAt) continue;
+          const id = deliveryId(event.id, h.id);
+          deliveries.push({
+            id,
+            webhookId: h.id,
+            eventId: event.id,
+            eventType: note.event,
+            body: JSON.stringify({ event: note.event, timestamp: note.timestamp, delivery_id: id, data: note.data }),
+          });
+        }
+      }
+      if (deliveries.length === 0) return;
+      await SqlDeliveryQueue.enqueue(tx, deliveries, now());
+      await tx.query(`SELECT pg_notify($1, $2)`, [DELIVERIES_CHANNEL, String(deliveries.length)]);
+    },
+  };
+}
+
+/** Updates the lookups with one event and returns the notification it causes, if any. */
+async function fold(l: FanoutLookups, event: RecordedEvent): Promise<Notification | null> {
+  switch (event.type) {
+    case 'PoolRegistered': {
+      const e = event.data as P<typeof PoolRegistered>;
+      await l.upsertPool(e.network_id, e.pool, {
+        name: e.name,
+        ticker: e.ticker,
+        access_type: e.access_type,
+        distribution_type: e.distribution_type,
+      });
+      return null;
+    }
+    case 'PoolMetadataUpdated': {
+      const e = event.data as P<typeof PoolMetadataUpdated>;
+      const c = e.changes;
+      const fields: Record<string, string | null> = {};
+      if (c.name !== undefined) fields.name = c.name;
+      if (c.ticker !== undefined) fields.ticker = c.ticker;
+      if (c.access_type !== undefined) fields.access_type = c.access_type;
+      if (c.distribution_type !== undefined) fields.distribution_type = c.distribution_type;
+      await l.upsertPool(e.network_id, e.pool, fields);
+      return null;
+    }
+    case 'PoolInitialized': {
+      const e = event.data as P<typeof PoolInitialized>;
+      const first = await l.announcePool(e.chain.network_id, e.chain.contract_id, e.pool_version);
+      return first ? payloads.poolCreated(e, { pool: await l.pool(e.chain.network_id, e.chain.contract_id) }) : null;
+    }
+    case 'PaymentTokenTransferred': {
+      const e = event.data as P<typeof PaymentTokenTransferred>;
+      await l.rememberToken(e.chain.network_id, e.token, e.asset);
+      return null;
+    }
+    case 'ParticipationTokenMinted':
+    case 'ParticipationTokenBurned':
+    case 'ParticipationTokenClawedBack': {
+      const e = event.data as P<typeof ParticipationTokenMinted> | P<typeof ParticipationTokenBurned> | P<typeof ParticipationTokenClawedBack>;
+      if (!e.pool) return null;
+      const amount = BigInt(e.amount);
+      await l.addSupply(e.chain.network_id, e.pool, event.type === 'ParticipationTokenMinted' ? amount : -amount);
+      return null;
+    }
+    case 'RoundCreated': {
+      const e = event.data as P<typeof RoundCreated>;
+      const net = e.chain.network_id;
+      const pool = e.chain.contract_id;
+      return payloads.distributionCreated(e, {
+        pool: await l.pool(net, pool),
+        token: await l.token(net, e.token),
+        totalShares: await l.totalShares(net, pool),
+      });
+    }
+    case 'DistributionCompleted': {
+      const e = event.data as P<typeof DistributionCompleted>;
+      const net = e.chain.network_id;
+      const pool = e.chain.contract_id;
+      const roundId = await l.nextV1Round(net, pool);
+      return payloads.distributionCreatedV1(e, {
+        pool: await l.pool(net, pool),
+        token: await l.token(net, e.token),
+        totalShares: await l.totalShares(net, pool),
+        roundId,
+      });
+    }
+    case 'RoundClaimAvailable': {
+      const e = event.data as P<typeof RoundClaimAvailable>;
+      return payloads.claimAvailable(e, {
+        pool: await l.pool(e.network_id, e.pool),
+        token: await l.token(e.network_id, e.token),
+        totalShares: await l.totalShares(e.network_id, e.pool),
+      });
+    }
+    case 'SharesTransferred': {
+      const e = event.data as P<typeof SharesTransferred>;
+      return payloads.sharesTransferred(e, { pool: await l.pool(e.chain.network_id, e.pool) });
+    }
+    case 'ListingCreated': {
+      const e = event.data as P<typeof ListingCreated>;
+      const net = e.chain.network_id;
+      const sale = saleAddress(net, e.pool, e.seller, e.chain.event_id);
+      await l.setListing(net, e.pool, e.seller, sale);
+      return payloads.listingCreated(e, { pool: await l.pool(net, e.pool), token: await l.token(net, e.payment_token), saleAddress: sale });
+    }
+    case 'ListingSold': {
+      const e = event.data as P<typeof ListingSold>;
+      const net = e.chain.network_id;
+      return payloads.saleCompleted(e, {
+        pool: await l.pool(net, e.pool),
+        token: await l.token(net, e.payment_token),
+        saleAddress: await l.listing(net, e.pool, e.seller),
+      });
+    }
+    case 'CampaignCreated': {
+      const e = event.data as P<typeof CampaignCreated>;
+      await l.createCampaign(e.chain.network_id, e.chain.contract_id, e.payment_token, e.price_per_share, e.soft_cap_shares);
+      return null;
+    }
+    case 'CampaignContributed': {
+      const e = event.data as P<typeof CampaignContributed>;
+      await l.addContribution(e.chain.network_id, e.chain.contract_id, e.investor, BigInt(e.shares));
+      return null;
+    }
+    case 'CampaignOptedOut': {
+      const e = event.data as P<typeof CampaignOptedOut>;
+      await l.addContribution(e.chain.network_id, e.chain.contract_id, e.investor, -BigInt(e.shares));
+      return null;
+    }
+    case 'CampaignFinalized': {
+      const e = event.data as P<typeof CampaignFinalized>;
+      const net = e.chain.network_id;
+      const campaign = e.chain.contract_id;
+      const outcome = e.outcome === 'succeeded' ? 'finalized' : 'failed';
+      const s = await l.settleCampaign(net, campaign, outcome);
+      if (!s.first) return null;
+      const figures = await campaignFigures(l, net, campaign, s);
+      return outcome === 'finalized'
+        ? payloads.crowdfundingFinalized(e, figures)
+        : payloads.crowdfundingFailed({ networkId: net, campaign, totalRaised: e.total_raised, at: e.chain.closed_at }, figures);
+    }
+    case 'CampaignEffectivelyFailed': {
+      const e = event.data as P<typeof CampaignEffectivelyFailed>;
+      const s = await l.settleCampaign(e.network_id, e.campaign, 'failed');
+      if (!s.first) return null;
+      const figures = await campaignFigures(l, e.network_id, e.campaign, s);
+      return payloads.crowdfundingFailed(
+        { networkId: e.network_id, campaign: e.campaign, totalRaised: e.total_raised, at: e.observed_at },
+        figures,
+      );
+    }
+    default:
+      return null;
+  }
+}
+
+async function campaignFigures(
+  l: FanoutLookups,
+  net: number,
+  campaign: string,
+  s: { paymentToken: string | null; target: bigint; contributors: number },
+): Promise<payloads.CampaignFigures> {
+  return {
+    pool: await l.pool(net, campaign),
+    token: s.paymentToken ? await l.token(net, s.paymentToken) : { symbol: 'unknown', decimals: 7 },
+    targetAmount: s.target,
+    contributorCount: s.contributors,
+  };
+}

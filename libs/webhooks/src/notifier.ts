@@ -1,0 +1,119 @@
+import type { EventStore } from '@dob/event-store';
+import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
+import type { SqlDatabase, SqlExecutor } from '@dob/sql';
+import { DeliveryWorker } from './delivery/delivery-worker';
+import { createHttpsSender, type WebhookSender } from './delivery/https-sender';
+import { DEFAULT_RETRY_SCHEDULE_MS } from './delivery/retry-schedule';
+import { createFanoutProjection, DELIVERIES_CHANNEL } from './fanout/fanout.projection';
+import { WebhookService } from './management/webhook-service';
+import { createSecretBox, type SecretBox } from './secrets/secret-box';
+import { assertValidAllowList, type SsrfAllowList } from './ssrf/address-policy';
+import { DestinationGuard, type ResolveAll } from './ssrf/destination-guard';
+import { SqlDeliveryQueue } from './store/delivery-queue';
+import { migrateWebhooks } from './store/migrations';
+import { SqlWebhookStore } from './store/webhook-store';
+
+export interface WebhookComponentsOptions {
+  readonly db: SqlDatabase;
+  /** 32-byte AES-256-GCM key for secrets at rest. */
+  readonly secretKey: Buffer;
+  readonly allowList?: SsrfAllowList;
+  /** Extra trusted CA PEM (test receivers). */
+  readonly ca?: string | readonly string[];
+  /** Override DNS (tests). */
+  readonly resolveAll?: ResolveAll;
+  /** Override the HTTP sender (unit tests). */
+  readonly sender?: WebhookSender;
+  readonly sendTimeoutMs?: number;
+  readonly now?: () => Date;
+}
+
+export interface WebhookComponents {
+  readonly service: WebhookService;
+  readonly webhooks: SqlWebhookStore;
+  readonly queue: SqlDeliveryQueue;
+  readonly secrets: SecretBox;
+  readonly guard: DestinationGuard;
+  readonly sender: WebhookSender;
+}
+
+/** What both the API (management) and the notifier (delivery) use; creates the tables if needed. */
+export async function createWebhookComponents(o: WebhookComponentsOptions): Promise<WebhookComponents> {
+  await migrateWebhooks(o.db);
+  assertValidAllowList(o.allowList ?? {});
+  const guard = new DestinationGuard(o.allowList ?? {}, o.resolveAll);
+  const sender = o.sender ?? createHttpsSender({ guard, ca: o.ca, timeoutMs: o.sendTimeoutMs });
+  const secrets = createSecretBox(o.secretKey);
+  const webhooks = new SqlWebhookStore(o.db);
+  const queue = new SqlDeliveryQueue(o.db);
+  return { service: new WebhookService({ webhooks, queue, secrets, guard, sender, now: o.now }), webhooks, queue, secrets, guard, sender };
+}
+
+export interface NotifierOptions extends WebhookComponentsOptions {
+  readonly eventStore: EventStore;
+  readonly retrySchedule?: readonly number[];
+  readonly concurrency?: number;
+  readonly leaseMs?: number;
+  readonly pollIntervalMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface NotifierHealth {
+  readonly status: 'up' | 'down';
+  readonly ready: boolean;
+  readonly delivered: number;
+  readonly failedAttempts: number;
+  readonly inFlight: number;
+  readonly lastError: string | null;
+}
+
+export interface Notifier {
+  readonly components: WebhookComponents;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  health(): Promise<NotifierHealth>;
+  /** Resolves when the fan-out has read every committed event (tests, readiness). */
+  waitUntilCaughtUp(timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * The notifier: the fan-out projection (own checkpoint, exactly-once enqueue) plus the delivery worker. Several
+ * notifier processes may run: the projection checkpoint admits one batch writer, SKIP LOCKED shares the queue.
+ */
+export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
+  const components = await createWebhookComponents(o);
+  const runner = new ProjectionRunner<SqlExecutor>(o.eventStore, createSqlReadModelStore(o.db), [createFanoutProjection({ now: o.now })], {
+    log: o.log,
+    pollIntervalMs: o.pollIntervalMs,
+  });
+  const worker = new DeliveryWorker({
+    queue: components.queue,
+    sender: components.sender,
+    secrets: components.secrets,
+    schedule: o.retrySchedule ?? DEFAULT_RETRY_SCHEDULE_MS,
+    concurrency: o.concurrency,
+    leaseMs: o.leaseMs,
+    pollIntervalMs: o.pollIntervalMs,
+    now: o.now,
+    log: o.log,
+  });
+  let unlisten: (() => Promise<void>) | undefined;
+  return {
+    components,
+    async start() {
+      unlisten = await o.db.listen(DELIVERIES_CHANNEL, () => worker.wake());
+      await runner.start();
+      worker.start();
+    },
+    async stop() {
+      await runner.stop();
+      await worker.stop();
+      await unlisten?.();
+    },
+    async health() {
+      const s = worker.stats();
+      return { status: 'up', ready: runner.isCaughtUp(), ...s };
+    },
+    waitUntilCaughtUp: (timeoutMs) => runner.waitUntilCaughtUp(timeoutMs),
+  };
+}

@@ -1,0 +1,69 @@
+import type { SqlDatabase } from '@dob/sql';
+
+/**
+ * Service-owned webhook state and the durable delivery queue. These are plain tables, not projection slots: a
+ * fan-out replay must never re-send, and deterministic delivery ids + ON CONFLICT DO NOTHING make it a no-op.
+ *
+ * The 5-per-key limit is a counter row per API key, bumped by one atomic upsert whose WHERE refuses the sixth
+ * (`ON CONFLICT DO UPDATE … WHERE webhooks < 5`): PostgreSQL row-locks the conflicting row and re-checks the WHERE
+ * against the latest committed version, so concurrent registrations serialise on that row and at most 5 win.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS webhooks (
+  id                text        PRIMARY KEY,
+  owner_key_id      text        NOT NULL,
+  url               text        NOT NULL,
+  events            jsonb       NOT NULL,
+  secret_sealed     text        NOT NULL,
+  is_active         boolean     NOT NULL DEFAULT true,
+  failure_count     int4        NOT NULL DEFAULT 0,
+  last_triggered_at timestamptz,
+  created_at        timestamptz NOT NULL,
+  updated_at        timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhooks_owner ON webhooks (owner_key_id, created_at);
+CREATE TABLE IF NOT EXISTS webhook_key_counts (
+  owner_key_id text PRIMARY KEY,
+  webhooks     int4 NOT NULL CHECK (webhooks >= 0)
+);
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+  id                 text        PRIMARY KEY,
+  webhook_id         text        NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+  event_id           text        NOT NULL,
+  event_type         text        NOT NULL,
+  body               text        NOT NULL,
+  status             text        NOT NULL,
+  attempts           int4        NOT NULL DEFAULT 0,
+  failed_in_cycle    int4        NOT NULL DEFAULT 0,
+  next_attempt_at    timestamptz,
+  lease_token        text,
+  lease_until        timestamptz,
+  last_response_code int4,
+  last_error         text,
+  created_at         timestamptz NOT NULL,
+  delivered_at       timestamptz
+);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, created_at DESC, id);
+CREATE TABLE IF NOT EXISTS webhook_delivery_attempts (
+  delivery_id   text        NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+  attempt       int4        NOT NULL,
+  attempted_at  timestamptz NOT NULL,
+  response_code int4,
+  duration_ms   int4        NOT NULL,
+  error         text,
+  PRIMARY KEY (delivery_id, attempt)
+);
+`;
+
+const migrated = new WeakSet<SqlDatabase>();
+
+/** Idempotent; serialised by an advisory lock so several processes starting at once do not race on DDL. */
+export async function migrateWebhooks(db: SqlDatabase): Promise<void> {
+  if (migrated.has(db)) return;
+  await db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dob.webhooks.migrate'))`);
+    await tx.exec(SCHEMA);
+  });
+  migrated.add(db);
+}

@@ -1,0 +1,21 @@
+/** The spec's webhook event names (agent-api.md "Events"); `test` is sent only by the test endpoint. */
+export const WEBHOOK_EVENTS = [
+  'distribution_created',
+  'claim_available',
+  'shares_transferred',
+  'pool_created',
+  'marketplace_listing_created',
+  'marketplace_sale_completed',
+  'crowdfunding_finalized',
+  'crowdfunding_failed',
+] as const;
+
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+
+export function isWebhookEventName(value: unknown): value is WebhookEventName {
+  return typeof value === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(value);
+}
+
+/** Spec Limits: 5 webhooks per API key, secrets of at least 16 characters. */
+export const MAX_WEBHOOKS_PER_KEY = 5;
+export const MIN_SECRET_LENGTH = 16;
