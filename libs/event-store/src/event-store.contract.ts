@@ -191,6 +191,19 @@ export function eventStoreContract(createBackend: () => Promise<EventStoreBacken
       expect((await store.readStream(stream)).map((e) => e.id)).toEqual([a.id, b.id, c.id]);
     });
 
+    it('stores an id once when two streams race to append it', async () => {
+      const t = scope();
+      const type = t.type('Raced');
+      for (let round = 0; round < 10; round++) {
+        const e = t.event(type, { round });
+        const [a, b] = [t.stream(`race-a${round}`), t.stream(`race-b${round}`)];
+        const results = await Promise.all([store.appendToStream(a, [e]), store.appendToStream(b, [e])]);
+        expect(results.map((r) => r.appended).sort()).toEqual([0, 1]);
+        const stored = [...(await store.readStream(a)), ...(await store.readStream(b))];
+        expect(stored.map((x) => x.id)).toEqual([e.id]);
+      }
+    });
+
     it('reports appended 0 for a whole appendMany replay', async () => {
       const t = scope();
       const batch = [
