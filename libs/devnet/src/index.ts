@@ -15,3 +15,6 @@ export { createRpcServer, type RpcServerOptions } from './rpc/rpc-server';
 export { Faucet, FaucetError, FAUCET_XLM_STROOPS, FAUCET_USDC_UNITS } from './faucet/faucet';
 export { devnetKeypair, usdcIssuer, USDC_CODE } from './devnet-identities';
 export type { SeededPool, SeedOptions, SeedResult } from './seeder/seed-devnet';
+export { WorldState, LedgerTxn, ledgerKeyId, type StoredEntry } from './host/world-state';
+export { CONTRACTS } from './contracts/registry';
+export type { ContractDefinition, ContractEnv, ContractStore } from './contracts/contract';
