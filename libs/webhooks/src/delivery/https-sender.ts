@@ -36,6 +36,7 @@ export function createHttpsSender(options: HttpsSenderOptions): WebhookSender {
       const elapsed = () => Math.round(performance.now() - started);
       return new Promise<SendResult>((resolve) => {
         let settled = false;
+        let timer: NodeJS.Timeout | undefined;
         const finish = (r: SendResult) => {
           if (settled) return;
           settled = true;
@@ -71,7 +72,7 @@ export function createHttpsSender(options: HttpsSenderOptions): WebhookSender {
             res.on('error', (e) => finish({ ok: false, responseCode: code, durationMs: elapsed(), error: e.message }));
           },
         );
-        const timer = setTimeout(() => {
+        timer = setTimeout(() => {
           finish({ ok: false, responseCode: null, durationMs: elapsed(), error: `no response within ${timeoutMs} ms` });
           req.destroy();
         }, timeoutMs);
