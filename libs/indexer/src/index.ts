@@ -7,3 +7,5 @@ export * from './ingestion/filter-plan';
 export * from './ingestion/ingestion-status';
 export * from './ingestion/watch-set';
 export * from './ingestion/network-ingestor';
+export * from './scheduler/time-driven-scheduler';
+export * from './registry/pool-registry';
