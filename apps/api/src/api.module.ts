@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { HealthRegistry } from '@dob/runtime';
 import { HealthController } from './health/health.controller';
+import type { ApiAuthDependencies } from './auth/api-auth.dependencies';
+import { authModuleParts } from './auth/auth.module-parts';
 
 /**
  * What the API needs from the process that hosts it. The all-in-one entry and the standalone API main build these
@@ -8,15 +10,18 @@ import { HealthController } from './health/health.controller';
  */
 export interface ApiDependencies {
   readonly health: HealthRegistry;
+  /** Wallet auth, API keys and rate limits (createApiAuth). Without it, @RequireScope routes refuse every call. */
+  readonly auth?: ApiAuthDependencies;
 }
 
 @Module({})
 export class ApiModule {
   static forRoot(deps: ApiDependencies): DynamicModule {
+    const auth = authModuleParts(deps.auth);
     return {
       module: ApiModule,
-      controllers: [HealthController],
-      providers: [{ provide: HealthRegistry, useValue: deps.health }],
+      controllers: [HealthController, ...auth.controllers],
+      providers: [{ provide: HealthRegistry, useValue: deps.health }, ...auth.providers],
     };
   }
 }

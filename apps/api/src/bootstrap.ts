@@ -1,12 +1,16 @@
-import { Logger, RequestMethod, type INestApplication } from '@nestjs/common';
+import { Logger, Module, RequestMethod, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { ApiModule, type ApiDependencies } from './api.module';
+import { installRequestGate } from './auth/request-gate';
 import { EnvelopeErrorFilter } from './http/error.filter';
 import { createValidationPipe } from './http/validation.pipe';
 
 export const API_PREFIX = 'api/agent';
+
+@Module({})
+class ComposedApiModule {}
 
 export interface ApiOptions {
   readonly port: number;
@@ -15,12 +19,20 @@ export interface ApiOptions {
 }
 
 /** Builds the Fastify-backed Nest app: `/api/agent/*`, `/health`, OpenAPI at `/api/agent/openapi.json` and `/docs`. */
-export async function createApiApp(deps: ApiDependencies, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
+export async function createApiApp(
+  deps: ApiDependencies,
+  options: { logger?: boolean; /** Feature modules composed beside ApiModule (e.g. a probe controller in tests). */ modules?: (Type | DynamicModule)[] } = {},
+): Promise<NestFastifyApplication> {
+  const root: DynamicModule = options.modules?.length
+    ? { module: ComposedApiModule, imports: [ApiModule.forRoot(deps), ...options.modules] }
+    : ApiModule.forRoot(deps);
   const app = await NestFactory.create<NestFastifyApplication>(
-    ApiModule.forRoot(deps),
+    root,
     new FastifyAdapter({ bodyLimit: 256 * 1024 }),
     { logger: options.logger === false ? false : ['error', 'warn', 'log'], abortOnError: false },
   );
+  // Rate limits and X-API-Key authentication run before routing, so unknown routes carry the headers too.
+  if (deps.auth) installRequestGate(app.getHttpAdapter().getInstance(), deps.auth, `/${API_PREFIX}`);
   app.setGlobalPrefix(API_PREFIX, { exclude: [{ path: 'health', method: RequestMethod.GET }] });
   app.useGlobalFilters(new EnvelopeErrorFilter());
   app.useGlobalPipes(createValidationPipe());

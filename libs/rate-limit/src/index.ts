@@ -2,3 +2,4 @@ export * from './rate-limiter.port';
 export { WINDOW_MS, BURST, capacity } from './sliding-window-rule';
 export { InProcessRateLimiter } from './in-process/in-process-rate-limiter';
 export { RedisRateLimiter, type RedisRateLimiterOptions } from './redis/redis-rate-limiter';
+export { maxAdmissionsPerWindow } from './window-audit';

@@ -1,5 +1,6 @@
 import type { Clock, RateLimitDecision, RateLimiter } from './rate-limiter.port';
 import { BURST, WINDOW_MS } from './sliding-window-rule';
+import { maxAdmissionsPerWindow as maxPerWindow } from './window-audit';
 
 /**
  * One contract for every RateLimiter adapter. `make(clock)` returns a fresh limiter whose buckets are isolated
@@ -20,18 +21,6 @@ function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** Largest number of admissions inside any closed window [a, a + 60 s] (two pointers over sorted times). */
-export function maxPerWindow(admitted: readonly number[]): number {
-  const s = [...admitted].sort((x, y) => x - y);
-  let best = 0;
-  let j = 0;
-  for (let i = 0; i < s.length; i++) {
-    while (j < s.length && s[j]! <= s[i]! + WINDOW_MS) j++;
-    best = Math.max(best, j - i);
-  }
-  return best;
 }
 
 export function rateLimiterContract(factory: LimiterFactory): void {

@@ -1,0 +1,70 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ok } from '../http/envelope';
+import { API_AUTH, type ApiAuthDependencies } from './api-auth.dependencies';
+import { NonceRequestDto, RegisterDto, TokenRequestDto } from './dto/auth.dto';
+import { WalletTokenIssuer } from './wallet-jwt';
+
+/** Unauthenticated wallet flows (limited per IP by the request gate). */
+@ApiTags('auth')
+@Controller('auth')
+export class AuthController {
+  constructor(
+    @Inject(API_AUTH) private readonly auth: ApiAuthDependencies,
+    private readonly tokens: WalletTokenIssuer,
+  ) {}
+
+  @Get('challenge/:wallet')
+  async challenge(@Param('wallet') wallet: string) {
+    const c = await this.auth.challenges.issue(wallet);
+    return ok({
+      wallet: c.wallet,
+      message: c.message,
+      nonce: c.nonce,
+      issued_at: c.issuedAt.toISOString(),
+      expires_at: c.expiresAt.toISOString(),
+      expires_in: c.expiresIn,
+    });
+  }
+
+  /** Dob's NEW flow: a signed challenge buys an API key directly (201, key shown once, top-level message). */
+  @Post('register')
+  @HttpCode(201)
+  async register(@Body() body: RegisterDto) {
+    await this.auth.challenges.consume(body.wallet, body.signature);
+    const { key, record } = await this.auth.keys.createKey(body.wallet, { label: body.label, scopes: body.scopes, origin: 'register' });
+    return {
+      success: true,
+      data: {
+        wallet: body.wallet,
+        api_key: {
+          key_id: record.keyId,
+          key,
+          key_prefix: record.keyPrefix,
+          label: record.label,
+          scopes: record.scopes,
+          rate_limit_rpm: record.rateLimitRpm,
+          created_at: record.createdAt,
+        },
+      },
+      message: 'Agent registered. Store your API key securely — it cannot be retrieved again.',
+    };
+  }
+
+  /** Dob's OLD flow, step 1: the same kind of challenge, in Dob's nonce shape. */
+  @Post('nonce')
+  @HttpCode(200)
+  async nonce(@Body() body: NonceRequestDto) {
+    const c = await this.auth.challenges.issue(body.wallet_address);
+    return ok({ nonce: c.nonce, message: c.message, expires_at: c.expiresAt.toISOString() });
+  }
+
+  /** A signed challenge (from /auth/nonce or /auth/challenge) buys a 15-minute JWT for key management. */
+  @Post('token')
+  @HttpCode(200)
+  async token(@Body() body: TokenRequestDto) {
+    await this.auth.challenges.consume(body.wallet, body.signature);
+    const { token, expiresAt } = await this.tokens.issue(body.wallet);
+    return ok({ token, token_type: 'Bearer', expires_at: expiresAt.toISOString() });
+  }
+}
