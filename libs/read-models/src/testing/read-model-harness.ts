@@ -1,0 +1,51 @@
+import { createChainEventCatalog } from '@dob/domain';
+import { createSqlEventStore, type EventStore, type StreamAppend } from '@dob/event-store';
+import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
+import type { SqlDatabase, SqlExecutor } from '@dob/sql';
+import { migrateFeaturedOverrides } from '../featured/featured-overrides';
+import { readModelProjections } from '../projections';
+
+export interface ReadModelHarness {
+  readonly store: EventStore;
+  readonly runner: ProjectionRunner<SqlExecutor>;
+  append(appends: readonly StreamAppend[]): Promise<void>;
+  /** Rebuilds every read model blue/green from the event store. */
+  rebuildAll(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Event store (validating against the chain catalog) + the real projection runner over the read models. */
+export async function startReadModels(db: SqlDatabase): Promise<ReadModelHarness> {
+  const store = await createSqlEventStore(db, { pollIntervalMs: 20, catalog: createChainEventCatalog() });
+  await migrateFeaturedOverrides(db);
+  const runner = new ProjectionRunner<SqlExecutor>(store, createSqlReadModelStore(db), readModelProjections, { superviseIntervalMs: 50 });
+  await runner.start();
+  const settle = async () => {
+    for (let i = 0; i < 1000; i++) {
+      const reports = await runner.status();
+      if (reports.every((r) => r.active && r.active.lag === 0 && !r.building)) return;
+      const faulted = reports.find((r) => r.active?.status === 'faulted');
+      if (faulted) throw new Error(`projection ${faulted.name} faulted: ${faulted.active!.fault?.error}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('read models did not catch up');
+  };
+  await runner.waitUntilCaughtUp();
+  return {
+    store,
+    runner,
+    async append(appends) {
+      // One append per run of one stream, in order, so $all order is the scenario order.
+      for (const a of appends) await store.appendToStream(a.streamId, a.events);
+      await settle();
+    },
+    async rebuildAll() {
+      for (const name of runner.names) await runner.rebuild(name);
+      await settle();
+    },
+    async close() {
+      await runner.stop();
+      await store.close();
+    },
+  };
+}
