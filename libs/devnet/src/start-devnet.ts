@@ -5,7 +5,7 @@ import { Faucet, FAUCET_XLM_STROOPS } from './faucet/faucet';
 import { createSorobanHost } from './host/soroban-host';
 import { openChainStore } from './persistence/chain-store';
 import { createRpcServer } from './rpc/rpc-server';
-import { seedDevnet, type SeededPool } from './seeder/seed-devnet';
+import { SEED_HISTORY_SECONDS, seedDevnet, type SeededPool } from './seeder/seed-devnet';
 
 export interface StartDevnetOptions {
   /** 0 picks a free port. */
@@ -38,8 +38,11 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
   const retentionLedgers = options.retentionLedgers ?? DEFAULT_RETENTION_LEDGERS;
   const store = options.dataDir ? await openChainStore(options.dataDir) : undefined;
   const host = createSorobanHost({ networkPassphrase: STANDALONE_PASSPHRASE, ...(store?.snapshot ? { snapshot: store.snapshot.world } : {}) });
+  const seedRequested = options.seed !== undefined && options.seed !== false;
   const chain = new DevnetChain({ host, networkPassphrase: STANDALONE_PASSPHRASE, retentionLedgers, ...(store ? { log: store.log } : {}) });
   if (store) await store.restore(chain);
+  // A chain about to be seeded starts in the past, so the seeded history ends near wall time.
+  if (seedRequested && !chain.history.latest()) chain.setClockOffset(-SEED_HISTORY_SECONDS);
 
   const issuer = usdcIssuer();
   let paymentToken: string;
@@ -53,11 +56,12 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
   if (store) store.attach(chain, host);
 
   let pools: readonly SeededPool[] = store ? await store.readPools() : [];
-  if (options.seed !== undefined && options.seed !== false && pools.length === 0 && isFresh(chain)) {
+  if (seedRequested && pools.length === 0 && isFresh(chain)) {
     const result = seedDevnet(chain, { seed: typeof options.seed === 'number' ? options.seed : DEFAULT_SEED, paymentToken, issuer });
     pools = result.pools;
     if (store) await store.writePools(pools);
   }
+  chain.setClockOffset(0n);
 
   const faucet = new Faucet(chain, issuer, paymentToken);
   let baseUrl = '';

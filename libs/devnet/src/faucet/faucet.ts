@@ -1,5 +1,6 @@
 import { Account, Contract, type Keypair, nativeToScVal, rpc, StrKey, TransactionBuilder } from '@stellar/stellar-sdk';
 import type { DevnetChain } from '../chain/devnet-chain';
+import { signTransaction } from '../chain/ed25519';
 import { simulateTransaction } from '../chain/simulate';
 
 /** Friendbot's grant on testnet: 10,000 XLM (in stroops). */
@@ -83,7 +84,7 @@ export class Faucet {
     // The same assembly a client does with a real RPC's simulation response.
     const raw = { ...simulation, latestLedger: this.chain.latestLedger().sequence } as unknown as rpc.Api.RawSimulateTransactionResponse;
     const tx = rpc.assembleTransaction(draft, raw).build();
-    tx.sign(this.issuer);
+    signTransaction(tx, this.issuer);
     const submitted = this.chain.submit(tx.toXDR());
     if (submitted.status !== 'PENDING') throw new FaucetError(500, `payment token mint rejected: ${submitted.status}${'code' in submitted ? ` ${submitted.code}` : ''}`);
     return submitted.hash;
