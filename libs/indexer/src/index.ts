@@ -9,3 +9,4 @@ export * from './ingestion/watch-set';
 export * from './ingestion/network-ingestor';
 export * from './scheduler/time-driven-scheduler';
 export * from './registry/pool-registry';
+export * from './indexer-runtime';
