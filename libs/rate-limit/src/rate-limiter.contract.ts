@@ -43,6 +43,7 @@ export function rateLimiterContract(factory: LimiterFactory): void {
         remaining: 60 + BURST - 1,
         resetAt: Math.ceil((now + WINDOW_MS + 1) / 1000),
         retryAfterSeconds: 0,
+        decidedAt: now,
       });
     });
 

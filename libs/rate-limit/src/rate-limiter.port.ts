@@ -13,6 +13,8 @@ export interface RateLimitDecision {
   readonly resetAt: number;
   /** Whole seconds until a request would be admitted again (Retry-After); 0 when allowed. */
   readonly retryAfterSeconds: number;
+  /** The limiter's clock at the decision, ms (Redis: the server's TIME), for audits of admission records. */
+  readonly decidedAt: number;
 }
 
 export interface RateLimiter {

@@ -34,7 +34,7 @@ export function decision(rpm: number, allowed: boolean, count: number, oldest: n
   // An entry stamped s stays in the window through s + WINDOW_MS and leaves at s + WINDOW_MS + 1.
   const resetAt = Math.ceil((newest + WINDOW_MS + 1) / 1000);
   const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil((oldest + WINDOW_MS + 1 - now) / 1000));
-  return { allowed, limit: rpm, remaining: Math.max(0, cap - count), resetAt, retryAfterSeconds };
+  return { allowed, limit: rpm, remaining: Math.max(0, cap - count), resetAt, retryAfterSeconds, decidedAt: now };
 }
 
 export function assertRpm(rpm: number): void {
