@@ -1,0 +1,124 @@
+/**
+ * What the API-key guard and the Redis rate limiter cost per request: one trivial endpoint served twice in the
+ * same run — once behind @RequireScope('read') with the request gate (SHA-256 + one PostgreSQL index lookup +
+ * one Redis script per request), once open (no auth deps at all). autocannon, no pipelining, same connections.
+ *   node -r @swc-node/register bench/auth.bench.ts   → bench/results/auth.json
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Controller, Get, Module } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Keypair } from '@stellar/stellar-sdk';
+import { walletEvents } from '@dob/auth';
+import { createChainEventCatalog } from '@dob/domain';
+import { createSqlEventStore } from '@dob/event-store';
+import { RedisRateLimiter } from '@dob/rate-limit';
+import { HealthRegistry } from '@dob/runtime';
+import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
+import { createApiApp } from '../apps/api/src/bootstrap';
+import { createApiAuth, RequireScope } from '../apps/api/src/auth';
+
+const DURATION_S = 10;
+const CONNECTIONS = 10;
+
+@Controller('bench')
+class OpenController {
+  @Get('open')
+  get() {
+    return { success: true, data: { ok: true } };
+  }
+}
+@RequireScope('read')
+@Controller('bench')
+class GuardedController {
+  @Get('guarded')
+  get() {
+    return { success: true, data: { ok: true } };
+  }
+}
+@Module({ controllers: [OpenController] })
+class OpenModule {}
+@Module({ controllers: [GuardedController] })
+class GuardedModule {}
+
+async function listen(app: NestFastifyApplication): Promise<string> {
+  await app.listen(0, '127.0.0.1');
+  return (await app.getUrl()).replace('[::1]', '127.0.0.1');
+}
+
+async function cannon(url: string, headers: Record<string, string>) {
+  const r = await autocannon({ url, headers, connections: CONNECTIONS, pipelining: 1, duration: DURATION_S });
+  return {
+    requestsPerSecond: +r.requests.average.toFixed(0),
+    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, mean: +r.latency.mean.toFixed(2) },
+    total: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+}
+
+export async function run(): Promise<object> {
+  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
+  const schema = `bench_auth_${randomBytes(4).toString('hex')}`;
+  const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
+  const events = await createSqlEventStore(db, { catalog: createChainEventCatalog(walletEvents) });
+  const auth = await createApiAuth({ db, events, rateLimiter: new RedisRateLimiter({ prefix: `bench:rl:${schema}:` }), jwt: { secret: 'bench' } });
+  const guardedApp = await createApiApp({ health: new HealthRegistry(), auth }, { logger: false, modules: [GuardedModule] });
+  const openApp = await createApiApp({ health: new HealthRegistry() }, { logger: false, modules: [OpenModule] });
+  try {
+    const { key, record } = await auth.keys.createKey(Keypair.random().publicKey(), { label: 'bench', scopes: ['read'], origin: 'key_management' });
+    // Enterprise tier high enough that the bench never hits 429: we measure the cost of checking, not refusing.
+    await auth.keys.setRateLimit(record.keyId, 1_000_000);
+    const guardedUrl = `${await listen(guardedApp)}/api/agent/bench/guarded`;
+    const openUrl = `${await listen(openApp)}/api/agent/bench/open`;
+    await cannon(openUrl, {}); // warm-up both (JIT, connection pools)
+    await cannon(guardedUrl, { 'x-api-key': key });
+    const open = await cannon(openUrl, {});
+    const guarded = await cannon(guardedUrl, { 'x-api-key': key });
+    const cpus = os.cpus();
+    const result = {
+      benchmark: 'auth',
+      at: new Date().toISOString(),
+      machine: {
+        cpuModel: cpus[0]?.model ?? 'unknown',
+        cpuCount: cpus.length,
+        totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+        platform: `${os.platform()} ${os.release()}`,
+        node: process.version,
+        loadAverage1m5m15m: { before: loadBefore, after: os.loadavg().map((l) => +l.toFixed(2)) },
+        note: 'shared 2-core machine; autocannon runs in the same process as both apps; PostgreSQL and Redis local',
+      },
+      parameters: { durationSeconds: DURATION_S, connections: CONNECTIONS, pipelining: 1 },
+      open,
+      guardedWithRedisLimiter: guarded,
+      overhead: {
+        throughputRatio: +(guarded.requestsPerSecond / open.requestsPerSecond).toFixed(3),
+        addedMeanLatencyMs: +(guarded.latencyMs.mean - open.latencyMs.mean).toFixed(2),
+      },
+    };
+    const out = path.join(__dirname, 'results', 'auth.json');
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    return result;
+  } finally {
+    await guardedApp.close();
+    await openApp.close();
+    await auth.close();
+    await events.close();
+    await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await db.close();
+  }
+}
+
+if (require.main === module) {
+  run().then(
+    (r) => console.log(JSON.stringify(r, null, 2)),
+    (e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
+}
