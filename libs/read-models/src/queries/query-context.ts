@@ -1,4 +1,3 @@
-import { readModelView } from '@dob/projections';
 import type { SqlExecutor } from '@dob/sql';
 import { TokenDirectory, type TokenInfo } from './token-directory';
 
@@ -20,6 +19,13 @@ export interface QueryContext {
 export function queryContext(deps: ReadQueryDeps): QueryContext {
   return { db: deps.db, now: deps.now ?? (() => new Date()), tokens: new TokenDirectory(deps.db, deps.tokens ?? []) };
 }
+
+/**
+ * The stable view a projection's table is read through: `rm_<projection>_<table>` (libs/projections
+ * read-model-names). Spelled here rather than imported so this lib needs only types from @dob/projections, and the
+ * projection registry can import this lib without a require cycle.
+ */
+export const readModelView = (projection: string, table: string): string => `rm_${projection}_${table}`;
 
 /** Stable views of the read models (re-pointed atomically on a rebuild switch). */
 export const V = {

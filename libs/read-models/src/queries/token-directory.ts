@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '@dob/sql';
-import { readModelView } from '@dob/projections';
+import { readModelView } from './query-context';
 
 export interface TokenInfo {
   readonly networkId: number;

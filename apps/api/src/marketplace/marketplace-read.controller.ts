@@ -1,0 +1,49 @@
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { ReadQueries } from '@dob/read-models';
+import { RequireScope } from '../auth';
+import { ok, page } from '../http/envelope';
+import { envelope, listingSchema, poolListingSchema, statsSchema } from '../pools/openapi-schemas';
+import { NetworkQuery, paging } from '../pools/query-params.dto';
+import { READ_QUERIES } from '../pools/read-queries.provider';
+import { ListingsQueryDto, PoolAddressParam, PoolListingsQueryDto } from './marketplace-read.dto';
+
+const BAD = { description: 'VALIDATION_ERROR naming the parameter' };
+const MISSING = { description: 'NOT_FOUND: no such pool' };
+
+@ApiTags('Marketplace')
+@ApiSecurity('api-key')
+@RequireScope('read')
+@Controller('marketplace')
+export class MarketplaceReadController {
+  constructor(@Inject(READ_QUERIES) private readonly q: ReadQueries) {}
+
+  @Get('listings')
+  @ApiOperation({ summary: 'Share listings across pools (active unless status says otherwise)' })
+  @ApiOkResponse({ schema: envelope(listingSchema, 'page') })
+  @ApiBadRequestResponse(BAD)
+  async listings(@Query() query: ListingsQueryDto) {
+    const r = await this.q.marketplace.listings({
+      ...paging(query), networkId: query.network_id, paymentToken: query.payment_token, sort: query.sort ?? 'created_desc', status: query.status ?? 'active',
+    });
+    return page(r.items, { page: r.page, limit: r.limit, total: r.total });
+  }
+
+  @Get('listings/:poolAddress')
+  @ApiOperation({ summary: "One pool's listings" })
+  @ApiOkResponse({ schema: envelope(poolListingSchema, 'list') })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse(MISSING)
+  async poolListings(@Param() p: PoolAddressParam, @Query() query: PoolListingsQueryDto) {
+    return ok(await this.q.marketplace.poolListings({ address: p.poolAddress, networkId: query.network_id, sort: query.sort ?? 'price_asc', status: query.status ?? 'active' }));
+  }
+
+  @Get('stats/:poolAddress')
+  @ApiOperation({ summary: 'Pool marketplace statistics; volumes over rolling windows ending now' })
+  @ApiOkResponse({ schema: envelope(statsSchema, 'one') })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse(MISSING)
+  async stats(@Param() p: PoolAddressParam, @Query() query: NetworkQuery) {
+    return ok(await this.q.marketplace.stats({ address: p.poolAddress, networkId: query.network_id }));
+  }
+}

@@ -1,0 +1,84 @@
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { ReadQueries } from '@dob/read-models';
+import { RequireScope } from '../auth';
+import { ok, page } from '../http/envelope';
+import { envelope, crowdfundingSchema, featuredSchema, memberSchema, poolDetailSchema, poolEventSchema, poolListItemSchema, roundSchema } from './openapi-schemas';
+import { CrowdfundingQueryDto, DistributionsQueryDto, PoolAddressParams, PoolEventsQueryDto, PoolListQueryDto } from './pools.dto';
+import { NetworkQuery, PagedNetworkQuery, paging } from './query-params.dto';
+import { READ_QUERIES } from './read-queries.provider';
+
+const BAD = { description: 'VALIDATION_ERROR naming the parameter (unknown enum value, limit > 100, page < 1, malformed address, non-integer network_id, or network_id missing for an address on several networks)' };
+const MISSING = { description: 'NOT_FOUND: no such pool' };
+
+@ApiTags('Pool discovery')
+@ApiSecurity('api-key')
+@RequireScope('read')
+@Controller('pools')
+export class PoolsController {
+  constructor(@Inject(READ_QUERIES) private readonly q: ReadQueries) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List, search, filter and sort pools' })
+  @ApiOkResponse({ schema: envelope(poolListItemSchema, 'page') })
+  @ApiBadRequestResponse(BAD)
+  async list(@Query() query: PoolListQueryDto) {
+    const r = await this.q.pools.list({ ...paging(query), search: query.search, networkId: query.network_id, accessType: query.access_type, sort: query.sort ?? 'created_desc' });
+    return page(r.items, { page: r.page, limit: r.limit, total: r.total });
+  }
+
+  @Get('featured')
+  @ApiOperation({ summary: 'Featured pools: operator picks, then highest APR, most members, top 24 h volume' })
+  @ApiOkResponse({ schema: envelope(featuredSchema, 'list') })
+  @ApiBadRequestResponse(BAD)
+  async featured(@Query() query: NetworkQuery) {
+    return ok(await this.q.featured.list({ networkId: query.network_id }));
+  }
+
+  @Get('crowdfunding')
+  @ApiOperation({ summary: 'Crowdfunding campaigns (active by default)' })
+  @ApiOkResponse({ schema: envelope(crowdfundingSchema, 'list') })
+  @ApiBadRequestResponse(BAD)
+  async crowdfunding(@Query() query: CrowdfundingQueryDto) {
+    return ok(await this.q.crowdfunding.list({ networkId: query.network_id, sort: query.sort ?? 'deadline_asc', status: query.status ?? 'active' }));
+  }
+
+  @Get(':address')
+  @ApiOperation({ summary: 'Pool detail' })
+  @ApiOkResponse({ schema: envelope(poolDetailSchema, 'one') })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse(MISSING)
+  async detail(@Param() p: PoolAddressParams, @Query() query: NetworkQuery) {
+    return ok(await this.q.pools.detail(p.address, query.network_id));
+  }
+
+  @Get(':address/members')
+  @ApiOperation({ summary: 'Pool members by shares (largest first)' })
+  @ApiOkResponse({ schema: envelope(memberSchema, 'page') })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse(MISSING)
+  async members(@Param() p: PoolAddressParams, @Query() query: PagedNetworkQuery) {
+    const r = await this.q.poolActivity.members({ address: p.address, networkId: query.network_id, ...paging(query) });
+    return page(r.items, { page: r.page, limit: r.limit, total: r.total });
+  }
+
+  @Get(':address/distributions')
+  @ApiOperation({ summary: 'Distribution rounds (newest first); status computed at request time' })
+  @ApiOkResponse({ schema: envelope(roundSchema, 'page') })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse(MISSING)
+  async distributions(@Param() p: PoolAddressParams, @Query() query: DistributionsQueryDto) {
+    const r = await this.q.poolActivity.distributions({ address: p.address, networkId: query.network_id, status: query.status, ...paging(query) });
+    return page(r.items, { page: r.page, limit: r.limit, total: r.total });
+  }
+
+  @Get(':address/events')
+  @ApiOperation({ summary: 'Pool event log (newest first)' })
+  @ApiOkResponse({ schema: envelope(poolEventSchema, 'page') })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse(MISSING)
+  async events(@Param() p: PoolAddressParams, @Query() query: PoolEventsQueryDto) {
+    const r = await this.q.poolActivity.events({ address: p.address, networkId: query.network_id, eventType: query.event_type, ...paging(query) });
+    return page(r.items, { page: r.page, limit: r.limit, total: r.total });
+  }
+}

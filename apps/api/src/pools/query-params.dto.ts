@@ -1,0 +1,44 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { StrKey } from '@stellar/stellar-sdk';
+import { Type } from 'class-transformer';
+import { IsInt, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
+
+/** A Stellar contract address (C…, checksum verified with the SDK's StrKey). */
+export function IsStellarContract(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isStellarContract',
+      validator: {
+        validate: (v: unknown) => typeof v === 'string' && StrKey.isValidContract(v),
+        defaultMessage: (a) => `${a?.property} must be a Stellar contract address (C…, 56 characters, valid checksum)`,
+      },
+    },
+    options,
+  );
+}
+
+/** Query values arrive as strings: numeric ones are converted, then checked as integers (so "1.5", "abc" fail). */
+export class NetworkQuery {
+  @ApiPropertyOptional({ type: Number, description: 'Network id (9 Stellar Testnet, 10 Stellar Mainnet)', example: 9 })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  network_id?: number;
+}
+
+export class PagedNetworkQuery extends NetworkQuery {
+  @ApiPropertyOptional({ type: Number, default: 1, minimum: 1 })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page?: number;
+
+  @ApiPropertyOptional({ type: Number, default: 20, minimum: 1, maximum: 100 })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+export const paging = (q: { page?: number; limit?: number }) => ({ page: q.page ?? 1, limit: q.limit ?? 20 });

@@ -1,0 +1,64 @@
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { ReadQueries } from '@dob/read-models';
+import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
+import { ok, page } from '../http/envelope';
+import { PoolAddressParam } from '../marketplace/marketplace-read.dto';
+import { distributionsSchema, envelope, historySchema, holdingSchema, listingSchema, positionSchema } from '../pools/openapi-schemas';
+import { NetworkQuery, paging } from '../pools/query-params.dto';
+import { READ_QUERIES } from '../pools/read-queries.provider';
+import { HistoryQueryDto, PortfolioListingsQueryDto } from './portfolio.dto';
+
+const BAD = { description: 'VALIDATION_ERROR naming the parameter' };
+
+/** The API key's wallet: holdings (Dob's documented fields), one position, own listings, distributions, history. */
+@ApiTags('Portfolio')
+@ApiSecurity('api-key')
+@RequireScope('read')
+@Controller('portfolio')
+export class PortfolioController {
+  constructor(@Inject(READ_QUERIES) private readonly q: ReadQueries) {}
+
+  @Get('holdings')
+  @ApiOperation({ summary: "The key wallet's holdings across pools" })
+  @ApiOkResponse({ schema: envelope(holdingSchema, 'list') })
+  @ApiBadRequestResponse(BAD)
+  async holdings(@CurrentAgent() agent: AgentPrincipal, @Query() query: NetworkQuery) {
+    return ok(await this.q.portfolio.holdings(agent.wallet, query.network_id));
+  }
+
+  @Get('positions/:poolAddress')
+  @ApiOperation({ summary: 'Position in one pool, with its active listing and claimable rounds' })
+  @ApiOkResponse({ schema: envelope(positionSchema, 'one') })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse({ description: 'NOT_FOUND: the wallet holds no shares of this pool' })
+  async position(@CurrentAgent() agent: AgentPrincipal, @Param() p: PoolAddressParam, @Query() query: NetworkQuery) {
+    return ok(await this.q.portfolio.position(agent.wallet, p.poolAddress, query.network_id));
+  }
+
+  @Get('listings')
+  @ApiOperation({ summary: "The wallet's own listings" })
+  @ApiOkResponse({ schema: envelope(listingSchema, 'page') })
+  @ApiBadRequestResponse(BAD)
+  async listings(@CurrentAgent() agent: AgentPrincipal, @Query() query: PortfolioListingsQueryDto) {
+    const r = await this.q.portfolio.listings(agent.wallet, { ...paging(query), networkId: query.network_id, status: query.status ?? 'active' });
+    return page(r.items, { page: r.page, limit: r.limit, total: r.total });
+  }
+
+  @Get('distributions')
+  @ApiOperation({ summary: 'Claimable rounds and upcoming distributions of the pools the wallet holds' })
+  @ApiOkResponse({ schema: envelope(distributionsSchema, 'one') })
+  @ApiBadRequestResponse(BAD)
+  async distributions(@CurrentAgent() agent: AgentPrincipal, @Query() query: NetworkQuery) {
+    return ok(await this.q.portfolio.distributions(agent.wallet, query.network_id));
+  }
+
+  @Get('history')
+  @ApiOperation({ summary: 'Transaction history of the wallet (newest first)' })
+  @ApiOkResponse({ schema: envelope(historySchema, 'page') })
+  @ApiBadRequestResponse(BAD)
+  async history(@CurrentAgent() agent: AgentPrincipal, @Query() query: HistoryQueryDto) {
+    const r = await this.q.portfolio.history(agent.wallet, { ...paging(query), networkId: query.network_id, type: query.type });
+    return page(r.items, { page: r.page, limit: r.limit, total: r.total });
+  }
+}
