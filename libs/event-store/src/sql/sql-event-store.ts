@@ -16,7 +16,7 @@ import {
   type Subscription,
 } from '../event-store.port';
 import { startPollingSubscription } from '../polling-subscription';
-import { position } from '../position';
+import { isAfter, position } from '../position';
 import { APPEND_SQL, buildAppendBatch, serializeAppendBatch } from './append-batch';
 import { APPENDED_CHANNEL, migrateEventStore } from './migrations';
 import { buildReadAllQuery, EVENT_COLUMNS, HEAD_SQL } from './read-all-query';
@@ -96,7 +96,7 @@ class SqlEventStore implements EventStore {
     else if (rows.length > 0) {
       // Not cut: everything readable up to the head was scanned, including events the type filter skipped.
       const head = position(rows[0]!.head_commit, rows[0]!.head_prepare);
-      if (head.commit > after.commit || (head.commit === after.commit && head.prepare > after.prepare)) last = head;
+      if (isAfter(head, after)) last = head;
     }
     return { events, last, hasMore };
   }
