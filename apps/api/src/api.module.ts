@@ -3,7 +3,6 @@ import { HealthRegistry } from '@dob/runtime';
 import { HealthController } from './health/health.controller';
 import type { ApiAuthDependencies } from './auth/api-auth.dependencies';
 import { authModuleParts } from './auth/auth.module-parts';
-import { readApiParts, type ReadApiDependencies } from './pools/read-api.module-parts';
 import type { WebhookService } from '@dob/webhooks';
 import { webhookApiParts } from './webhooks/webhooks.module-parts';
 
@@ -15,8 +14,6 @@ export interface ApiDependencies {
   readonly health: HealthRegistry;
   /** Wallet auth, API keys and rate limits (createApiAuth). Without it, @RequireScope routes refuse every call. */
   readonly auth?: ApiAuthDependencies;
-  /** Read models' query services (createReadQueries from @dob/read-models): pools, marketplace reads, portfolio. */
-  readonly read?: ReadApiDependencies;
   /** Webhook management (createWebhookComponents(...).service from @dob/webhooks). */
   readonly webhooks?: WebhookService;
 }
@@ -25,12 +22,11 @@ export interface ApiDependencies {
 export class ApiModule {
   static forRoot(deps: ApiDependencies): DynamicModule {
     const auth = authModuleParts(deps.auth);
-    const read = readApiParts(deps.read);
     const webhooks = webhookApiParts(deps.webhooks);
     return {
       module: ApiModule,
-      controllers: [HealthController, ...auth.controllers, ...read.controllers, ...webhooks.controllers],
-      providers: [{ provide: HealthRegistry, useValue: deps.health }, ...auth.providers, ...read.providers, ...webhooks.providers],
+      controllers: [HealthController, ...auth.controllers, ...webhooks.controllers],
+      providers: [{ provide: HealthRegistry, useValue: deps.health }, ...auth.providers, ...webhooks.providers],
     };
   }
 }

@@ -16,3 +16,6 @@ export * from './fanout/money';
 export * from './fanout/fanout.projection';
 export * from './management/webhook-service';
 export * from './notifier';
+// Test support (a local HTTPS receiver with a self-signed certificate; valid sample domain events).
+export * from './testing/https-receiver';
+export * from './testing/sample-events';

@@ -1,0 +1,89 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { WebhookService, WebhookView } from '@dob/webhooks';
+import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
+import { ok, page } from '../http/envelope';
+import { DeliveriesQueryDto, RegisterWebhookDto, UpdateWebhookDto } from './webhooks.dto';
+
+export const WEBHOOK_SERVICE = Symbol('WEBHOOK_SERVICE');
+
+const BAD = { description: 'VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, sixth webhook' };
+const MISSING = { description: 'NOT_FOUND: no such webhook on this API key (another key\'s webhook is reported the same way)' };
+
+/** Webhooks belong to the API key that registered them (spec rule 3): every call is scoped to the caller's keyId. */
+@ApiTags('Webhooks')
+@ApiSecurity('api-key')
+@RequireScope('read')
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(@Inject(WEBHOOK_SERVICE) private readonly webhooks: WebhookService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Register a webhook (at most 5 per API key)' })
+  @ApiBadRequestResponse(BAD)
+  async register(@CurrentAgent() agent: AgentPrincipal, @Body() body: RegisterWebhookDto) {
+    const w = await this.webhooks.register(agent.keyId, body);
+    return ok({ id: w.id, url: w.url, events: w.events, is_active: w.is_active, created_at: w.created_at });
+  }
+
+  @Get()
+  @ApiOperation({ summary: "This API key's webhooks" })
+  async list(@CurrentAgent() agent: AgentPrincipal) {
+    return ok((await this.webhooks.list(agent.keyId)).map(listItem));
+  }
+
+  @Put(':id')
+  @ApiOperation({ summary: 'Update a webhook (partial; events replace; is_active true re-enables and resets failure_count)' })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse(MISSING)
+  async update(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string, @Body() body: UpdateWebhookDto) {
+    const w = await this.webhooks.update(agent.keyId, id, body);
+    return ok({ id: w.id, url: w.url, events: w.events, is_active: w.is_active, updated_at: w.updated_at });
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Delete a webhook' })
+  @ApiNotFoundResponse(MISSING)
+  async remove(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string) {
+    return ok(await this.webhooks.remove(agent.keyId, id));
+  }
+
+  @Post(':id/test')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Send a signed `test` event now and report the outcome' })
+  @ApiNotFoundResponse(MISSING)
+  async test(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string) {
+    return ok(await this.webhooks.sendTest(agent.keyId, id));
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ summary: 'Delivery log: status and every attempt (time, response code, duration, error), newest first' })
+  @ApiNotFoundResponse(MISSING)
+  async deliveries(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string, @Query() query: DeliveriesQueryDto) {
+    const p = query.page ?? 1;
+    const limit = query.limit ?? 20;
+    const r = await this.webhooks.deliveries(agent.keyId, id, p, limit);
+    return page(r.deliveries, { page: p, limit, total: r.total });
+  }
+
+  @Post(':id/deliveries/:deliveryId/redeliver')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Queue one delivery again now (same delivery id; a fresh retry cycle)' })
+  @ApiNotFoundResponse(MISSING)
+  async redeliver(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
+    return ok(await this.webhooks.redeliver(agent.keyId, id, deliveryId));
+  }
+}
+
+function listItem(w: WebhookView) {
+  return {
+    id: w.id,
+    url: w.url,
+    events: w.events,
+    is_active: w.is_active,
+    failure_count: w.failure_count,
+    last_triggered_at: w.last_triggered_at,
+    created_at: w.created_at,
+  };
+}
