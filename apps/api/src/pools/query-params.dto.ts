@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { StrKey } from '@stellar/stellar-sdk';
 import { Type } from 'class-transformer';
-import { IsInt, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
+import { IsInt, IsOptional, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
 
 /** A Stellar contract address (C…, checksum verified with the SDK's StrKey). */
 export function IsStellarContract(options?: ValidationOptions): PropertyDecorator {
@@ -20,6 +20,7 @@ export function IsStellarContract(options?: ValidationOptions): PropertyDecorato
 /** Query values arrive as strings: numeric ones are converted, then checked as integers (so "1.5", "abc" fail). */
 export class NetworkQuery {
   @ApiPropertyOptional({ type: Number, description: 'Network id (9 Stellar Testnet, 10 Stellar Mainnet)', example: 9 })
+  @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
@@ -28,12 +29,14 @@ export class NetworkQuery {
 
 export class PagedNetworkQuery extends NetworkQuery {
   @ApiPropertyOptional({ type: Number, default: 1, minimum: 1 })
+  @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   page?: number;
 
   @ApiPropertyOptional({ type: Number, default: 20, minimum: 1, maximum: 100 })
+  @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { StrKey } from '@stellar/stellar-sdk';
+import { Keypair, StrKey } from '@stellar/stellar-sdk';
 import { campaignStreamId, chainDomainEventId, derivedEventId, poolStreamId, type ChainRef } from '@dob/domain';
 import type { NewEvent, StreamAppend } from '@dob/event-store';
 
@@ -7,7 +7,9 @@ const hash = (s: string): Buffer => createHash('sha256').update(s).digest();
 
 /** Valid StrKeys derived from a name, so fixtures are stable and pass checksum validation. */
 export const contractAddr = (name: string): string => StrKey.encodeContract(hash(`contract:${name}`));
-export const accountAddr = (name: string): string => StrKey.encodeEd25519PublicKey(hash(`account:${name}`));
+/** Test wallets with a known secret, so e2e tests can sign auth challenges as them. */
+export const accountKeypair = (name: string): Keypair => Keypair.fromRawEd25519Seed(hash(`account:${name}`));
+export const accountAddr = (name: string): string => accountKeypair(name).publicKey();
 
 /**
  * Builds domain events exactly as the indexer would append them (catalog payloads with a chain ref, deterministic

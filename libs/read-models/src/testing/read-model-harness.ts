@@ -1,4 +1,4 @@
-import { createChainEventCatalog } from '@dob/domain';
+import { createChainEventCatalog, type EventDefinition } from '@dob/domain';
 import { createSqlEventStore, type EventStore, type StreamAppend } from '@dob/event-store';
 import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
 import type { SqlDatabase, SqlExecutor } from '@dob/sql';
@@ -15,8 +15,8 @@ export interface ReadModelHarness {
 }
 
 /** Event store (validating against the chain catalog) + the real projection runner over the read models. */
-export async function startReadModels(db: SqlDatabase): Promise<ReadModelHarness> {
-  const store = await createSqlEventStore(db, { pollIntervalMs: 20, catalog: createChainEventCatalog() });
+export async function startReadModels(db: SqlDatabase, extraEvents: readonly EventDefinition[] = []): Promise<ReadModelHarness> {
+  const store = await createSqlEventStore(db, { pollIntervalMs: 20, catalog: createChainEventCatalog(extraEvents) });
   await migrateFeaturedOverrides(db);
   const runner = new ProjectionRunner<SqlExecutor>(store, createSqlReadModelStore(db), readModelProjections, { superviseIntervalMs: 50 });
   await runner.start();
