@@ -8,7 +8,7 @@ import type { ChainLog, LedgerLogEntry } from './chain-log.port';
 import type { ClosedLedger, TransactionRecord } from './chain-records';
 import { buildLedgerHeader } from './ledger-header-xdr';
 import { rejectedResultXdr, type TxErrorName } from './transaction-xdr';
-import { type ValidTransaction, validateTransaction } from './validate-transaction';
+import { recheckAtApply, type ValidTransaction, validateTransaction } from './validate-transaction';
 
 export const STANDALONE_PASSPHRASE = 'Standalone Network ; February 2017';
 /** stellar-rpc's default history retention: 7 days of 5-second ledgers. */
@@ -132,9 +132,8 @@ export class DevnetChain {
     const transactions: TransactionRecord[] = [];
     for (const tx of queue) {
       // Re-checked at apply time: a transaction that became invalid (expired, sequence taken) is dropped, never included.
-      const recheck = validateTransaction(tx.envelopeXdr, { host: this.host, networkPassphrase: this.networkPassphrase, ledger: ledgerInfo, signaturesVerified: true });
-      if (!recheck.ok) continue;
-      transactions.push(applyTransaction(this.host, recheck.tx, ledgerInfo, transactions.length + 1));
+      if (recheckAtApply(tx, { host: this.host, networkPassphrase: this.networkPassphrase, ledger: ledgerInfo })) continue;
+      transactions.push(applyTransaction(this.host, tx, ledgerInfo, transactions.length + 1));
     }
     return this.seal(ledgerInfo, transactions, previous);
   }

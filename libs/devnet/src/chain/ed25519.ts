@@ -26,8 +26,16 @@ export function verifyEd25519(accountId: string, data: Uint8Array, signature: Ui
 }
 
 /** Signs like Keypair.sign, natively (used by the faucet and the seeder for their own transactions). */
+const privateKeys = new Map<string, KeyObject>();
+
 export function signEd25519(keypair: Keypair, data: Uint8Array): Buffer {
-  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, keypair.rawSecretKey()]), format: 'der', type: 'pkcs8' });
+  const id = keypair.publicKey();
+  let privateKey = privateKeys.get(id);
+  if (!privateKey) {
+    privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, keypair.rawSecretKey()]), format: 'der', type: 'pkcs8' });
+    if (privateKeys.size > 100_000) privateKeys.clear();
+    privateKeys.set(id, privateKey);
+  }
   return sign(null, data, privateKey);
 }
 

@@ -18,6 +18,8 @@ export interface ValidTransaction {
   readonly call: ContractCall;
   readonly minTime: bigint;
   readonly maxTime: bigint;
+  readonly minLedger?: number;
+  readonly maxLedger?: number;
 }
 
 export type Validation = { readonly ok: true; readonly tx: ValidTransaction } | { readonly ok: false; readonly code: TxErrorName };
@@ -90,9 +92,26 @@ export function validateTransaction(envelopeXdr: string, ctx: ValidationContext)
     call: parsed.call,
     minTime,
     maxTime,
+    ...(tx.ledgerBounds ? { minLedger: tx.ledgerBounds.minLedger, maxLedger: tx.ledgerBounds.maxLedger } : {}),
   };
   if (account.balance < feeCharged(valid)) return { ok: false, code: 'txInsufficientBalance' };
   return { ok: true, tx: valid };
+}
+
+/**
+ * The apply-time re-check of an admitted transaction (stellar-core re-validates the tx set at close): whatever can
+ * have changed since admission — the clock, the source's sequence and balance. Signatures and shape cannot.
+ */
+export function recheckAtApply(tx: ValidTransaction, ctx: ValidationContext): TxErrorName | undefined {
+  if (tx.minTime > ctx.ledger.closeTime) return 'txTooEarly';
+  if (tx.maxTime !== 0n && tx.maxTime < ctx.ledger.closeTime) return 'txTooLate';
+  if ((tx.minLedger ?? 0) > ctx.ledger.sequence) return 'txTooEarly';
+  if (tx.maxLedger && tx.maxLedger <= ctx.ledger.sequence) return 'txTooLate';
+  const account = ctx.host.getAccount(tx.source);
+  if (!account) return 'txNoAccount';
+  if (tx.sequence !== account.sequence + 1n) return 'txBadSeq';
+  if (account.balance < feeCharged(tx)) return 'txInsufficientBalance';
+  return undefined;
 }
 
 function checkBounds(tx: Transaction, minTime: bigint, maxTime: bigint, ledger: ValidationContext['ledger']): TxErrorName | undefined {
