@@ -1,0 +1,90 @@
+import { scValToNative, StrKey, type xdr } from '@stellar/stellar-sdk';
+import { formatAmount, saleAddress } from '@dob/read-models';
+import { progressPercent } from '../prepare/prepare-service';
+import type { PreparedTransaction } from '../ports/prepared-transactions.port';
+
+export interface DecodedEvent {
+  readonly contractId: string | null;
+  readonly name: string;
+  readonly topics: readonly unknown[];
+  readonly data: unknown;
+}
+
+/** Contract events of a successful transaction, decoded to native values (topic[0] is the event symbol). */
+export function decodeEvents(events: readonly xdr.ContractEvent[]): DecodedEvent[] {
+  return events.map((e) => {
+    const body = e.body.v0;
+    const topics = body.topics.map((t) => scValToNative(t) as unknown);
+    return {
+      contractId: e.contractId ? StrKey.encodeContract(Buffer.from(e.contractId.value)) : null,
+      name: String(topics[0] ?? ''),
+      topics: topics.slice(1),
+      data: scValToNative(body.data) as unknown,
+    };
+  });
+}
+
+export class MissingEffect extends Error {}
+
+const find = (events: readonly DecodedEvent[], name: string, contract: string): DecodedEvent => {
+  const e = events.find((x) => x.name === name && x.contractId === contract);
+  if (!e) throw new MissingEffect(`expected a ${name} event from ${contract}`);
+  return e;
+};
+const big = (v: unknown) => BigInt(v as bigint);
+const ctx = (p: PreparedTransaction) => p.context as Record<string, string | number | null>;
+
+/**
+ * The spec's submit response of each flow, from what the transaction did (its events) plus what was prepared.
+ * `listedEventId` is the getEvents id of the `listed` event, from which sale_address derives (brief).
+ */
+export function submitResponse(p: PreparedTransaction, hash: string, events: readonly DecodedEvent[], explorerUrl: string, listedEventId?: string): Record<string, unknown> {
+  const c = ctx(p);
+  const decimals = Number(c.decimals ?? 7);
+  const pool = String(c.pool);
+  const common = { transaction_hash: hash };
+  switch (p.kind) {
+    case 'buy': {
+      // sold(seller, buyer) → (shares_amount, total_price, payment_token), dob-contracts §2.4 / §3.3
+      const [shares, total] = find(events, 'sold', pool).data as unknown[];
+      return { ...common, listing_id: c.listing_id, shares_bought: Number(big(shares)), total_cost: formatAmount(big(total), decimals), payment_token: c.token_symbol, stellar_explorer_url: explorerUrl };
+    }
+    case 'list': {
+      const e = find(events, 'listed', pool);
+      const [shares, price] = e.data as unknown[];
+      const seller = String(e.topics[0]);
+      return {
+        ...common,
+        sale_address: listedEventId ? saleAddress(p.networkId, pool, seller, listedEventId) : null,
+        pool_address: pool,
+        shares_listed: Number(big(shares)),
+        price_per_share: formatAmount(big(price), decimals),
+        payment_token: c.token_symbol,
+        stellar_explorer_url: explorerUrl,
+      };
+    }
+    case 'cancel':
+      find(events, 'canceled', pool);
+      return { ...common, listing_id: c.listing_id, shares_returned: Number(c.shares_returned), stellar_explorer_url: explorerUrl };
+    case 'contribute': {
+      // cf_ctrb(investor) → (shares_amount, payment, total_shares_sold_after), dob-contracts §4.4
+      const [shares, payment, soldAfter] = (find(events, 'cf_ctrb', pool).data as unknown[]).map(big);
+      const raised = soldAfter * BigInt(String(c.price_per_share));
+      return {
+        ...common,
+        pool_address: pool,
+        amount_contributed: formatAmount(payment, decimals),
+        payment_token: c.token_symbol,
+        shares_allocated: Number(shares),
+        new_total_raised: formatAmount(raised, decimals),
+        progress_percent: progressPercent(raised, BigInt(String(c.target))),
+        stellar_explorer_url: explorerUrl,
+      };
+    }
+    case 'reclaim': {
+      // cf_rfnd(investor) → (shares, refund_amount)
+      const [shares, refund] = (find(events, 'cf_rfnd', pool).data as unknown[]).map(big);
+      return { ...common, pool_address: pool, amount_reclaimed: formatAmount(refund, decimals), payment_token: c.token_symbol, shares_refunded: Number(shares), stellar_explorer_url: explorerUrl };
+    }
+  }
+}
