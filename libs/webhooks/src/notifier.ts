@@ -35,6 +35,8 @@ export interface WebhookComponents {
   readonly secrets: SecretBox;
   readonly guard: DestinationGuard;
   readonly sender: WebhookSender;
+  /** Closes pooled outbound connections. */
+  close(): void;
 }
 
 /** What both the API (management) and the notifier (delivery) use; creates the tables if needed. */
@@ -46,7 +48,15 @@ export async function createWebhookComponents(o: WebhookComponentsOptions): Prom
   const secrets = createSecretBox(o.secretKey);
   const webhooks = new SqlWebhookStore(o.db);
   const queue = new SqlDeliveryQueue(o.db);
-  return { service: new WebhookService({ webhooks, queue, secrets, guard, sender, now: o.now }), webhooks, queue, secrets, guard, sender };
+  return {
+    service: new WebhookService({ webhooks, queue, secrets, guard, sender, now: o.now }),
+    webhooks,
+    queue,
+    secrets,
+    guard,
+    sender,
+    close: () => sender.close?.(),
+  };
 }
 
 export interface NotifierOptions extends WebhookComponentsOptions {
@@ -109,6 +119,7 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
       await runner.stop();
       await worker.stop();
       await unlisten?.();
+      components.close();
     },
     async health() {
       const s = worker.stats();

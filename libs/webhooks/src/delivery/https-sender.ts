@@ -1,4 +1,4 @@
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import type { DestinationGuard } from '../ssrf/destination-guard';
 
@@ -12,6 +12,8 @@ export interface SendResult {
 
 export interface WebhookSender {
   send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
+  /** Closes pooled connections. */
+  close?(): void;
 }
 
 export interface HttpsSenderOptions {
@@ -25,12 +27,21 @@ export interface HttpsSenderOptions {
 /**
  * POSTs one delivery with node:https. Every connection goes through the guard's `lookup` (resolve → check → connect
  * to the checked address); IP-literal hosts are checked before connecting. No agent keep-alive across webhooks is
- * needed for correctness; redirects are not followed (node's https never follows them), and a 3xx is a failure.
+ * needed for correctness, but one keep-alive agent saves a TLS handshake per delivery to the same receiver (a
+ * pooled socket stays connected to the address that was checked when it opened). Redirects are not followed
+ * (node's https never follows them), and a 3xx is a failure.
  */
 export function createHttpsSender(options: HttpsSenderOptions): WebhookSender {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const ca = options.ca ? (Array.isArray(options.ca) ? [...options.ca] : [options.ca as string]) : undefined;
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets: 64,
+    lookup: options.guard.lookup,
+    ca: ca ? [...rootCertificates, ...ca] : undefined,
+  });
   return {
+    close: () => agent.destroy(),
     send(url, headers, body) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
@@ -58,9 +69,7 @@ export function createHttpsSender(options: HttpsSenderOptions): WebhookSender {
           {
             method: 'POST',
             headers: { ...headers, 'content-length': String(payload.length) },
-            lookup: options.guard.lookup,
-            ca: ca ? [...rootCertificates, ...ca] : undefined,
-            agent: false,
+            agent,
           },
           (res) => {
             const code = res.statusCode ?? 0;
