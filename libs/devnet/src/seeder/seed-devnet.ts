@@ -159,6 +159,9 @@ function scriptedActivity(submit: SeedSubmitter, rng: Prng, pool: PoolState, buy
   submit.call({ signer: canceller, contractId: pool.address, fn: 'list_shares_for_sale', args: [addr(canceller), i128(10n), i128(price), addr(token)] });
   submit.call({ signer: canceller, contractId: pool.address, fn: 'cancel_listing', args: [addr(canceller)] });
 
+  // One listing stays open, for agents (and tests) to buy from.
+  submit.call({ signer: canceller, contractId: pool.address, fn: 'list_shares_for_sale', args: [addr(canceller), i128(BigInt(rng.int(20, 60))), i128(price), addr(token)] });
+
   const round = BigInt(rng.int(100, 5_000)) * USDC;
   submit.call({ signer: pool.admin, contractId: token, fn: 'transfer', args: [addr(pool.admin), addr(pool.address), i128(round)] });
   submit.call({ signer: pool.admin, contractId: pool.address, fn: 'distribute_tokens', args: [addr(token)] });
