@@ -34,7 +34,7 @@ export interface SeedOptions {
 
 export interface SeedResult {
   readonly pools: SeededPool[];
-  readonly campaigns: readonly { readonly address: string; readonly outcome: 'succeeded' | 'failed' }[];
+  readonly campaigns: readonly { readonly address: string; readonly outcome: 'succeeded' | 'failed'; readonly createdAt: string }[];
   readonly events: number;
   readonly transactions: number;
 }
@@ -119,6 +119,21 @@ export function seedDevnet(chain: DevnetChain, options: SeedOptions): SeedResult
 
   for (const [i, pool] of states.slice(0, basePools).entries()) scriptedActivity(submit, rng, pool, investors[i % investors.length], investors[(i + 1) % investors.length], token);
   const campaigns = seedCampaigns(chain, submit, rng, { token, investors, label, salt, splitters: states.slice(0, 2) });
+  // A campaign is listed like a pool (its pool_address is the crowdfunding contract).
+  campaigns.forEach((campaign, k) => {
+    const i = basePools + scalePools + k;
+    pools.push({
+      pool_address: campaign.address,
+      contract_kind: 'crowdfunding_v1',
+      ...poolName(rng, i),
+      access_type: ACCESS_TYPES[i % ACCESS_TYPES.length],
+      distribution_type: DISTRIBUTION_TYPES[i % DISTRIBUTION_TYPES.length],
+      estimated_apr: (rng.int(60, 200) / 10).toFixed(1),
+      max_participants: 100,
+      token_to_distribute: token,
+      created_at: campaign.createdAt,
+    });
+  });
 
   if (options.events) {
     while (chain.history.eventCount < options.events) {
@@ -191,7 +206,7 @@ function seedCampaigns(
   rng: Prng,
   ctx: { token: string; investors: Keypair[]; label: (w: string) => Keypair; salt: (w: string) => Buffer; splitters: readonly PoolState[] },
 ): SeedResult['campaigns'] {
-  const out: { address: string; outcome: 'succeeded' | 'failed' }[] = [];
+  const out: { address: string; outcome: 'succeeded' | 'failed'; createdAt: string }[] = [];
   for (const outcome of ['succeeded', 'failed'] as const) {
     const admin = ctx.label(`campaign-${outcome}/admin`);
     chain.createAccount(admin.publicKey(), FAUCET_XLM_STROOPS);
@@ -199,7 +214,7 @@ function seedCampaigns(
     const price = 1n * USDC;
     const soft = 1_000n;
     const deadline = chain.nextLedgerInfo().closeTime + 14n * DAY;
-    submit.call({
+    const init = submit.call({
       signer: admin,
       contractId: address,
       fn: 'init',
@@ -217,7 +232,7 @@ function seedCampaigns(
     } else {
       submit.ledger(investors.map((inv) => ({ signer: inv, contractId: address, fn: 'refund', args: [addr(inv)] })));
     }
-    out.push({ address, outcome });
+    out.push({ address, outcome, createdAt: new Date(Number(init.createdAt) * 1000).toISOString() });
   }
   return out;
 }
