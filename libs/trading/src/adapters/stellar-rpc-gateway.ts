@@ -1,4 +1,4 @@
-import { Account, Contract, rpc, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
+import { Account, Contract, Keypair, rpc, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
 import { AppError } from '@dob/domain';
 import type { StellarNetwork } from '../networks/stellar-networks';
 import { SimulationFailed, type ContractCall, type SendOutcome, type SorobanGateway, type TransactionLookup } from '../ports/soroban-gateway.port';
@@ -46,13 +46,13 @@ export class StellarRpcGateway implements SorobanGateway {
   }
 
   accountSequence(network: StellarNetwork, account: string): Promise<string | null> {
-    return this.call(network, 'getAccount', async (s) => {
-      try {
-        return (await s.getAccount(account)).sequenceNumber();
-      } catch (e) {
-        if (/Account not found/.test((e as Error).message ?? '')) return null;
-        throw e;
-      }
+    // getLedgerEntries directly: the SDK's getAccount turns every failure (even a refused connection) into
+    // "Account not found", which would hide an unreachable RPC.
+    const key = xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(account).xdrPublicKey() }));
+    return this.call(network, 'getLedgerEntries', async (s) => {
+      const r = await s.getLedgerEntries(key);
+      const entry = r.entries[0]?.val;
+      return entry && entry.type === 'account' ? entry.account.seqNum.toString() : null;
     });
   }
 
