@@ -142,7 +142,8 @@ export class PoolQueries {
         `${SELECT_POOLS}${filter} ORDER BY ${ORDER[q.sort]}, p.network_id, p.address LIMIT ${q.limit} OFFSET ${offsetOf(q)}`,
         params,
       ),
-      this.ctx.db.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM (${SELECT_POOLS}${filter}) x`, params),
+      // The count needs no member aggregate: filters only touch the pools table.
+      this.ctx.db.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM ${V.pools} p WHERE (p.initialized OR p.registered)${filter}`, params),
     ]);
     return { items: rows.rows.map(toListItem), page: q.page, limit: q.limit, total: count.rows[0]!.n };
   }

@@ -21,7 +21,9 @@ export async function startReadModels(db: SqlDatabase, extraEvents: readonly Eve
   const runner = new ProjectionRunner<SqlExecutor>(store, createSqlReadModelStore(db), readModelProjections, { superviseIntervalMs: 50 });
   await runner.start();
   const settle = async () => {
-    for (let i = 0; i < 1000; i++) {
+    // Generous deadline: the machine is shared, and a slow poll is not a failure of the read models.
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline) {
       const reports = await runner.status();
       if (reports.every((r) => r.active && r.active.lag === 0 && !r.building)) return;
       const faulted = reports.find((r) => r.active?.status === 'faulted');

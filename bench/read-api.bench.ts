@@ -1,0 +1,136 @@
+/**
+ * Read API throughput and latency: GET /pools and GET /marketplace/listings served by the real stack (API-key gate,
+ * validation pipe, query services over projected read models on embedded PGlite) beside a raw Fastify handler that
+ * returns the same JSON bytes, in the same run. autocannon, no pipelining.
+ *   node -r @swc-node/register bench/read-api.bench.ts   → bench/results/read-api.json
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { walletEvents } from '@dob/auth';
+import { createReadQueries } from '@dob/read-models';
+import { InProcessRateLimiter } from '@dob/rate-limit';
+import { HealthRegistry } from '@dob/runtime';
+import { createPgliteDatabase } from '@dob/sql';
+import { createApiApp } from '../apps/api/src/bootstrap';
+import { createApiAuth } from '../apps/api/src/auth';
+import { ChainScenario, accountAddr, contractAddr } from '../libs/read-models/src/testing/chain-scenario';
+import { startReadModels } from '../libs/read-models/src/testing/read-model-harness';
+
+const DURATION_S = 8;
+const CONNECTIONS = 10;
+const POOLS = 60;
+const HOLDERS_PER_POOL = 5;
+
+/** POOLS V2 pools, each with holders, a round, and one active listing per holder. */
+function world(): ChainScenario {
+  const s = new ChainScenario(9);
+  const usdc = contractAddr('usdc');
+  for (let i = 0; i < POOLS; i++) {
+    const pool = contractAddr(`bench-pool-${i}`);
+    const pt = { pool, token: contractAddr(`bench-pt-${i}`) };
+    s.registry('PoolRegistered', pool, {
+      name: `Bench Pool ${i}`, ticker: `BP${i}`, access_type: ['rtj', 'p', 'qr', 'stk'][i % 4], distribution_type: 'tr',
+      estimated_apr: String((i * 7) % 25), max_participants: 100, token_to_distribute: 'USDC',
+    });
+    for (let h = 0; h < HOLDERS_PER_POOL; h++) {
+      s.chain('ParticipationTokenMinted', pt.token, { ...pt, admin: pool, to: accountAddr(`holder-${h}`), amount: String(200_000 + h) });
+    }
+    s.chain('PoolInitialized', pool, { pool_version: '2', contract_version: '2', admin: accountAddr('admin'), shares_len: HOLDERS_PER_POOL, mutable: true, participation_token: pt.token, pool_type: 'reward', pool_type_code: 0 });
+    for (let h = 0; h < HOLDERS_PER_POOL; h++) {
+      s.chain('ListingCreated', pool, { pool, seller: accountAddr(`holder-${h}`), shares_amount: String(100 + h), price_per_share: String(10_000_000 + i * 1000 + h), payment_token: usdc });
+    }
+  }
+  return s;
+}
+
+async function cannon(url: string, headers: Record<string, string>) {
+  const r = await autocannon({ url, headers, connections: CONNECTIONS, pipelining: 1, duration: DURATION_S });
+  return {
+    requestsPerSecond: +r.requests.average.toFixed(0),
+    latencyMs: { p50: r.latency.p50, p99: r.latency.p99, mean: +r.latency.mean.toFixed(2) },
+    total: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+}
+
+export async function run(): Promise<object> {
+  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
+  const db = await createPgliteDatabase({});
+  const models = await startReadModels(db, walletEvents);
+  const s = world();
+  await models.append(s.streamAppends());
+  const auth = await createApiAuth({ db, events: models.store, rateLimiter: new InProcessRateLimiter(), jwt: { secret: 'bench' } });
+  const app: NestFastifyApplication = await createApiApp({ health: new HealthRegistry(), auth, read: { queries: createReadQueries({ db }) } }, { logger: false });
+  const raw = Fastify();
+  try {
+    const { key, record } = await auth.keys.createKey(accountAddr('bench-agent'), { label: 'bench', scopes: ['read'], origin: 'key_management' });
+    await auth.keys.setRateLimit(record.keyId, 1_000_000); // measure serving, not refusing
+    await models.runner.stop(); // read models are complete; its polling would share PGlite's one connection
+    await app.listen(0, '127.0.0.1');
+    const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    const paths = { pools: '/api/agent/pools?limit=20', listings: '/api/agent/marketplace/listings?limit=20&sort=price_asc' };
+    const bodies: Record<string, string> = {};
+    for (const [name, p] of Object.entries(paths)) {
+      const r = await fetch(`${base}${p}`, { headers: { 'x-api-key': key } });
+      if (r.status !== 200) throw new Error(`${p} answered ${r.status}`);
+      bodies[name] = await r.text();
+      raw.get(`/raw/${name}`, async (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(bodies[name]));
+    }
+    await raw.listen({ port: 0, host: '127.0.0.1' });
+    const rawBase = `http://127.0.0.1:${(raw.server.address() as { port: number }).port}`;
+    const results: Record<string, object> = {};
+    for (const [name, p] of Object.entries(paths)) {
+      await cannon(`${base}${p}`, { 'x-api-key': key }); // warm-up (JIT, query plans)
+      const api = await cannon(`${base}${p}`, { 'x-api-key': key });
+      const rawRun = await cannon(`${rawBase}/raw/${name}`, {});
+      results[name] = {
+        path: p,
+        responseBytes: Buffer.byteLength(bodies[name]!),
+        api,
+        rawFastifySameJson: rawRun,
+        throughputRatio: +(api.requestsPerSecond / rawRun.requestsPerSecond).toFixed(3),
+      };
+    }
+    const cpus = os.cpus();
+    const result = {
+      benchmark: 'read-api',
+      at: new Date().toISOString(),
+      machine: {
+        cpuModel: cpus[0]?.model ?? 'unknown',
+        cpuCount: cpus.length,
+        totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+        platform: `${os.platform()} ${os.release()}`,
+        node: process.version,
+        loadAverage1m5m15m: { before: loadBefore, after: os.loadavg().map((l) => +l.toFixed(2)) },
+        note: 'shared 2-core machine (other engineers running); autocannon in the same process as both servers; read models on embedded PGlite (single connection)',
+      },
+      parameters: { durationSeconds: DURATION_S, connections: CONNECTIONS, pipelining: 1, pools: POOLS, listings: POOLS * HOLDERS_PER_POOL, events: s.size },
+      results,
+    };
+    const out = path.join(__dirname, 'results', 'read-api.json');
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    return result;
+  } finally {
+    await raw.close();
+    await app.close();
+    await auth.close();
+    await models.close();
+    await db.close();
+  }
+}
+
+if (require.main === module) {
+  run().then(
+    (r) => console.log(JSON.stringify(r, null, 2)),
+    (e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
+}
