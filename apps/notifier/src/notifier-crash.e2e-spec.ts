@@ -88,7 +88,7 @@ describe('notifier killed mid-burst (SIGKILL child, PostgreSQL, local HTTPS rece
   };
 
   it('delivers every one of 5,000 deliveries at least once after a SIGKILL and restart', async () => {
-    const hooks = [];
+    const hooks: { id: string }[] = [];
     for (let i = 0; i < HOOKS; i++) {
       hooks.push(await wh.service.register(`ak_${i}`, { url: `${receiver.origin}/h${i}`, events: ['shares_transferred'], secret: `secret-of-hook-${i}-xyz` }));
     }

@@ -1,6 +1,6 @@
 import type { SecretBox } from '../secrets/secret-box';
 import { deliveryHeaders } from '../signing/delivery-signatures';
-import type { ClaimedDelivery, SqlDeliveryQueue } from '../store/delivery-queue';
+import type { AttemptOutcome, ClaimedDelivery, SqlDeliveryQueue } from '../store/delivery-queue';
 import type { WebhookSender } from './https-sender';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './retry-schedule';
 
@@ -78,7 +78,9 @@ export class DeliveryWorker {
   private async run(): Promise<void> {
     while (this.running) {
       const free = this.concurrency - this.inFlight.size;
-      if (free <= 0) {
+      // Claim in batches: with lanes busy, wait until a quarter are free, so the claim query's cost is shared by
+      // several deliveries instead of paid once per finished one.
+      if (free <= 0 || (this.inFlight.size > 0 && free < Math.max(1, Math.floor(this.concurrency / 4)))) {
         await this.sleep(this.pollIntervalMs); // a finishing delivery wakes us
         continue;
       }
@@ -130,6 +132,35 @@ export class DeliveryWorker {
     });
   }
 
+  private successes: { claim: ClaimedDelivery; outcome: AttemptOutcome; done: (ok: boolean) => void; fail: (e: unknown) => void }[] = [];
+  private flushing = false;
+
+  /** Coalesces successes that finish while a write is in progress into the next single transaction. */
+  private recordSuccess(claim: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> {
+    return new Promise((done, fail) => {
+      this.successes.push({ claim, outcome, done, fail });
+      void this.flushSuccesses();
+    });
+  }
+
+  private async flushSuccesses(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.successes.length > 0) {
+        const group = this.successes.splice(0, 500);
+        try {
+          const recorded = await this.options.queue.recordSuccesses(group);
+          for (const g of group) g.done(recorded.has(g.claim.id));
+        } catch (e) {
+          for (const g of group) g.fail(e);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
   private async attempt(c: ClaimedDelivery): Promise<void> {
     try {
       const at = this.now();
@@ -144,7 +175,7 @@ export class DeliveryWorker {
       const result = await this.options.sender.send(c.url, headers, c.body);
       const outcome = { at: this.now(), responseCode: result.responseCode, durationMs: result.durationMs, error: result.error };
       if (result.ok) {
-        if (await this.options.queue.recordSuccess(c, outcome)) this.delivered++;
+        if (await this.recordSuccess(c, outcome)) this.delivered++;
       } else {
         this.failedAttempts++;
         await this.options.queue.recordFailure(c, outcome, this.schedule);

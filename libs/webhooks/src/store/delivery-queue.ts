@@ -118,18 +118,60 @@ export class SqlDeliveryQueue {
 
   /** 2xx: delivered; the webhook's consecutive-failure count resets. False if the lease was lost meanwhile. */
   async recordSuccess(claim: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> {
+    return (await this.recordSuccesses([{ claim, outcome }])).has(claim.id);
+  }
+
+  /**
+   * Several successes in one transaction (group commit: the worker coalesces the ones that finish together, so a
+   * burst pays one commit per group instead of one per delivery). Returns the ids actually recorded — a row whose
+   * lease was lost meanwhile is left to its new holder.
+   */
+  async recordSuccesses(items: readonly { claim: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<Set<string>> {
+    if (items.length === 0) return new Set();
+    const batch = JSON.stringify(
+      items.map(({ claim, outcome }) => ({
+        id: claim.id,
+        token: claim.leaseToken,
+        at: outcome.at.toISOString(),
+        code: outcome.responseCode,
+        duration_ms: Math.round(outcome.durationMs),
+      })),
+    );
     return this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ attempts: number }>(
-        `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = $3, next_attempt_at = NULL,
-                lease_token = NULL, lease_until = NULL, last_response_code = $4, last_error = NULL
-          WHERE id = $1 AND lease_token = $2 AND status = 'pending'
-          RETURNING attempts`,
-        [claim.id, claim.leaseToken, outcome.at.toISOString(), outcome.responseCode],
+      const { rows } = await tx.query<{ id: string; webhook_id: string; at: Date | string }>(
+        `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, token text, at timestamptz, code int4, duration_ms int4)),
+         done AS (
+           UPDATE webhook_deliveries d SET status = 'delivered', attempts = d.attempts + 1, delivered_at = x.at,
+                  next_attempt_at = NULL, lease_token = NULL, lease_until = NULL, last_response_code = x.code, last_error = NULL
+             FROM x WHERE d.id = x.id AND d.lease_token = x.token AND d.status = 'pending'
+           RETURNING d.id, d.webhook_id, d.attempts, x.at, x.code, x.duration_ms
+         ),
+         logged AS (
+           INSERT INTO webhook_delivery_attempts (delivery_id, attempt, attempted_at, response_code, duration_ms, error)
+           SELECT id, attempts, at, code, duration_ms, NULL FROM done
+           ON CONFLICT (delivery_id, attempt) DO NOTHING
+         )
+         SELECT id, webhook_id, at FROM done`,
+        [batch],
       );
-      if (!rows[0]) return false;
-      await insertAttempt(tx, claim.id, Number(rows[0].attempts), outcome);
-      await tx.query(`UPDATE webhooks SET failure_count = 0, last_triggered_at = $2 WHERE id = $1`, [claim.webhookId, outcome.at.toISOString()]);
-      return true;
+      const latest = new Map<string, string>();
+      for (const r of rows) {
+        const at = new Date(r.at).toISOString();
+        if ((latest.get(r.webhook_id) ?? '') < at) latest.set(r.webhook_id, at);
+      }
+      if (latest.size > 0) {
+        // Every success would otherwise write (and row-lock) its webhook's row, serialising that webhook's
+        // deliveries on its commits; so the row is written only when failure_count must reset or
+        // last_triggered_at is more than a second old (it is kept to the second).
+        await tx.query(
+          `UPDATE webhooks w SET failure_count = 0, last_triggered_at = x.at
+             FROM jsonb_to_recordset($1::jsonb) AS x(id text, at timestamptz)
+            WHERE w.id = x.id
+              AND (w.failure_count <> 0 OR w.last_triggered_at IS NULL OR w.last_triggered_at < x.at - interval '1 second')`,
+          [JSON.stringify([...latest].map(([id, at]) => ({ id, at })))],
+        );
+      }
+      return new Set(rows.map((r) => r.id));
     });
   }
 

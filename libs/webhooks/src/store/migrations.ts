@@ -43,7 +43,9 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
   created_at         timestamptz NOT NULL,
   delivered_at       timestamptz
 );
-CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+-- Matches the claim's ORDER BY (next_attempt_at, id), so a claim reads only the rows it takes instead of sorting
+-- every pending row.
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due2 ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, created_at DESC, id);
 CREATE TABLE IF NOT EXISTS webhook_delivery_attempts (
   delivery_id   text        NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
