@@ -14,6 +14,7 @@ export * from './store/delivery-queue';
 export * from './fanout/payloads';
 export * from './fanout/money';
 export * from './fanout/fanout.projection';
+export { type KnownToken } from './fanout/fanout-lookups';
 export * from './management/webhook-service';
 export * from './notifier';
 // Test support (a local HTTPS receiver with a self-signed certificate; valid sample domain events).

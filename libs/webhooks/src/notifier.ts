@@ -5,6 +5,7 @@ import { DeliveryWorker } from './delivery/delivery-worker';
 import { createHttpsSender, type WebhookSender } from './delivery/https-sender';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './delivery/retry-schedule';
 import { createFanoutProjection, DELIVERIES_CHANNEL } from './fanout/fanout.projection';
+import type { KnownToken } from './fanout/fanout-lookups';
 import { WebhookService } from './management/webhook-service';
 import { createSecretBox, type SecretBox } from './secrets/secret-box';
 import { assertValidAllowList, type SsrfAllowList } from './ssrf/address-policy';
@@ -61,6 +62,8 @@ export async function createWebhookComponents(o: WebhookComponentsOptions): Prom
 
 export interface NotifierOptions extends WebhookComponentsOptions {
   readonly eventStore: EventStore;
+  /** Tokens whose symbol/decimals are configured (the read API's configured tokens); others are learned. */
+  readonly tokens?: readonly KnownToken[];
   readonly retrySchedule?: readonly number[];
   readonly concurrency?: number;
   readonly leaseMs?: number;
@@ -92,7 +95,7 @@ export interface Notifier {
  */
 export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
   const components = await createWebhookComponents(o);
-  const runner = new ProjectionRunner<SqlExecutor>(o.eventStore, createSqlReadModelStore(o.db), [createFanoutProjection({ now: o.now })], {
+  const runner = new ProjectionRunner<SqlExecutor>(o.eventStore, createSqlReadModelStore(o.db), [createFanoutProjection({ now: o.now, tokens: o.tokens })], {
     log: o.log,
     pollIntervalMs: o.pollIntervalMs,
   });
@@ -123,7 +126,9 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
     },
     async health() {
       const s = worker.stats();
-      return { status: 'up', ready: runner.isCaughtUp(), ...s };
+      // A poison event faults the fan-out (nothing after it is enqueued until an operator retries): report down.
+      const faulted = (await runner.status()).some((p) => p.active?.status === 'faulted');
+      return { status: faulted ? 'down' : 'up', ready: runner.isCaughtUp() && !faulted, ...s };
     },
     waitUntilCaughtUp: (timeoutMs) => runner.waitUntilCaughtUp(timeoutMs),
   };

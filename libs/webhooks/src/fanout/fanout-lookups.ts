@@ -31,10 +31,19 @@ export async function createLookupTables(tx: SqlExecutor, t: ProjectionTables): 
   `);
 }
 
+/** A token the composition root knows (symbol, decimals), like the read models' configured tokens. */
+export interface KnownToken {
+  readonly networkId: number;
+  readonly address: string;
+  readonly symbol: string;
+  readonly decimals: number;
+}
+
 export class FanoutLookups {
   constructor(
     private readonly tx: SqlExecutor,
     private readonly t: ProjectionTables,
+    private readonly knownTokens: readonly KnownToken[] = [],
   ) {}
 
   async upsertPool(networkId: number, pool: string, fields: Record<string, string | null>): Promise<void> {
@@ -107,7 +116,10 @@ export class FanoutLookups {
     );
   }
 
+  /** Configured tokens first, then symbols learned from SAC transfers, else the contract id (as the read API does). */
   async token(networkId: number, token: string): Promise<TokenLabel> {
+    const known = this.knownTokens.find((k) => k.networkId === networkId && k.address === token);
+    if (known) return { symbol: known.symbol, decimals: known.decimals };
     const { rows } = await this.tx.query<{ symbol: string }>(
       `SELECT symbol FROM ${this.t.tokens} WHERE network_id = $1 AND token = $2`,
       [networkId, token],

@@ -24,7 +24,7 @@ import type { ProjectionDefinition } from '@dob/projections';
 import type { SqlExecutor } from '@dob/sql';
 import { deliveryId } from '../ids';
 import { SqlDeliveryQueue, type NewDelivery } from '../store/delivery-queue';
-import { createLookupTables, FanoutLookups, LOOKUP_TABLES } from './fanout-lookups';
+import { createLookupTables, FanoutLookups, LOOKUP_TABLES, type KnownToken } from './fanout-lookups';
 import { saleAddress } from './money';
 import * as payloads from './payloads';
 import type { Notification } from './payloads';
@@ -64,7 +64,7 @@ type P<D> = PayloadOf<D>;
  * A webhook receives events recorded after it was registered (created_at ≤ recordedAt), which also keeps a rebuild
  * of this projection from sending history to webhooks that did not exist then.
  */
-export function createFanoutProjection(options: { now?: () => Date } = {}): ProjectionDefinition<SqlExecutor> {
+export function createFanoutProjection(options: { now?: () => Date; tokens?: readonly KnownToken[] } = {}): ProjectionDefinition<SqlExecutor> {
   const now = options.now ?? (() => new Date());
   return {
     name: 'webhook_fanout',
@@ -74,7 +74,7 @@ export function createFanoutProjection(options: { now?: () => Date } = {}): Proj
     batchSize: 500,
     setup: (tx, t) => createLookupTables(tx, t),
     async apply(tx, events, t) {
-      const lookups = new FanoutLookups(tx, t);
+      const lookups = new FanoutLookups(tx, t, options.tokens);
       const notes: { event: RecordedEvent; note: Notification }[] = [];
       for (const event of events) {
         const note = await fold(lookups, event);
