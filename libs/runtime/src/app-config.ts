@@ -24,6 +24,10 @@ export const appConfigSchema = z.object({
   STELLAR_NETWORK_PASSPHRASE: z.string().min(1).optional(),
   /** Stellar network 10 (mainnet id), optional. */
   STELLAR_MAINNET_RPC_URL: optionalUrl,
+  /** Redis for rate limits shared by API instances; unset = in-process limiter (one embedded instance). */
+  REDIS_URL: optionalUrl,
+  /** HS256 key for key-management JWTs; unset = a key file created once in DATA_DIR. */
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   DEVNET_LEDGER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   DEVNET_SEED: z.coerce.number().int().min(0).default(1),
   INDEXER_START_LEDGER: z.coerce.number().int().min(1).optional(),

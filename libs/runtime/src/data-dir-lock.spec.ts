@@ -23,6 +23,13 @@ describe('data dir lock', () => {
     expect(() => acquireDataDirLock(dir)).toThrow(/in use by process/);
   });
 
+  it('refuses a second lock in the same process', () => {
+    const dir = freshDir();
+    const lock = acquireDataDirLock(dir);
+    expect(() => acquireDataDirLock(dir)).toThrow(DataDirLockedError);
+    lock.release();
+  });
+
   it('takes over the lock of a dead process', () => {
     const dir = freshDir();
     const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;

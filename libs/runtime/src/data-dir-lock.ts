@@ -61,7 +61,8 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const holder = readLock(dataDir);
-      if (holder && holder.pid !== process.pid && isProcessAlive(holder.pid)) {
+      // Our own pid counts too: a second system in this process would corrupt the folder just the same.
+      if (holder && isProcessAlive(holder.pid)) {
         throw new DataDirLockedError(
           `data folder ${dataDir} is in use by process ${holder.pid} (started ${holder.startedAt}); ` +
             `stop it first or set DATA_DIR to another folder`,

@@ -2,3 +2,4 @@ export * from './app-config';
 export * from './data-dir-lock';
 export * from './health';
 export * from './storage';
+export * from './secret-file';

@@ -1,0 +1,59 @@
+import { DataDirLockedError, ConfigError, loadAppConfig } from '@dob/runtime';
+import { startSystem } from './system';
+
+/**
+ * `npm start`: the whole system in one process on embedded defaults (PGlite + the seeded local devnet in ./.data).
+ * Ctrl-C stops it cleanly; the next start resumes from the stored checkpoints and chain state.
+ */
+async function main(): Promise<void> {
+  const config = loadAppConfig();
+  const system = await startSystem({
+    dataDir: config.DATA_DIR,
+    port: config.PORT,
+    devnetPort: config.DEVNET_PORT,
+    databaseUrl: config.DATABASE_URL,
+    rpcUrl: config.STELLAR_RPC_URL,
+    networkPassphrase: config.STELLAR_NETWORK_PASSPHRASE,
+    seed: config.DEVNET_SEED,
+    ledgerIntervalMs: config.DEVNET_LEDGER_INTERVAL_MS,
+    startLedger: config.INDEXER_START_LEDGER,
+    redisUrl: config.REDIS_URL,
+    jwtSecret: config.JWT_SECRET,
+  });
+  console.log(
+    [
+      '',
+      `  Agent API     ${system.apiUrl}`,
+      `  Health        ${system.healthUrl}`,
+      `  OpenAPI       ${system.apiUrl}/openapi.json`,
+      `  Local chain   ${system.rpcUrl}  (passphrase "${system.networkPassphrase}")`,
+      system.friendbotUrl ? `  Faucet        ${system.friendbotUrl}?addr=G…` : '',
+      `  Data          ${system.storage.dataDir}`,
+      '',
+    ]
+      .filter((l) => l !== '')
+      .join('\n'),
+  );
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    system
+      .stop()
+      .then(() => process.exit(0))
+      .catch((e) => {
+        console.error(e);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((e) => {
+  if (e instanceof ConfigError || e instanceof DataDirLockedError) console.error(e.message);
+  else console.error(e);
+  process.exit(1);
+});

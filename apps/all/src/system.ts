@@ -1,0 +1,213 @@
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { walletEvents } from '@dob/auth';
+import { createChainEventCatalog } from '@dob/domain';
+import { startDevnet, DEFAULT_SEED, WASM_HASHES, type RunningDevnet, type SeededPool } from '@dob/devnet';
+import type { EventStore } from '@dob/event-store';
+import { registerPool, silentLogger, startNetworkIndexing, type IngestionStatus, type KnownWasm } from '@dob/indexer';
+import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
+import { RedisRateLimiter } from '@dob/rate-limit';
+import { createReadQueries, migrateFeaturedOverrides } from '@dob/read-models';
+import { HealthRegistry, openStorage, readOrCreateSecretFile, type Storage } from '@dob/runtime';
+import type { SqlDatabase } from '@dob/sql';
+import { createTradingService } from '@dob/trading';
+import { createApiAuth } from '../../api/src/auth';
+import { startApi } from '../../api/src/bootstrap';
+
+/** The embedded default serves Stellar network id 9 (testnet's id) from the local devnet (brief: Networks). */
+export const EMBEDDED_NETWORK_ID = 9;
+
+export interface SystemOptions {
+  readonly dataDir: string;
+  /** API port; 0 picks a free one. */
+  readonly port: number;
+  /** Devnet RPC port; 0 picks a free one. Ignored when rpcUrl is given. */
+  readonly devnetPort: number;
+  /** PostgreSQL instead of embedded PGlite. */
+  readonly databaseUrl?: string;
+  /** An external Stellar RPC for network 9 instead of the embedded devnet. */
+  readonly rpcUrl?: string;
+  readonly networkPassphrase?: string;
+  /** Seed the devnet on first start (default true: the deterministic default seed). */
+  readonly seed?: boolean | number;
+  readonly ledgerIntervalMs?: number;
+  readonly startLedger?: number;
+  /** Redis for the rate limiter (shared by API instances); unset = in-process. */
+  readonly redisUrl?: string;
+  /** JWT signing key; unset = a key file kept in the data folder. */
+  readonly jwtSecret?: string;
+  /** Explorer base for `stellar_explorer_url` (network 9 is testnet's id). */
+  readonly explorerUrl?: string;
+  /** Quiet logs (tests). */
+  readonly quiet?: boolean;
+}
+
+export interface RunningSystem {
+  readonly apiUrl: string;
+  readonly healthUrl: string;
+  readonly rpcUrl: string;
+  readonly networkPassphrase: string;
+  readonly friendbotUrl?: string;
+  readonly networkId: number;
+  readonly storage: Storage;
+  readonly db: SqlDatabase;
+  readonly eventStore: EventStore;
+  readonly devnet?: RunningDevnet;
+  readonly projections: ProjectionRunner<unknown>;
+  ingestionStatus(): IngestionStatus;
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything in one process: devnet (unless an external RPC is configured) → indexer → event store → projector →
+ * API. This is `npm start` and the harness of the cross-system e2e tests. Stop order is the reverse of start.
+ */
+export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
+  const log = options.quiet ? () => undefined : (line: string) => console.log(line);
+  const storage = await openStorage({
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+    catalog: createChainEventCatalog([...walletEvents]),
+    // The devnet's chain lives in the data folder too, so lock it even when the event store is on PostgreSQL.
+    lockDataDir: true,
+  });
+  const stops: (() => Promise<void>)[] = [() => storage.close()];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((e) => console.error('shutdown:', e));
+    stops.length = 0;
+  };
+
+  try {
+    const health = new HealthRegistry();
+    health.register('event_store', async () => {
+      const head = await storage.eventStore.headPosition();
+      return { status: 'up', ready: true, details: { head: `${head.commit}:${head.prepare}` } };
+    });
+
+    let devnet: RunningDevnet | undefined;
+    if (!options.rpcUrl) {
+      devnet = await startDevnet({
+        port: options.devnetPort,
+        dataDir: storage.dataDir,
+        seed: options.seed ?? DEFAULT_SEED,
+        ledgerIntervalMs: options.ledgerIntervalMs,
+      });
+      stops.push(() => devnet!.stop());
+      health.register('devnet', async () => {
+        const latest = devnet!.chain.history.latest();
+        return { status: 'up', ready: true, details: { latest_ledger: latest?.sequence ?? null } };
+      });
+      await registerSeededPools(storage.eventStore, devnet.pools);
+    }
+    const rpcUrl = options.rpcUrl ?? devnet!.rpcUrl;
+    const networkPassphrase = options.networkPassphrase ?? devnet!.networkPassphrase;
+
+    const indexing = startNetworkIndexing(storage.eventStore, {
+      networkId: EMBEDDED_NETWORK_ID,
+      rpcUrl,
+      startLedger: options.startLedger ?? 1,
+      discovery: true,
+      knownWasms: devnet ? DEVNET_WASMS : [],
+      pollIntervalMs: 500,
+      schedulerIntervalMs: 2_000,
+      ...(options.quiet ? { logger: silentLogger } : {}),
+    });
+    stops.push(() => indexing.stop());
+    health.register(`indexer_${EMBEDDED_NETWORK_ID}`, () => indexing.health());
+
+    const projections = new ProjectionRunner(storage.eventStore, createSqlReadModelStore(storage.db), projectionRegistry, {
+      log,
+    });
+    await projections.start();
+    stops.push(() => projections.stop());
+    health.register('projections', async () => {
+      const report = await projections.status();
+      return {
+        status: report.some((p) => p.active?.status === 'faulted') ? 'down' : 'up',
+        ready: projections.isCaughtUp(),
+        details: Object.fromEntries(report.map((p) => [p.name, p])),
+      };
+    });
+
+    const tokens = devnet ? [{ networkId: EMBEDDED_NETWORK_ID, symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }] : [];
+    await migrateFeaturedOverrides(storage.db);
+    const read = { queries: createReadQueries({ db: storage.db, tokens }) };
+
+    const auth = await createApiAuth({
+      db: storage.db,
+      events: storage.eventStore,
+      rateLimiter: options.redisUrl ? new RedisRateLimiter({ url: options.redisUrl }) : undefined,
+      jwt: { secret: options.jwtSecret ?? readOrCreateSecretFile(join(storage.dataDir, 'jwt-secret.key')).toString('hex') },
+    });
+    stops.push(() => auth.close());
+
+    const trading = await createTradingService({
+      db: storage.db,
+      networks: [
+        {
+          id: EMBEDDED_NETWORK_ID,
+          rpcUrl,
+          passphrase: networkPassphrase,
+          explorerUrl: options.explorerUrl ?? 'https://stellar.expert/explorer/testnet',
+          tokens,
+        },
+      ],
+    });
+
+    const api: NestFastifyApplication = await startApi(
+      { health, auth, read, trading },
+      { port: options.port, logger: !options.quiet },
+    );
+    stops.push(() => api.close());
+    const address = api.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : options.port;
+
+    return {
+      apiUrl: `http://localhost:${port}/api/agent`,
+      healthUrl: `http://localhost:${port}/health`,
+      rpcUrl,
+      networkPassphrase,
+      friendbotUrl: devnet?.friendbotUrl,
+      networkId: EMBEDDED_NETWORK_ID,
+      storage,
+      db: storage.db,
+      eventStore: storage.eventStore,
+      devnet,
+      projections: projections as ProjectionRunner<unknown>,
+      ingestionStatus: () => indexing.status(),
+      stop: stopAll,
+    };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}
+
+/**
+ * The devnet reports the real wasm hashes for splitter V1.2 and cf-v0.3.0 (already known to the indexer) and stable
+ * stand-ins for builds whose full hash the facts do not publish; the embedded indexer is told about those.
+ */
+const DEVNET_WASMS: readonly KnownWasm[] = [
+  { hash: WASM_HASHES.splitter_v1_3, kind: 'splitter', version: '1.3-admin', label: 'devnet splitter V1.3' },
+  { hash: WASM_HASHES.splitter_v2, kind: 'splitter', version: '2', label: 'devnet splitter V2' },
+  { hash: WASM_HASHES.participation_token, kind: 'participation_token', version: '0.2', label: 'devnet participation token' },
+];
+
+/** The devnet seeder's off-chain metadata feeds the pool registry (idempotent: unchanged metadata appends nothing). */
+async function registerSeededPools(store: EventStore, pools: readonly SeededPool[]): Promise<void> {
+  for (const p of pools) {
+    await registerPool(store, {
+      networkId: EMBEDDED_NETWORK_ID,
+      pool: p.pool_address,
+      metadata: {
+        name: p.name,
+        ticker: p.ticker,
+        access_type: p.access_type,
+        distribution_type: p.distribution_type,
+        estimated_apr: p.estimated_apr,
+        max_participants: p.max_participants,
+        token_to_distribute: p.token_to_distribute,
+      },
+    });
+  }
+}
