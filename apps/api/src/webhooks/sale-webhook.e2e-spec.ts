@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Keypair, rpc, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
+import { Keypair, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 import { walletEvents } from '@dob/auth';
 import { startDevnet, WASM_HASHES, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import { createChainEventCatalog } from '@dob/domain';
@@ -115,6 +115,7 @@ describe('devnet buy through the API → marketplace_sale_completed webhook (e2e
       headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(key ? { 'x-api-key': key } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response shapes vary per endpoint
     return { status: res.status, body: (await res.json()) as { success: boolean; data?: any; error?: { code: string; message: string } } };
   };
   async function register(kp: Keypair): Promise<string> {

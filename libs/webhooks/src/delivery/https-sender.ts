@@ -47,11 +47,11 @@ export function createHttpsSender(options: HttpsSenderOptions): WebhookSender {
       const elapsed = () => Math.round(performance.now() - started);
       return new Promise<SendResult>((resolve) => {
         let settled = false;
-        let timer: NodeJS.Timeout | undefined;
+        const timeout: { timer?: NodeJS.Timeout } = {};
         const finish = (r: SendResult) => {
           if (settled) return;
           settled = true;
-          clearTimeout(timer);
+          clearTimeout(timeout.timer);
           resolve(r);
         };
         let target: URL;
@@ -81,7 +81,7 @@ export function createHttpsSender(options: HttpsSenderOptions): WebhookSender {
             res.on('error', (e) => finish({ ok: false, responseCode: code, durationMs: elapsed(), error: e.message }));
           },
         );
-        timer = setTimeout(() => {
+        timeout.timer = setTimeout(() => {
           finish({ ok: false, responseCode: null, durationMs: elapsed(), error: `no response within ${timeoutMs} ms` });
           req.destroy();
         }, timeoutMs);

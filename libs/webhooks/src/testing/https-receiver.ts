@@ -26,9 +26,7 @@ export interface TestReceiver {
  */
 export async function startTestReceiver(): Promise<TestReceiver> {
   // selfsigned is a devDependency: loaded lazily so production code never needs it.
-  const selfsigned = require('selfsigned') as {
-    generate(attrs: { name: string; value: string }[], o: Record<string, unknown>): Promise<{ private: string; cert: string }>;
-  };
+  const selfsigned = await import('selfsigned');
   const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     algorithm: 'sha256',
