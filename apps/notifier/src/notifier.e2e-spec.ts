@@ -114,6 +114,7 @@ describe('notifier deliveries to a local HTTPS receiver (e2e, PostgreSQL, compre
     await until('success recorded', async () => (await service().list('ak_1'))[0].last_triggered_at !== null);
     const [listed] = await service().list('ak_1');
     expect(listed).toMatchObject({ id: hook.id, is_active: true, failure_count: 0 });
+    expect(await notifier.health()).toMatchObject({ status: 'up', ready: true, details: { queue: { pending: 0, delivered: 2, failed: 0 }, lastError: null } });
   });
 
   it('a receiver failing 6 times deactivates the webhook; re-enabling resets failure_count and delivers again', async () => {

@@ -71,13 +71,17 @@ export interface NotifierOptions extends WebhookComponentsOptions {
   readonly log?: (line: string) => void;
 }
 
+/** The runtime's ComponentHealth shape, so a root can `health.register('notifier', () => notifier.health())`. */
 export interface NotifierHealth {
   readonly status: 'up' | 'down';
   readonly ready: boolean;
-  readonly delivered: number;
-  readonly failedAttempts: number;
-  readonly inFlight: number;
-  readonly lastError: string | null;
+  readonly details: {
+    readonly delivered: number;
+    readonly failedAttempts: number;
+    readonly inFlight: number;
+    readonly queue: Record<'pending' | 'delivered' | 'failed', number>;
+    readonly lastError: string | null;
+  };
 }
 
 export interface Notifier {
@@ -128,7 +132,11 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
       const s = worker.stats();
       // A poison event faults the fan-out (nothing after it is enqueued until an operator retries): report down.
       const faulted = (await runner.status()).some((p) => p.active?.status === 'faulted');
-      return { status: faulted ? 'down' : 'up', ready: runner.isCaughtUp() && !faulted, ...s };
+      return {
+        status: faulted ? 'down' : 'up',
+        ready: runner.isCaughtUp() && !faulted,
+        details: { ...s, queue: await components.queue.counts() },
+      };
     },
     waitUntilCaughtUp: (timeoutMs) => runner.waitUntilCaughtUp(timeoutMs),
   };
