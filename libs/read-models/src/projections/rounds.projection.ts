@@ -1,7 +1,7 @@
 import type { ProjectionDefinition } from '@dob/projections';
 import type { SqlExecutor } from '@dob/sql';
 import { applyByType, type Chain, type EventHandler } from './apply-by-type';
-import { SHARE_EVENT_TYPES, poolVersionsDdl, shareDeltas } from './share-ledger';
+import { SHARE_EVENT_TYPES, poolVersionsDdl, shareDeltas, shareTableReplacement } from './share-ledger';
 
 /**
  * Distribution rounds per pool with their totals and claims (brief: round status).
@@ -22,6 +22,15 @@ const shares: EventHandler = async (tx, t, e) => {
       [d.networkId, d.pool, d.delta.toString()],
     );
   }
+  const table = await shareTableReplacement(tx, t.versions, e);
+  if (table) {
+    const total = [...table.holders.values()].reduce((a, b) => a + b, 0n);
+    await tx.query(
+      `INSERT INTO ${t.totals} (network_id, pool, total_shares) VALUES ($1, $2, $3::numeric)
+       ON CONFLICT (network_id, pool) DO UPDATE SET total_shares = EXCLUDED.total_shares`,
+      [table.networkId, table.pool, total.toString()],
+    );
+  }
 };
 
 /** V1 shares are basis points: init and update_shares require Σ = 10,000 (dob-contracts §2, InvalidShareTotal). */
@@ -37,7 +46,8 @@ async function totalShares(tx: SqlExecutor, table: string, c: Chain): Promise<st
 
 export const roundsProjection: ProjectionDefinition<SqlExecutor> = {
   name: ROUNDS,
-  version: 1,
+  // v2: share totals include V1 initial cap tables and update_shares replacements (see share-ledger).
+  version: 2,
   eventTypes: [
     ...SHARE_EVENT_TYPES,
     'RoundCreated',
