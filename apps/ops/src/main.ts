@@ -1,11 +1,15 @@
 import { Command } from 'commander';
 import { ConfigError } from '@dob/runtime';
 import { registerEventCommands } from './commands/events.command';
+import { registerFeaturedCommands } from './commands/featured.command';
+import { registerKeyCommands } from './commands/keys.command';
 import { registerProjectionCommands } from './commands/projections.command';
 import { OpsError } from './ops-context';
 
 /**
- * Operator CLI: `npm run ops -- projections status | rebuild <name> | reset <name> | retry <name>`, `events stats`.
+ * Operator CLI: `npm run ops -- projections status | rebuild <name> | reset <name> | retry <name>`, `events stats`,
+ * `featured set <address> --network <id> --reason <text> [--position <n>] | clear <address> --network <id>`,
+ * `keys set-rate-limit <keyId> <rpm>`.
  * Connects via DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite, default ./.data). Projections come from
  * the registry in libs/projections, so new projections appear here without CLI changes; new command groups are
  * one `register…(program)` line below.
@@ -14,6 +18,8 @@ export function buildOpsProgram(): Command {
   const program = new Command('ops').description('DobProtocol agent backend operations').showHelpAfterError();
   registerProjectionCommands(program);
   registerEventCommands(program);
+  registerFeaturedCommands(program);
+  registerKeyCommands(program);
   return program;
 }
 

@@ -1,3 +1,4 @@
+import { walletEvents } from '@dob/auth';
 import { createChainEventCatalog } from '@dob/domain';
 import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
 import { DataDirLockedError, loadAppConfig, openStorage, type Storage } from '@dob/runtime';
@@ -22,7 +23,7 @@ export async function openOpsContext(): Promise<OpsContext> {
   const config = loadAppConfig();
   let storage: Storage;
   try {
-    storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, catalog: createChainEventCatalog() });
+    storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, catalog: createChainEventCatalog([...walletEvents]) });
   } catch (e) {
     if (e instanceof DataDirLockedError) {
       throw new OpsError(

@@ -1,0 +1,77 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import { createSqlAuth, walletEvents, walletStreamId } from '@dob/auth';
+import { createChainEventCatalog } from '@dob/domain';
+import { createSqlEventStore } from '@dob/event-store';
+import { FEATURED_OVERRIDES_TABLE } from '@dob/read-models';
+import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { contractAddr } from '../../../libs/read-models/src/testing/chain-scenario';
+
+const ROOT = join(__dirname, '../../..');
+const ops = (args: string[], env: Record<string, string>) =>
+  spawnSync(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'main.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: '', ...env },
+    encoding: 'utf8',
+  });
+
+/** `featured set|clear` and `keys set-rate-limit` as an operator runs them, against PostgreSQL. */
+describe('ops CLI: featured pools and key rate limits', () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const env = { DATABASE_URL: `${TEST_POSTGRES_URL}?options=-c%20search_path%3D${schema}` };
+  let db: SqlDatabase;
+
+  beforeAll(async () => {
+    db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('sets, updates and clears an operator featured pick; refuses bad input with exit 1', async () => {
+    const pool = contractAddr('featured-by-ops');
+    const set = ops(['featured', 'set', pool, '--network', '9', '--reason', 'Editor’s pick', '--position', '2'], env);
+    expect([set.status, set.stderr]).toEqual([0, '']);
+    const again = ops(['featured', 'set', pool, '--network', '9', '--reason', 'Audited operator'], env);
+    expect(again.status).toBe(0);
+    const rows = async () => (await db.query(`SELECT network_id, address, reason, position FROM ${FEATURED_OVERRIDES_TABLE}`)).rows;
+    expect(await rows()).toEqual([{ network_id: 9, address: pool, reason: 'Audited operator', position: 0 }]);
+
+    for (const [args, message] of [
+      [['featured', 'set', 'CNOTAPOOL', '--network', '9', '--reason', 'x'], 'pool address must be a valid C…'],
+      [['featured', 'set', pool, '--network', 'nine', '--reason', 'x'], '--network must be an integer'],
+      [['featured', 'set', pool, '--network', '9', '--reason', ' '], '--reason must not be empty'],
+      [['featured', 'set', pool, '--network', '9'], "required option '--reason <text>' not specified"],
+    ] as const) {
+      const r = ops([...args], env);
+      expect([r.status, r.stderr]).toEqual([1, expect.stringContaining(message)]);
+    }
+
+    const clear = ops(['featured', 'clear', pool, '--network', '9'], env);
+    expect(clear.status).toBe(0);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('sets a key tier through the wallet aggregate; the guard sees it; unknown keys and tiers are refused', async () => {
+    const events = await createSqlEventStore(db, { catalog: createChainEventCatalog(walletEvents) });
+    const auth = await createSqlAuth(db, events);
+    const wallet = Keypair.random().publicKey();
+    const created = await auth.keys.createKey(wallet, { label: 'bot', scopes: ['read'], origin: 'key_management' });
+    expect((await auth.authenticator.authenticate(created.key))?.rateLimitRpm).toBe(60);
+
+    const r = ops(['keys', 'set-rate-limit', created.record.keyId, '1000'], env);
+    expect([r.status, r.stderr, r.stdout.trim()]).toEqual([0, '', `${created.record.keyId}: rate_limit_rpm = 1000`]);
+    expect((await auth.authenticator.authenticate(created.key))?.rateLimitRpm).toBe(1000);
+    expect((await events.readStream(walletStreamId(wallet))).map((e) => e.type)).toEqual(['ApiKeyCreated', 'ApiKeyRateLimitSet']);
+
+    const tier = ops(['keys', 'set-rate-limit', created.record.keyId, '100'], env);
+    expect([tier.status, tier.stderr]).toEqual([1, expect.stringContaining('VALIDATION_ERROR: rate_limit_rpm must be 60, 300')]);
+    const unknown = ops(['keys', 'set-rate-limit', 'ak_01ZZZZZZZZZZZZZZZZZZZZZZZZ', '300'], env);
+    expect([unknown.status, unknown.stderr]).toEqual([1, expect.stringContaining('NOT_FOUND: API key not found')]);
+    expect((await auth.authenticator.authenticate(created.key))?.rateLimitRpm).toBe(1000);
+    await auth.close();
+    await events.close();
+  });
+});
