@@ -38,7 +38,8 @@ export const ContractDiscovered = defineEvent(
       wasm_hash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
       /** The pool a participation token belongs to. */
       pool: contractAddress.nullable(),
-      source: z.enum(['init', 'cf_init', 'configured', 'participation_token']),
+      /** `registry`: a pool an operator registered (PoolRegistered), confirmed by its wasm hash. */
+      source: z.enum(['init', 'cf_init', 'configured', 'participation_token', 'registry']),
       first_seen_ledger: z.number().int().nonnegative(),
     })
     .strict(),

@@ -23,6 +23,12 @@ export const PoolInitialized = defineEvent(
     pool_type: z.enum(POOL_TYPES).nullable(),
     /** Raw u32 discriminant, kept when it is outside the known list (then pool_type is null). */
     pool_type_code: z.number().int().nonnegative().nullable(),
+    /**
+     * V1 only: the cap table passed to `init` (the event carries only its length, §2.4), read by the indexer from
+     * the transaction's invocation args; null when the transaction could not be read (e.g. init through a
+     * deployer contract, or outside the RPC's transaction retention). V2 cap tables are the PT mints.
+     */
+    initial_shares: z.array(z.object({ shareholder: stellarAddress, share: i128String }).strict()).nullable().optional(),
   }),
 );
 
@@ -44,7 +50,11 @@ export const PoolLocked = defineEvent('PoolLocked', chainPayload({}));
 /** `shares`: update_shares replaced the whole cap table; data is only the new shareholder count. */
 export const ShareTableUpdated = defineEvent(
   'ShareTableUpdated',
-  chainPayload({ shareholder_count: z.number().int().nonnegative() }),
+  chainPayload({
+    shareholder_count: z.number().int().nonnegative(),
+    /** The new cap table (update_shares args, read by the indexer from the transaction); null when unreadable. */
+    shares: z.array(z.object({ shareholder: stellarAddress, share: i128String }).strict()).nullable().optional(),
+  }),
 );
 
 /**

@@ -20,3 +20,15 @@ export async function confirmCandidate(
   if (known.kind !== expected) return null;
   return { contractId, kind: known.kind, version: known.version, wasmHash: exe.hash };
 }
+
+/**
+ * Confirms an operator-registered pool address (PoolRegistered) the same way: its wasm must be a known splitter or
+ * crowdfunding build, because decoding needs the kind and version, and a registration is a claim, not a proof.
+ */
+export async function confirmRegistered(rpc: ChainRpc, registry: WasmRegistry, contractId: string): Promise<ContractIdentity | null> {
+  const exe = await rpc.getContractExecutable(contractId);
+  if (!exe || exe.kind !== 'wasm') return null;
+  const known = registry.lookup(exe.hash);
+  if (!known || (known.kind !== 'splitter' && known.kind !== 'crowdfunding')) return null;
+  return { contractId, kind: known.kind, version: known.version, wasmHash: exe.hash };
+}

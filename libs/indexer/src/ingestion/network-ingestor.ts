@@ -4,18 +4,23 @@ import {
   IngestionCursorAdvanced,
   derivedEventId,
   indexerStreamId,
+  poolStreamId,
   type PoolType,
 } from '@dob/domain';
 import { WrongExpectedVersionError, type EventStore, type NewEvent, type StreamAppend } from '@dob/event-store';
 import type { RawChainEvent } from '../decoding/chain-event';
 import { KNOWN_DOB_WASMS, WasmRegistry, type ContractIdentity } from '../decoding/contract-identity';
 import { decodeChainEvent, type DecodedDomainEvent } from '../decoding/decode-chain-event';
-import { confirmCandidate } from '../discovery/contract-discovery';
+import { confirmCandidate, confirmRegistered } from '../discovery/contract-discovery';
 import { isRetentionError, type ChainRpc, type RpcEventFilter } from '../rpc/chain-rpc.port';
 import { DEFAULT_BACKOFF, realSleep, withBackoff, withTimeout, type BackoffOptions } from './backoff';
 import { contractFilters, discoveryFilters, partyTransferFilters, toRequests } from './filter-plan';
 import { silentLogger, type IndexerLogger, type IngestionAlarm, type IngestionStatus } from './ingestion-status';
+import { attachCapTables } from './cap-table-enrichment';
+import { RegisteredPools } from './registered-pools';
 import { WatchSet, type DiscoverySource } from './watch-set';
+
+type Discovery = { identity: ContractIdentity; source: DiscoverySource; ledger: number };
 
 export interface NetworkIngestorConfig {
   readonly networkId: number;
@@ -25,6 +30,8 @@ export interface NetworkIngestorConfig {
   readonly contracts?: readonly ContractIdentity[];
   /** Discover Dob contracts from `init` / `cf_init` events (default true). */
   readonly discovery?: boolean;
+  /** Watch pools registered with `registerPool` (PoolRegistered in the store), default true. */
+  readonly registeredPools?: boolean;
   readonly wasmRegistry?: WasmRegistry;
   /** getEvents page size (stellar-rpc max 10,000). */
   readonly pageLimit?: number;
@@ -63,6 +70,7 @@ export class NetworkIngestor {
   private readonly watch = new WatchSet();
   /** Candidates whose wasm hash is not Dob: never asked again in this process. */
   private readonly rejected = new Set<string>();
+  private readonly registered: RegisteredPools;
   private loaded = false;
   private indexerRevision = -1;
   private nextLedger = 0;
@@ -97,6 +105,7 @@ export class NetworkIngestor {
         this.logger.warn('rpc call failed, retrying', { networkId: config.networkId, attempt, delayMs, error: String(error) }),
     };
     this.registry = config.wasmRegistry ?? new WasmRegistry(KNOWN_DOB_WASMS);
+    this.registered = new RegisteredPools(store, config.networkId);
     this.logger = config.logger ?? silentLogger;
     for (const c of config.contracts ?? []) this.watch.add(c);
     this.current = {
@@ -167,8 +176,11 @@ export class NetworkIngestor {
     let to = Math.min(from + this.cfg.windowLedgers - 1, health.latestLedger);
     try {
       const discovered = this.config.discovery === false ? [] : await this.discover(from, to);
+      const registered = this.config.registeredPools === false ? [] : await this.watchRegistered(from);
+      discovered.push(...registered);
       let raw = await this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to);
       raw = raw.concat(await this.followParticipationTokens(raw, discovered, from, to));
+      if (registered.length) raw = raw.concat(await this.catchUp(registered.map((r) => r.identity), discovered, from, health.oldestLedger));
       const byId = new Map<string, RawChainEvent>();
       for (const e of raw) if (e.inSuccessfulContractCall !== false && e.ledger <= to) byId.set(e.id, e);
       let events = [...byId.values()].sort(compareEventIds);
@@ -181,6 +193,7 @@ export class NetworkIngestor {
         }
       }
       const decoded = this.decode(events);
+      await attachCapTables(decoded.decoded, (txHash) => this.call(() => this.rpc.getInvocation(txHash)));
       await this.commit(from, to, health.latestLedger, events.length, decoded, discovered);
     } catch (err) {
       if (isRetentionError(err)) {
@@ -216,15 +229,68 @@ export class NetworkIngestor {
         this.watch.add({ contractId: d.contract_id, kind: d.kind, version: d.version, wasmHash: d.wasm_hash, pool: d.pool });
       }
     }
-    // Pool types of participation tokens come from PoolInitialized, which lives on pool streams: rebuilt lazily
-    // (followParticipationTokens re-derives them whenever the V2 init is in a scanned window).
+    // A participation token's pool type (crowdfunding pools mint allocations) is on its pool's PoolInitialized, not on
+    // ContractDiscovered: read it back so a restart decodes the token's mints exactly as before.
+    for (const id of this.watch.ids()) {
+      const pt = this.watch.get(id)!;
+      if (pt.kind !== 'participation_token' || !pt.pool || pt.poolType) continue;
+      this.watch.add({ ...pt, poolType: await this.poolTypeOf(pt.pool) });
+    }
     this.loaded = true;
     this.update({ nextLedger: this.nextLedger, watchedContracts: this.watch.size });
     this.logger.info('ingestion resumed', { networkId: this.config.networkId, nextLedger: this.nextLedger, watched: this.watch.size });
   }
 
-  private async discover(from: number, to: number): Promise<Array<{ identity: ContractIdentity; source: DiscoverySource; ledger: number }>> {
-    const out: Array<{ identity: ContractIdentity; source: DiscoverySource; ledger: number }> = [];
+  private async poolTypeOf(pool: string): Promise<PoolType | null> {
+    const stream = poolStreamId(this.config.networkId, pool);
+    for (let fromRevision = 0; ; fromRevision += 500) {
+      const page = await this.store.readStream(stream, { fromRevision, maxCount: 500 });
+      const init = page.find((e) => e.type === 'PoolInitialized');
+      if (init) return (init.data as { pool_type: PoolType | null }).pool_type;
+      if (page.length < 500) return null;
+    }
+  }
+
+  /** Newly registered pools (PoolRegistered) confirmed by wasm hash and watched from now on. */
+  private async watchRegistered(from: number): Promise<Discovery[]> {
+    const out: Discovery[] = [];
+    for (const contractId of await this.registered.next()) {
+      if (this.watch.has(contractId) || this.rejected.has(contractId)) continue;
+      const identity = await this.call(() => confirmRegistered(this.rpc, this.registry, contractId));
+      if (!identity) {
+        this.rejected.add(contractId);
+        this.logger.warn('registered pool is not a known Dob contract (unknown wasm hash: configure DOB_WASM_HASHES); not watched', {
+          networkId: this.config.networkId,
+          contractId,
+        });
+        continue;
+      }
+      this.watch.add(identity);
+      out.push({ identity, source: 'registry', ledger: from });
+      this.logger.info('registered pool watched', { networkId: this.config.networkId, contractId, kind: identity.kind, version: identity.version });
+    }
+    return out;
+  }
+
+  /**
+   * A pool registered after ingestion passed its history: its earlier events (and its token transfers, and a V2
+   * pool's participation token) are fetched from the start ledger (or the RPC's oldest) up to the current window,
+   * in window-sized ranges, and committed with this window.
+   */
+  private async catchUp(fresh: readonly ContractIdentity[], discovered: Discovery[], from: number, oldest: number): Promise<RawChainEvent[]> {
+    const start = Math.max(this.config.startLedger, oldest);
+    const out: RawChainEvent[] = [];
+    const parties = fresh.filter((c) => c.kind === 'splitter' || c.kind === 'crowdfunding').map((c) => c.contractId);
+    for (let lo = start; lo < from; lo += this.cfg.windowLedgers) {
+      const hi = Math.min(lo + this.cfg.windowLedgers - 1, from - 1);
+      const raw = await this.fetchWatched(fresh.map((c) => c.contractId), parties, lo, hi);
+      out.push(...raw, ...(await this.followParticipationTokens(raw, discovered, lo, hi)));
+    }
+    return out;
+  }
+
+  private async discover(from: number, to: number): Promise<Discovery[]> {
+    const out: Discovery[] = [];
     const events = (await this.fetchRange(discoveryFilters(), from, to)).sort(compareEventIds);
     for (const e of events) {
       if (this.watch.has(e.contractId) || this.rejected.has(e.contractId)) continue;
@@ -249,7 +315,7 @@ export class NetworkIngestor {
    */
   private async followParticipationTokens(
     raw: readonly RawChainEvent[],
-    discovered: Array<{ identity: ContractIdentity; source: DiscoverySource; ledger: number }>,
+    discovered: Discovery[],
     from: number,
     to: number,
   ): Promise<RawChainEvent[]> {
@@ -322,7 +388,7 @@ export class NetworkIngestor {
     latest: number,
     chainEvents: number,
     { decoded, undecoded }: { decoded: DecodedDomainEvent[]; undecoded: number },
-    discovered: Array<{ identity: ContractIdentity; source: DiscoverySource; ledger: number }>,
+    discovered: Discovery[],
   ): Promise<void> {
     const net = this.config.networkId;
     const checkpointDue = to - this.lastCheckpointLedger >= this.cfg.checkpointEveryLedgers;

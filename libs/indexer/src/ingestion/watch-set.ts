@@ -1,6 +1,6 @@
 import type { ContractIdentity } from '../decoding/contract-identity';
 
-export type DiscoverySource = 'init' | 'cf_init' | 'configured' | 'participation_token';
+export type DiscoverySource = 'init' | 'cf_init' | 'configured' | 'participation_token' | 'registry';
 
 /** The contracts one network's ingestion watches, keyed by contract id. */
 export class WatchSet {

@@ -1,3 +1,4 @@
+import type { xdr } from '@stellar/stellar-sdk';
 import type { RawChainEvent } from '../decoding/chain-event';
 
 /**
@@ -33,11 +34,23 @@ export interface RpcHealth {
 /** What sits behind a contract id: a wasm (hex hash), a Stellar Asset Contract, or nothing (not deployed). */
 export type ContractExecutableInfo = { readonly kind: 'wasm'; readonly hash: string } | { readonly kind: 'sac' } | null;
 
+/** The top-level contract call of a transaction (InvokeHostFunction → invokeContract). */
+export interface ContractInvocation {
+  readonly contractId: string;
+  readonly functionName: string;
+  readonly args: readonly xdr.ScVal[];
+}
+
 export interface ChainRpc {
   getEvents(request: GetEventsRequest): Promise<GetEventsPage>;
   getHealth(): Promise<RpcHealth>;
   /** Reads the contract instance entry (getLedgerEntries) and returns its executable. */
   getContractExecutable(contractId: string): Promise<ContractExecutableInfo>;
+  /**
+   * getTransaction: the transaction's top-level contract invocation, or null when the RPC no longer has the
+   * transaction (outside its retention) or it is not a plain invokeContract.
+   */
+  getInvocation(txHash: string): Promise<ContractInvocation | null>;
 }
 
 /** stellar-rpc answers a startLedger outside its retention with an error naming the oldest ledger. */

@@ -1,5 +1,5 @@
 import { Address, rpc, xdr } from '@stellar/stellar-sdk';
-import type { ChainRpc, ContractExecutableInfo, GetEventsPage, GetEventsRequest, RpcHealth } from './chain-rpc.port';
+import type { ChainRpc, ContractExecutableInfo, ContractInvocation, GetEventsPage, GetEventsRequest, RpcHealth } from './chain-rpc.port';
 
 export interface StellarRpcOptions {
   readonly rpcUrl: string;
@@ -66,6 +66,27 @@ export function createStellarChainRpc(options: StellarRpcOptions): ChainRpc {
         ? { kind: 'wasm', hash: Buffer.from(exe.wasmHash.toBytes()).toString('hex') }
         : { kind: 'sac' };
     },
+    async getInvocation(txHash: string): Promise<ContractInvocation | null> {
+      const res = await server.getTransaction(txHash);
+      if (res.status === rpc.Api.GetTransactionStatus.NOT_FOUND) return null;
+      return invocationOf(res.envelopeXdr);
+    },
+  };
+}
+
+/** A v1 envelope with one invokeHostFunction(invokeContract) operation → its contract, function and args. */
+export function invocationOf(envelope: xdr.TransactionEnvelope): ContractInvocation | null {
+  // stellar-sdk 17's typed XDR unions (discriminated by `type`), as libs/devnet's parse-invocation reads them.
+  if (envelope.type !== 'envelopeTypeTx') return null;
+  const body = envelope.v1.tx.operations[0]?.body;
+  if (!body || body.type !== 'invokeHostFunction') return null;
+  const fn = body.invokeHostFunctionOp.hostFunction;
+  if (fn.type !== 'hostFunctionTypeInvokeContract') return null;
+  const call = fn.invokeContract;
+  return {
+    contractId: Address.fromScAddress(call.contractAddress).toString(),
+    functionName: Buffer.from(call.functionName.bytes).toString('utf8'),
+    args: call.args,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { RawChainEvent } from '../decoding/chain-event';
-import type { ChainRpc, ContractExecutableInfo, GetEventsPage, GetEventsRequest, RpcEventFilter, RpcHealth } from '../rpc/chain-rpc.port';
+import type { ChainRpc, ContractExecutableInfo, ContractInvocation, GetEventsPage, GetEventsRequest, RpcEventFilter, RpcHealth } from '../rpc/chain-rpc.port';
 
 /**
  * In-memory stand-in for stellar-rpc in unit tests: getEvents with the real filter semantics (contractIds,
@@ -9,6 +9,8 @@ export class FakeChainRpc implements ChainRpc {
   readonly events: RawChainEvent[] = [];
   readonly executables = new Map<string, ContractExecutableInfo>();
   readonly requests: GetEventsRequest[] = [];
+  /** Top-level invocations by transaction hash (getTransaction); absent = NOT_FOUND. */
+  readonly invocations = new Map<string, ContractInvocation>();
   latestLedger = 100;
   oldestLedger = 1;
   /** Errors thrown by the next calls (FIFO), e.g. to exercise retry. */
@@ -33,6 +35,11 @@ export class FakeChainRpc implements ChainRpc {
   async getContractExecutable(contractId: string): Promise<ContractExecutableInfo> {
     this.fault();
     return this.executables.get(contractId) ?? null;
+  }
+
+  async getInvocation(txHash: string): Promise<ContractInvocation | null> {
+    this.fault();
+    return this.invocations.get(txHash) ?? null;
   }
 
   async getEvents(request: GetEventsRequest): Promise<GetEventsPage> {

@@ -1,0 +1,50 @@
+import type { xdr } from '@stellar/stellar-sdk';
+import type { DecodedDomainEvent } from '../decoding/decode-chain-event';
+import { readAddress, readI128 } from '../decoding/scval';
+import type { ChainRpc, ContractInvocation } from '../rpc/chain-rpc.port';
+
+export interface CapTableEntry {
+  readonly shareholder: string;
+  readonly share: string;
+}
+
+/**
+ * Splitter V1's `init` event carries only the cap table's length and `shares` only the new count (dob-contracts
+ * §2.4), so a fold of the store could never know who holds a V1 pool's initial shares. The table is in the
+ * transaction's invocation args (`init(admin, Vec<ShareDataKey>, mutable)`, `update_shares(Vec<ShareDataKey>)`),
+ * so the indexer reads it with getTransaction and attaches it: `initial_shares` on PoolInitialized (V1), `shares`
+ * on ShareTableUpdated. Null when the transaction is gone or the call was not a direct one on that pool (e.g. init
+ * through a deployer contract): the gap is then visible rather than guessed.
+ */
+export async function attachCapTables(
+  decoded: readonly DecodedDomainEvent[],
+  invocationOf: ChainRpc['getInvocation'],
+): Promise<void> {
+  for (const d of decoded) {
+    const data = d.event.data as Record<string, unknown> & { chain: { contract_id: string; tx_hash: string } };
+    const isV1Init = d.event.type === 'PoolInitialized' && data.pool_version === '1';
+    const isTableUpdate = d.event.type === 'ShareTableUpdated';
+    if (!isV1Init && !isTableUpdate) continue;
+    const call = await invocationOf(data.chain.tx_hash);
+    const table = capTableFromCall(call, data.chain.contract_id, isV1Init ? 'init' : 'update_shares');
+    data[isV1Init ? 'initial_shares' : 'shares'] = table;
+  }
+}
+
+/** The `Vec<ShareDataKey {share, shareholder}>` argument of a direct init / update_shares call on `pool`. */
+export function capTableFromCall(call: ContractInvocation | null, pool: string, fn: 'init' | 'update_shares'): CapTableEntry[] | null {
+  if (!call || call.contractId !== pool || call.functionName !== fn) return null;
+  const arg = call.args[fn === 'init' ? 1 : 0];
+  if (!arg || arg.type !== 'scvVec') return null;
+  try {
+    return (arg.vec ?? []).map(shareEntry);
+  } catch {
+    return null;
+  }
+}
+
+function shareEntry(v: xdr.ScVal): CapTableEntry {
+  if (v.type !== 'scvMap') throw new Error('ShareDataKey: expected a map');
+  const fields = new Map<string, xdr.ScVal>((v.map ?? []).map((e) => [e.key.type === 'scvSymbol' ? e.key.sym.toString() : '', e.val]));
+  return { shareholder: readAddress(fields.get('shareholder'), 'shareholder'), share: readI128(fields.get('share'), 'share').toString() };
+}
