@@ -3,13 +3,15 @@ import { ConfigError } from '@dob/runtime';
 import { registerEventCommands } from './commands/events.command';
 import { registerFeaturedCommands } from './commands/featured.command';
 import { registerKeyCommands } from './commands/keys.command';
+import { registerPoolCommands } from './commands/pools.command';
 import { registerProjectionCommands } from './commands/projections.command';
 import { OpsError } from './ops-context';
 
 /**
  * Operator CLI: `npm run ops -- projections status | rebuild <name> | reset <name> | retry <name>`, `events stats`,
  * `featured set <address> --network <id> --reason <text> [--position <n>] | clear <address> --network <id>`,
- * `keys set-rate-limit <keyId> <rpm>`.
+ * `keys set-rate-limit <keyId> <rpm>`, `pools register <address> --network <id> --name … --ticker … --access-type …
+ * --distribution-type … [--apr …] [--max-participants …] [--token …]`.
  * Connects via DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite, default ./.data). Projections come from
  * the registry in libs/projections, so new projections appear here without CLI changes; new command groups are
  * one `register…(program)` line below.
@@ -20,6 +22,7 @@ export function buildOpsProgram(): Command {
   registerEventCommands(program);
   registerFeaturedCommands(program);
   registerKeyCommands(program);
+  registerPoolCommands(program);
   return program;
 }
 

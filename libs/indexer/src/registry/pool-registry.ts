@@ -1,5 +1,5 @@
 import { PoolMetadataUpdated, PoolRegistered, derivedEventId, poolMetadataSchema, poolStreamId, type PoolMetadata } from '@dob/domain';
-import { WrongExpectedVersionError, type EventStore } from '@dob/event-store';
+import { WrongExpectedVersionError, type EventStore, type RecordedEvent } from '@dob/event-store';
 
 export interface RegisterPoolInput {
   readonly networkId: number;
@@ -25,11 +25,7 @@ export async function registerPool(
   for (let attempt = 0; ; attempt += 1) {
     const events = await store.readStream(streamId);
     const revision = events.length ? events[events.length - 1].revision : -1;
-    let current: PoolMetadata | null = null;
-    for (const e of events) {
-      if (e.type === PoolRegistered.type) current = poolMetadataSchema.parse(pick(e.data as Record<string, unknown>));
-      if (e.type === PoolMetadataUpdated.type && current) current = { ...current, ...(e.data as { changes: Partial<PoolMetadata> }).changes };
-    }
+    const current = metadataOf(events);
     const now = clock().toISOString();
     try {
       if (!current) {
@@ -71,6 +67,20 @@ export async function registerPool(
       if (!(err instanceof WrongExpectedVersionError) || attempt >= 4) throw err;
     }
   }
+}
+
+/** A pool's current registry metadata (PoolRegistered + PoolMetadataUpdated on its stream), or null if unregistered. */
+export async function currentPoolMetadata(store: EventStore, networkId: number, pool: string): Promise<PoolMetadata | null> {
+  return metadataOf(await store.readStream(poolStreamId(networkId, pool)));
+}
+
+function metadataOf(events: readonly RecordedEvent[]): PoolMetadata | null {
+  let current: PoolMetadata | null = null;
+  for (const e of events) {
+    if (e.type === PoolRegistered.type) current = poolMetadataSchema.parse(pick(e.data as Record<string, unknown>));
+    if (e.type === PoolMetadataUpdated.type && current) current = { ...current, ...(e.data as { changes: Partial<PoolMetadata> }).changes };
+  }
+  return current;
 }
 
 function pick(d: Record<string, unknown>): PoolMetadata {
