@@ -15,6 +15,8 @@ export interface StartDevnetOptions {
   readonly dataDir?: string;
   /** true or a numeric seed: seed realistic history when the chain is empty. */
   readonly seed?: boolean | number;
+  /** With `seed`: keep generating activity until about this many contract events exist (large histories). */
+  readonly seedEvents?: number;
   readonly ledgerIntervalMs?: number;
   readonly retentionLedgers?: number;
 }
@@ -57,7 +59,12 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
 
   let pools: readonly SeededPool[] = store ? await store.readPools() : [];
   if (seedRequested && pools.length === 0 && isFresh(chain)) {
-    const result = seedDevnet(chain, { seed: typeof options.seed === 'number' ? options.seed : DEFAULT_SEED, paymentToken, issuer });
+    const result = seedDevnet(chain, {
+      seed: typeof options.seed === 'number' ? options.seed : DEFAULT_SEED,
+      paymentToken,
+      issuer,
+      ...(options.seedEvents ? { events: options.seedEvents } : {}),
+    });
     pools = result.pools;
     if (store) await store.writePools(pools);
   }
