@@ -2,6 +2,7 @@ import { formatAmount } from '../money';
 import { chainName } from '../networks';
 import { resolvePoolNetwork } from './pool-resolution';
 import { MEMBER_STATS, V, iso, int, offsetOf, type Page, type Paging, type QueryContext } from './query-context';
+import { tokenLabel, type TokenLookup } from './token-directory';
 
 export const POOL_SORTS = ['created_desc', 'created_asc', 'apr_desc', 'apr_asc', 'members_desc', 'members_asc'] as const;
 export type PoolSort = (typeof POOL_SORTS)[number];
@@ -66,6 +67,7 @@ export interface PoolRow {
   pool_version: string | null;
   creator_address: string | null;
   locked: boolean;
+  mutable: boolean | null;
   min_interval_seconds: string | null;
   claim_delay_seconds: string | null;
   round_expiry_seconds: string | null;
@@ -82,7 +84,7 @@ export interface PoolRow {
 const SELECT_POOLS = `SELECT p.network_id, p.address, p.name, p.ticker, p.access_type, p.distribution_type,
        p.estimated_apr::text AS estimated_apr, p.max_participants, p.token_to_distribute, p.created_at,
        COALESCE(m.member_count, 0) AS member_count, COALESCE(m.total_shares, 0)::text AS total_shares, p.pool_version,
-       p.creator_address, p.locked, p.min_interval_seconds, p.claim_delay_seconds, p.round_expiry_seconds,
+       p.creator_address, p.locked, p.mutable, p.min_interval_seconds, p.claim_delay_seconds, p.round_expiry_seconds,
        p.schedule_enabled, p.schedule_first, p.schedule_interval, p.schedule_total, p.distribution_count,
        p.total_distributed::text AS total_distributed, p.last_distribution_at, p.distribution_token
   FROM ${V.pools} p LEFT JOIN (${MEMBER_STATS}) m ON m.network_id = p.network_id AND m.pool = p.address
@@ -98,7 +100,7 @@ const ORDER: Record<PoolSort, string> = {
   members_asc: 'member_count ASC',
 };
 
-export function toListItem(r: PoolRow): PoolListItem {
+export function toListItem(r: PoolRow, tokens?: TokenLookup): PoolListItem {
   return {
     address: r.address,
     name: r.name,
@@ -110,7 +112,7 @@ export function toListItem(r: PoolRow): PoolListItem {
     estimated_apr: r.estimated_apr === null ? null : Number(r.estimated_apr),
     member_count: int(r.member_count),
     max_participants: r.max_participants,
-    token_to_distribute: r.token_to_distribute,
+    token_to_distribute: tokens ? tokenLabel(tokens, r.network_id, r.token_to_distribute) : r.token_to_distribute,
     pool_data: {
       name: r.name,
       ticker: r.ticker,
@@ -137,15 +139,16 @@ export class PoolQueries {
     if (q.networkId !== undefined) add('p.network_id = ?', q.networkId);
     if (q.accessType) add('p.access_type = ?', q.accessType);
     const filter = where.length ? ` AND ${where.join(' AND ')}` : '';
-    const [rows, count] = await Promise.all([
+    const [rows, count, tokens] = await Promise.all([
       this.ctx.db.query<PoolRow>(
         `${SELECT_POOLS}${filter} ORDER BY ${ORDER[q.sort]}, p.network_id, p.address LIMIT ${q.limit} OFFSET ${offsetOf(q)}`,
         params,
       ),
       // The count needs no member aggregate: filters only touch the pools table.
       this.ctx.db.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM ${V.pools} p WHERE (p.initialized OR p.registered)${filter}`, params),
+      this.ctx.tokens.lookup(),
     ]);
-    return { items: rows.rows.map(toListItem), page: q.page, limit: q.limit, total: count.rows[0]!.n };
+    return { items: rows.rows.map((r) => toListItem(r, tokens)), page: q.page, limit: q.limit, total: count.rows[0]!.n };
   }
 
   async row(address: string, networkId?: number): Promise<PoolRow> {
@@ -158,17 +161,18 @@ export class PoolQueries {
   async detail(address: string, networkId?: number): Promise<PoolDetail> {
     const r = await this.row(address, networkId);
     const tokens = await this.ctx.tokens.lookup();
-    const item = toListItem(r);
+    const item = toListItem(r, tokens);
     const decimals = tokens.get(r.network_id, r.distribution_token).decimals;
     const memberCount = int(r.member_count);
     return {
       ...item,
-      pool_data: { ...item.pool_data, way_to_access: r.access_type ? (WAY_TO_ACCESS[r.access_type] ?? r.access_type) : null, token_to_distribute: r.token_to_distribute },
+      pool_data: { ...item.pool_data, way_to_access: r.access_type ? (WAY_TO_ACCESS[r.access_type] ?? r.access_type) : null, token_to_distribute: item.token_to_distribute },
       creator_address: r.creator_address,
       total_distributed: formatAmount(r.total_distributed, decimals),
       total_shares: int(r.total_shares),
       // Open to newcomers while the cap table can still change and the participant cap (if any) is not reached.
-      allow_entry: !r.locked && (r.max_participants === null || memberCount < r.max_participants),
+      // A pool initialised with mutable = false is as locked as one that called lock_contract (same contract state).
+      allow_entry: !r.locked && r.mutable !== false && (r.max_participants === null || memberCount < r.max_participants),
       distribution_config: distributionConfig(r),
       next_distribution: nextDistribution(r, this.ctx.now()),
     };

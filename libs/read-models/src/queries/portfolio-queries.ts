@@ -5,7 +5,7 @@ import { MarketplaceQueries, type Listing, type ListingStatusFilter } from './ma
 import { ROUND_STATUS_SQL } from './pool-activity-queries';
 import { nextDistribution } from './pool-queries';
 import { MEMBER_STATS, V, iso, int, offsetOf, type Page, type Paging, type QueryContext } from './query-context';
-import type { TokenLookup } from './token-directory';
+import { tokenLabel, type TokenLookup } from './token-directory';
 
 /** Dob's documented holdings record (PORT §5), field for field. */
 export interface Holding {
@@ -151,7 +151,7 @@ export class PortfolioQueries {
       shares: int(r.shares),
       total_shares: int(r.total_shares),
       participation_percent: percent(BigInt(r.shares), BigInt(r.total_shares)),
-      distribution_token: r.token_to_distribute ?? (r.distribution_token ? t.symbol : null),
+      distribution_token: tokenLabel(tokens, r.network_id, r.token_to_distribute) ?? (r.distribution_token ? t.symbol : null),
       total_earned: formatAmount(r.earned, t.decimals),
       unclaimed_amount: formatAmount(unclaimed, t.decimals),
       unclaimed_rounds: r.v2_unclaimed_rounds,
@@ -230,7 +230,7 @@ export class PortfolioQueries {
     const now = this.ctx.now();
     for (const p of pools.rows) {
       const at = nextDistribution(p, now);
-      if (at) upcoming.push({ pool_address: p.address, pool_name: p.name, network_id: p.network_id, round_id: null, token: p.token_to_distribute, estimated_amount: null, claimable_from: at, expires_at: null, kind: 'scheduled' });
+      if (at) upcoming.push({ pool_address: p.address, pool_name: p.name, network_id: p.network_id, round_id: null, token: tokenLabel(tokens, p.network_id, p.token_to_distribute), estimated_amount: null, claimable_from: at, expires_at: null, kind: 'scheduled' });
     }
     upcoming.sort((a, b) => (a.claimable_from ?? '').localeCompare(b.claimable_from ?? '') || a.pool_address.localeCompare(b.pool_address) || (a.round_id ?? -1) - (b.round_id ?? -1));
     return { claimable, upcoming };

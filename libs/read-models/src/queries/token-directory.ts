@@ -18,6 +18,15 @@ export interface TokenLookup {
 }
 
 /**
+ * A token as agents see it (spec: token_to_distribute is a token symbol): registry metadata may name the token by
+ * its contract address, which is shown as the symbol the directory knows for it (else the address stays).
+ */
+export function tokenLabel(tokens: TokenLookup, networkId: number, value: string | null): string | null {
+  if (value === null || !/^C[A-Z2-7]{55}$/.test(value)) return value;
+  return tokens.get(networkId, value).symbol;
+}
+
+/**
  * Token symbols and decimals: configured tokens first, then symbols learned from SAC transfer events (tokens read
  * model), else the contract address stands in for the symbol.
  */
