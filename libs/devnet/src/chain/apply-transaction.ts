@@ -22,6 +22,7 @@ export function applyTransaction(host: SorobanHost, tx: ValidTransaction, ledger
       ledger,
       authMode: 'enforce',
       authEntries: tx.call.auth,
+      footprint: tx.footprint,
     },
     { commit: true },
   );

@@ -1,5 +1,6 @@
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import type { ContractEventRecord, TransactionRecord } from './chain-records';
+import { scValBase64 } from '../host/fast-xdr';
 import { transactionMetaXdr } from './transaction-xdr';
 
 type Wire<T extends { fromXdrObject(w: never): unknown }> = Parameters<T['fromXdrObject']>[0];
@@ -14,8 +15,8 @@ export function toEventRecord(
     ...position,
     type: event.type.name === 'system' ? 'system' : 'contract',
     contractId: event.contractId ? StrKey.encodeContract(Buffer.from(event.contractId.value)) : '',
-    topics: body.topics.map((t) => t.toXdr('base64')),
-    value: body.data.toXdr('base64'),
+    topics: body.topics.map(scValBase64),
+    value: scValBase64(body.data),
   };
 }
 

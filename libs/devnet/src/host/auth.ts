@@ -1,6 +1,7 @@
 import { Address, hash, Keypair, xdr } from '@stellar/stellar-sdk';
 import { randomBytes } from 'node:crypto';
 import { HostError } from './host-errors';
+import { scvEquals } from './scval';
 import { networkId } from './contract-address';
 
 /** One contract-function frame on the call stack, as far as authorization cares. */
@@ -179,7 +180,7 @@ function signaturesOf(sig: xdr.ScVal): SignaturePair[] {
 
 function matches(node: AuthNode, frame: AuthFrame): boolean {
   if (node.contractId !== frame.contractId || node.fn !== frame.fn || node.args.length !== frame.args.length) return false;
-  return node.args.every((a, i) => a.toXdr('base64') === frame.args[i]!.toXdr('base64'));
+  return node.args.every((a, i) => scvEquals(a, frame.args[i]!));
 }
 
 function toInvocation(node: AuthNode): xdr.SorobanAuthorizedInvocation {

@@ -37,6 +37,14 @@ export class HostError extends Error {
     return new HostError(xdr.ScError.sceStorage(xdr.ScErrorCode.scecMissingValue), `Error(Storage, MissingValue): ${detail}`);
   }
 
+  /**
+   * A ledger entry outside the transaction's declared footprint (or a write to a read-only one): soroban-env-host
+   * raises `Error(Storage, ExceededLimit)` and the operation fails as INVOKE_HOST_FUNCTION_TRAPPED.
+   */
+  static outsideFootprint(detail: string): HostError {
+    return new HostError(xdr.ScError.sceStorage(xdr.ScErrorCode.scecExceededLimit), `Error(Storage, ExceededLimit): ${detail}`);
+  }
+
   /** Calling a function the contract does not export. */
   static missingFunction(fn: string): HostError {
     return new HostError(xdr.ScError.sceWasmVm(xdr.ScErrorCode.scecMissingValue), `Error(WasmVm, MissingValue): no function ${fn}`);

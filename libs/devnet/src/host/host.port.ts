@@ -41,6 +41,11 @@ export interface InvokeRequest {
    */
   readonly authMode: 'record' | 'enforce';
   readonly authEntries?: readonly xdr.SorobanAuthorizationEntry[];
+  /**
+   * The transaction's declared footprint (SorobanTransactionData.resources.footprint). When given, reading a
+   * ledger entry outside it or writing one that is not read-write fails with Error(Storage, ExceededLimit).
+   */
+  readonly footprint?: { readonly readOnly: readonly xdr.LedgerKey[]; readonly readWrite: readonly xdr.LedgerKey[] };
 }
 
 export interface InvokeSuccess {

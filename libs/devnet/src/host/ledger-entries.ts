@@ -2,17 +2,44 @@ import { Address, xdr } from '@stellar/stellar-sdk';
 
 /** LedgerKey / LedgerEntryData builders for the entry kinds the devnet stores. */
 
-export const accountKey = (accountId: string): xdr.LedgerKey =>
-  xdr.LedgerKey.fromJson({ account: { account_id: accountId } });
-
-export function contractDataKey(contractId: string, key: xdr.ScVal, durability: xdr.ContractDataDurability): xdr.LedgerKey {
-  return xdr.LedgerKey.contractData(
-    new xdr.LedgerKeyContractData({ contract: Address.fromString(contractId).toScAddress(), key, durability }),
-  );
+const accountKeys = new Map<string, xdr.LedgerKey>();
+/** The account's LedgerKey (memoised; LedgerKey objects are never mutated). */
+export function accountKey(accountId: string): xdr.LedgerKey {
+  let k = accountKeys.get(accountId);
+  if (!k) {
+    k = xdr.LedgerKey.fromJson({ account: { account_id: accountId } });
+    if (accountKeys.size >= 200_000) accountKeys.clear();
+    accountKeys.set(accountId, k);
+  }
+  return k;
 }
 
-export const instanceKey = (contractId: string): xdr.LedgerKey =>
-  contractDataKey(contractId, xdr.ScVal.scvLedgerKeyContractInstance(), xdr.ContractDataDurability.persistent);
+/** Strkey → ScAddress, memoised (strkey decoding is costly and every storage access needs it). */
+const scAddresses = new Map<string, xdr.ScAddress>();
+export function scAddressOf(id: string): xdr.ScAddress {
+  let a = scAddresses.get(id);
+  if (!a) {
+    a = Address.fromString(id).toScAddress();
+    if (scAddresses.size >= 200_000) scAddresses.clear();
+    scAddresses.set(id, a);
+  }
+  return a;
+}
+
+export function contractDataKey(contractId: string, key: xdr.ScVal, durability: xdr.ContractDataDurability): xdr.LedgerKey {
+  return xdr.LedgerKey.contractData(new xdr.LedgerKeyContractData({ contract: scAddressOf(contractId), key, durability }));
+}
+
+const instanceKeys = new Map<string, xdr.LedgerKey>();
+export function instanceKey(contractId: string): xdr.LedgerKey {
+  let k = instanceKeys.get(contractId);
+  if (!k) {
+    k = contractDataKey(contractId, xdr.ScVal.scvLedgerKeyContractInstance(), xdr.ContractDataDurability.persistent);
+    if (instanceKeys.size >= 200_000) instanceKeys.clear();
+    instanceKeys.set(contractId, k);
+  }
+  return k;
+}
 
 export function contractDataEntry(
   contractId: string,
@@ -23,7 +50,7 @@ export function contractDataEntry(
   return xdr.LedgerEntryData.contractData(
     new xdr.ContractDataEntry({
       ext: xdr.ExtensionPoint.v0(),
-      contract: Address.fromString(contractId).toScAddress(),
+      contract: scAddressOf(contractId),
       key,
       durability,
       val,

@@ -1,4 +1,5 @@
 import { Address, nativeToScVal, scValToBigInt, xdr } from '@stellar/stellar-sdk';
+import { scValBase64 } from './fast-xdr';
 import { HostError } from './host-errors';
 
 /**
@@ -9,7 +10,22 @@ import { HostError } from './host-errors';
 
 export const sym = (s: string): xdr.ScVal => xdr.ScVal.scvSymbol(s);
 export const str = (s: string): xdr.ScVal => xdr.ScVal.scvString(s);
-export const addr = (a: string): xdr.ScVal => Address.fromString(a).toScVal();
+/**
+ * Address ⇄ strkey conversions (base32 + CRC16) dominated the host's profile, so both directions are memoised.
+ * The cached ScVal objects are shared: nothing in the devnet mutates an ScVal after building it.
+ */
+const CACHE_LIMIT = 200_000;
+const scAddresses = new Map<string, xdr.ScVal>();
+const strkeys = new Map<string, string>();
+export function addr(a: string): xdr.ScVal {
+  let v = scAddresses.get(a);
+  if (!v) {
+    v = Address.fromString(a).toScVal();
+    if (scAddresses.size >= CACHE_LIMIT) scAddresses.clear();
+    scAddresses.set(a, v);
+  }
+  return v;
+}
 export const i128 = (n: bigint): xdr.ScVal => nativeToScVal(n, { type: 'i128' });
 export const u64 = (n: bigint): xdr.ScVal => xdr.ScVal.scvU64(n);
 export const u32 = (n: number): xdr.ScVal => xdr.ScVal.scvU32(n);
@@ -53,7 +69,17 @@ export function asBool(v: xdr.ScVal | undefined): boolean {
 }
 export function asAddress(v: xdr.ScVal | undefined): string {
   if (!v || v.type !== 'scvAddress') throw unexpected('address');
-  return Address.fromScVal(v).toString();
+  const a = v.address as unknown as { type: string; accountId?: { type: string; ed25519: { value: Uint8Array } }; contractId?: { value: Uint8Array } };
+  const raw = a.type === 'scAddressTypeAccount' && a.accountId?.type === 'publicKeyTypeEd25519' ? a.accountId.ed25519.value : a.type === 'scAddressTypeContract' ? a.contractId?.value : undefined;
+  if (!raw) return Address.fromScVal(v).toString();
+  const id = a.type[13] + Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1');
+  let s = strkeys.get(id);
+  if (s === undefined) {
+    s = Address.fromScVal(v).toString();
+    if (strkeys.size >= CACHE_LIMIT) strkeys.clear();
+    strkeys.set(id, s);
+  }
+  return s;
 }
 export function asString(v: xdr.ScVal | undefined): string {
   if (!v || (v.type !== 'scvString' && v.type !== 'scvSymbol')) throw unexpected('string');
@@ -80,16 +106,23 @@ export function field(s: Record<string, xdr.ScVal>, name: string): xdr.ScVal {
   return v;
 }
 
-const b64 = (v: xdr.ScVal): string => v.toXdr('base64');
-export const scvEquals = (a: xdr.ScVal, b: xdr.ScVal): boolean => b64(a) === b64(b);
+export const scvEquals = (a: xdr.ScVal, b: xdr.ScVal): boolean => scValBase64(a) === scValBase64(b);
+
+/** ScValType discriminants (Stellar-contract.x), by the SDK's arm names. */
+const SCV_ORDER: Record<string, number> = {
+  scvBool: 0, scvVoid: 1, scvError: 2, scvU32: 3, scvI32: 4, scvU64: 5, scvI64: 6, scvTimepoint: 7, scvDuration: 8,
+  scvU128: 9, scvI128: 10, scvU256: 11, scvI256: 12, scvBytes: 13, scvString: 14, scvSymbol: 15, scvVec: 16,
+  scvMap: 17, scvAddress: 18, scvContractInstance: 19, scvLedgerKeyContractInstance: 20, scvLedgerKeyNonce: 21,
+};
+const typeCode = (v: xdr.ScVal): number => SCV_ORDER[v.type] ?? v.toXdrObject().type;
 
 /**
  * Total order of ScVals as the Soroban host defines it (type discriminant first, then value), used to keep
  * instance storage maps sorted like the real host does.
  */
 export function compareScVal(a: xdr.ScVal, b: xdr.ScVal): number {
-  const ta = a.toXdrObject().type;
-  const tb = b.toXdrObject().type;
+  const ta = typeCode(a);
+  const tb = typeCode(b);
   if (ta !== tb) return ta - tb;
   switch (a.type) {
     case 'scvU32':
@@ -120,7 +153,7 @@ export function compareScVal(a: xdr.ScVal, b: xdr.ScVal): number {
       return compareBytes(asBytes(a), asBytes(b));
     default:
       // Addresses: type then 32 key bytes; the XDR encoding orders the same way.
-      return compareBytes(a.toXdr(), b.toXdr());
+      return compareBytes(Buffer.from(scValBase64(a), 'base64'), Buffer.from(scValBase64(b), 'base64'));
   }
 }
 

@@ -15,9 +15,10 @@ import type {
   SorobanHost,
 } from './host.port';
 import { HostError } from './host-errors';
-import { accountEntry, accountKey, contractDataEntry, contractDataKey, instanceEntry, instanceKey } from './ledger-entries';
+import { accountEntry, accountKey, contractDataEntry, contractDataKey, instanceEntry, instanceKey, scAddressOf } from './ledger-entries';
 import { kindOfWasmHash, WASM_HASHES } from './wasm-hashes';
-import { LedgerTxn, ledgerKeyId, WorldState, type StoredEntry, type WorldSnapshot } from './world-state';
+import { asAddress } from './scval';
+import { declaredFootprint, LedgerTxn, ledgerKeyId, WorldState, type StoredEntry, type WorldSnapshot } from './world-state';
 
 /**
  * Default deployer of deployContract: a fixed, keyless-by-convention devnet account (the secret is derived
@@ -46,7 +47,7 @@ class DevnetSorobanHost implements SorobanHost {
 
   invoke(request: InvokeRequest, options: { commit: boolean }): InvokeResult {
     if (request.ledger.networkPassphrase !== this.passphrase) throw new Error('ledger passphrase does not match the host');
-    const txn = new LedgerTxn(this.world);
+    const txn = new LedgerTxn(this.world, request.footprint ? declaredFootprint(request.footprint) : undefined);
     const execution = new Execution(txn, request, this.passphrase);
     let result: xdr.ScVal;
     try {
@@ -56,13 +57,18 @@ class DevnetSorobanHost implements SorobanHost {
       return { ok: false, error: err.scError, message: err.message };
     }
     if (options.commit) txn.commit();
-    return {
-      ok: true,
-      result,
-      events: execution.events,
-      auth: request.authMode === 'record' ? execution.auth.recordedEntries() : [...(request.authEntries ?? [])],
-      footprint: txn.footprint(),
-    };
+    const auth = request.authMode === 'record' ? execution.auth.recordedEntries() : [...(request.authEntries ?? [])];
+    // Like stellar-rpc's simulation, address credentials put their nonce entry in the read-write footprint
+    // (applying the signed entry writes it), so enforcing the footprint accepts the prepared transaction.
+    if (request.authMode === 'record') {
+      for (const entry of auth) {
+        if (entry.credentials.type !== 'sorobanCredentialsAddress') continue;
+        const c = entry.credentials.address;
+        const nonceKey = xdr.ScVal.scvLedgerKeyNonce(new xdr.ScNonceKey({ nonce: c.nonce }));
+        txn.declareWrite(contractDataKey(asAddress(xdr.ScVal.scvAddress(c.address)), nonceKey, xdr.ContractDataDurability.temporary));
+      }
+    }
+    return { ok: true, result, events: execution.events, auth, footprint: txn.footprint() };
   }
 
   getLedgerEntries(keys: readonly xdr.LedgerKey[]): LedgerEntryRecord[] {
@@ -199,7 +205,7 @@ class Execution {
   }
 
   call(contractId: string, fn: string, args: readonly xdr.ScVal[], invoker: string | undefined): xdr.ScVal {
-    if (!StrKey.isValidContract(contractId)) throw HostError.valueUnexpectedType(`${contractId} is not a contract`);
+    if (!isContractId(contractId)) throw HostError.valueUnexpectedType(`${contractId} is not a contract`);
     if (this.stack.length >= MAX_CALL_DEPTH) throw HostError.panic('call depth exceeded');
     const kind = kindOfEntry(this.txn.load(instanceKey(contractId)));
     if (!kind) throw HostError.storageMissing(`contract ${contractId} not found`);
@@ -229,7 +235,7 @@ class Execution {
       requireAuth: (address) => this.auth.requireAuth(this.stack, address),
       emit: (topics, data) => this.events.push(contractEvent(id, topics, data)),
       invoke: (target, fn, args) => this.call(target, fn, args, id),
-      kindOf: (target) => (StrKey.isValidContract(target) ? kindOfEntry(this.txn.load(instanceKey(target))) : undefined),
+      kindOf: (target) => (isContractId(target) ? kindOfEntry(this.txn.load(instanceKey(target))) : undefined),
     };
   }
 
@@ -247,12 +253,21 @@ class Execution {
   }
 }
 
+const validContracts = new Set<string>();
+/** StrKey.isValidContract, memoised (checksum decoding on every cross-contract call was a hot spot). */
+function isContractId(id: string): boolean {
+  if (validContracts.has(id)) return true;
+  if (!StrKey.isValidContract(id)) return false;
+  if (validContracts.size >= 200_000) validContracts.clear();
+  validContracts.add(id);
+  return true;
+}
+
 function contractEvent(contractId: string, topics: readonly xdr.ScVal[], data: xdr.ScVal): xdr.ContractEvent {
+  const address = scAddressOf(contractId);
   return new xdr.ContractEvent({
     ext: xdr.ExtensionPoint.v0(),
-    contractId: Address.fromString(contractId).toScAddress().toXdrObject().type === 1
-      ? (Address.fromString(contractId).toScAddress() as xdr.ScAddressContract).contractId
-      : null,
+    contractId: address.type === 'scAddressTypeContract' ? (address as xdr.ScAddressContract).contractId : null,
     type: xdr.ContractEventType.contract,
     body: xdr.ContractEventBody.v0(new xdr.ContractEventV0({ topics: [...topics], data })),
   });

@@ -1,4 +1,6 @@
 import { xdr } from '@stellar/stellar-sdk';
+import { ledgerKeyBase64 } from './fast-xdr';
+import { HostError } from './host-errors';
 
 /** One ledger entry as stored: the entry data plus the bookkeeping the RPC reports with it. */
 export interface StoredEntry {
@@ -15,7 +17,8 @@ export interface WorldSnapshot {
   readonly entries: ReadonlyArray<readonly [string, string, number, number | null]>;
 }
 
-export const ledgerKeyId = (key: xdr.LedgerKey): string => key.toXdr('base64');
+/** The entry's id: its LedgerKey as base64 XDR (written by fast-xdr, byte-identical to `key.toXdr('base64')`). */
+export const ledgerKeyId = (key: xdr.LedgerKey): string => ledgerKeyBase64(key);
 
 /**
  * The devnet's ledger: entries keyed by their LedgerKey XDR (base64). Entry data is kept decoded for fast
@@ -79,19 +82,47 @@ export class WorldState {
   }
 }
 
+/** A transaction's declared footprint as entry ids (what a submitted transaction may read / write). */
+export interface DeclaredFootprint {
+  readonly readOnly: ReadonlySet<string>;
+  readonly readWrite: ReadonlySet<string>;
+}
+
+export function declaredFootprint(footprint: { readonly readOnly: readonly xdr.LedgerKey[]; readonly readWrite: readonly xdr.LedgerKey[] }): DeclaredFootprint {
+  return { readOnly: new Set(footprint.readOnly.map(ledgerKeyId)), readWrite: new Set(footprint.readWrite.map(ledgerKeyId)) };
+}
+
 /**
  * A write buffer over the WorldState for one invocation: reads fall through, writes stay here until commit,
- * so a failed or simulated invocation leaves the ledger untouched. It also records the footprint.
+ * so a failed or simulated invocation leaves the ledger untouched. It also records the footprint. With a declared
+ * footprint (an applied transaction) every access is checked against it like soroban-env-host's footprint
+ * enforcement: reading a key outside it, or writing one not declared read-write, traps the invocation.
  */
 export class LedgerTxn {
   private readonly writes = new Map<string, StoredEntry | null>();
   private readonly touched = new Map<string, xdr.LedgerKey>();
   private readonly written = new Set<string>();
 
-  constructor(private readonly base: WorldState) {}
+  constructor(
+    private readonly base: WorldState,
+    private readonly declared?: DeclaredFootprint,
+  ) {}
+
+  private checkRead(id: string) {
+    if (this.declared && !this.declared.readWrite.has(id) && !this.declared.readOnly.has(id)) {
+      throw HostError.outsideFootprint(`ledger key ${id} is not in the transaction's footprint`);
+    }
+  }
+
+  private checkWrite(id: string) {
+    if (this.declared && !this.declared.readWrite.has(id)) {
+      throw HostError.outsideFootprint(`ledger key ${id} is not in the transaction's read-write footprint`);
+    }
+  }
 
   load(key: xdr.LedgerKey): StoredEntry | undefined {
     const id = ledgerKeyId(key);
+    this.checkRead(id);
     if (!this.touched.has(id)) this.touched.set(id, key);
     if (this.writes.has(id)) return this.writes.get(id) ?? undefined;
     return this.base.get(id);
@@ -99,6 +130,7 @@ export class LedgerTxn {
 
   put(key: xdr.LedgerKey, entry: StoredEntry): void {
     const id = ledgerKeyId(key);
+    this.checkWrite(id);
     this.touched.set(id, key);
     this.written.add(id);
     this.writes.set(id, entry);
@@ -106,6 +138,7 @@ export class LedgerTxn {
 
   erase(key: xdr.LedgerKey): void {
     const id = ledgerKeyId(key);
+    this.checkWrite(id);
     this.touched.set(id, key);
     this.written.add(id);
     this.writes.set(id, null);
@@ -117,6 +150,13 @@ export class LedgerTxn {
       else this.base.set(id, e);
     }
     this.writes.clear();
+  }
+
+  /** Records a key the invocation writes outside the contracts' storage calls (e.g. a simulated auth nonce). */
+  declareWrite(key: xdr.LedgerKey): void {
+    const id = ledgerKeyId(key);
+    this.touched.set(id, key);
+    this.written.add(id);
   }
 
   footprint(): { readOnly: xdr.LedgerKey[]; readWrite: xdr.LedgerKey[] } {
