@@ -11,6 +11,7 @@ import { createReadQueries, migrateFeaturedOverrides } from '@dob/read-models';
 import { HealthRegistry, openStorage, readOrCreateSecretFile, type Storage } from '@dob/runtime';
 import type { SqlDatabase } from '@dob/sql';
 import { createTradingService } from '@dob/trading';
+import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
 import { createApiAuth } from '../../api/src/auth';
 import { startApi } from '../../api/src/bootstrap';
 
@@ -38,6 +39,8 @@ export interface SystemOptions {
   readonly jwtSecret?: string;
   /** Explorer base for `stellar_explorer_url` (network 9 is testnet's id). */
   readonly explorerUrl?: string;
+  /** WEBHOOK_* settings (secret key, SSRF allow-list for local receivers, CA, retry schedule); default process.env. */
+  readonly webhookEnv?: NodeJS.ProcessEnv;
   /** Quiet logs (tests). */
   readonly quiet?: boolean;
 }
@@ -154,8 +157,19 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       ],
     });
 
+    const notifier = await createNotifier({
+      db: storage.db,
+      eventStore: storage.eventStore,
+      tokens,
+      log,
+      ...loadWebhookSettings(options.webhookEnv ?? process.env, storage.dataDir),
+    });
+    await notifier.start();
+    stops.push(() => notifier.stop());
+    health.register('notifier', () => notifier.health());
+
     const api: NestFastifyApplication = await startApi(
-      { health, auth, read, trading },
+      { health, auth, read, trading, webhooks: notifier.components.service },
       { port: options.port, logger: !options.quiet },
     );
     stops.push(() => api.close());

@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readOrCreateSecretFile } from '@dob/runtime';
 
 /**
  * Webhook secrets at rest: AES-256-GCM (node crypto) with a 96-bit random IV per secret and the webhook id as
@@ -46,16 +45,5 @@ export function parseSecretKey(text: string): Buffer {
  * processes starting together agree on one key).
  */
 export function loadOrCreateKeyFile(path: string): Buffer {
-  try {
-    return parseSecretKey(readFileSync(path, 'utf8'));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
-  mkdirSync(dirname(path), { recursive: true });
-  try {
-    writeFileSync(path, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-  }
-  return parseSecretKey(readFileSync(path, 'utf8'));
+  return parseSecretKey(readOrCreateSecretFile(path).toString('hex'));
 }
