@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Address, type Keypair, nativeToScVal, xdr } from '@stellar/stellar-sdk';
+import { type Keypair, nativeToScVal, xdr } from '@stellar/stellar-sdk';
+import { addr as scAddress } from '../host/scval';
 import type { DevnetChain } from '../chain/devnet-chain';
 import { devnetKeypair } from '../devnet-identities';
 import { FAUCET_XLM_STROOPS } from '../faucet/faucet';
@@ -7,6 +8,7 @@ import type { ContractKind } from '../host/host.port';
 import { Prng } from './prng';
 import { ACCESS_TYPES, capTable, DISTRIBUTION_TYPES, poolName } from './seed-catalog';
 import { type SeedCall, SeedSubmitter } from './seed-submitter';
+import { POOL_TYPES, seedSplitterV2 } from './seed-v2';
 
 /** Off-chain metadata of a seeded pool, as the indexer's pool registry consumes it (written to pools.json). */
 export interface SeededPool {
@@ -20,6 +22,10 @@ export interface SeededPool {
   readonly max_participants: number;
   readonly token_to_distribute: string;
   readonly created_at: string;
+  /** Splitter V2 only: the pool's participation token (its share ledger). */
+  readonly participation_token?: string;
+  /** Splitter V2 only: PoolType (reward | payroll | treasury | crowdfunding). */
+  readonly pool_type?: (typeof POOL_TYPES)[number];
 }
 
 export interface SeedOptions {
@@ -51,7 +57,17 @@ interface PoolState {
   readonly shares: Map<string, bigint>;
 }
 
-const addr = (a: string | Keypair) => new Address(typeof a === 'string' ? a : a.publicKey()).toScVal();
+/** Keypair.publicKey() re-encodes the strkey every call; the bulk rounds ask for the same keys millions of times. */
+const publicKeys = new WeakMap<Keypair, string>();
+function publicKeyOf(k: Keypair): string {
+  let g = publicKeys.get(k);
+  if (!g) {
+    g = k.publicKey();
+    publicKeys.set(k, g);
+  }
+  return g;
+}
+const addr = (a: string | Keypair) => scAddress(typeof a === 'string' ? a : publicKeyOf(a));
 const i128 = (n: bigint) => nativeToScVal(n, { type: 'i128' });
 const shareData = (holder: string, share: bigint) =>
   xdr.ScVal.scvMap([
@@ -69,6 +85,8 @@ const shareData = (holder: string, share: bigint) =>
 export function seedDevnet(chain: DevnetChain, options: SeedOptions): SeedResult {
   const rng = new Prng(options.seed);
   const submit = new SeedSubmitter(chain);
+  // The wall clock when seeding ends: the chain runs SEED_HISTORY_SECONDS behind it while seeding.
+  const historyEnd = chain.nextLedgerInfo().closeTime + SEED_HISTORY_SECONDS;
   const token = options.paymentToken;
   const label = (what: string) => devnetKeypair(`seed-${options.seed}/${what}`);
   const salt = (what: string) => createHash('sha256').update(`dob-devnet/seed-${options.seed}/${what}`).digest();
@@ -135,17 +153,50 @@ export function seedDevnet(chain: DevnetChain, options: SeedOptions): SeedResult
     });
   });
 
+  // Splitter V2 pools (their own PRNG stream, so the V1 history above stays what it was before V2 was seeded).
+  const v2rng = new Prng(options.seed ^ 0x5eed_0002);
+  const v2 = seedSplitterV2({ chain, submit, rng: v2rng, token, investors, label, salt, historyEnd });
+  v2.pools.forEach((pool, k) => {
+    const i = basePools + scalePools + campaigns.length + k;
+    pools.push({
+      pool_address: pool.address,
+      contract_kind: 'splitter_v2',
+      ...poolName(v2rng, i),
+      access_type: ACCESS_TYPES[i % ACCESS_TYPES.length],
+      distribution_type: DISTRIBUTION_TYPES[i % DISTRIBUTION_TYPES.length],
+      estimated_apr: (v2rng.int(40, 180) / 10).toFixed(1),
+      max_participants: v2rng.pick([25, 50, 100, 250, 500]),
+      token_to_distribute: token,
+      created_at: new Date(Number(pool.createdAt) * 1000).toISOString(),
+      participation_token: pool.participationToken,
+      pool_type: pool.poolType,
+    });
+  });
+  const v2CampaignIndex = basePools + scalePools + campaigns.length + v2.pools.length;
+  pools.push({
+    pool_address: v2.campaign.address,
+    contract_kind: 'crowdfunding_v1',
+    ...poolName(v2rng, v2CampaignIndex),
+    access_type: ACCESS_TYPES[v2CampaignIndex % ACCESS_TYPES.length],
+    distribution_type: DISTRIBUTION_TYPES[v2CampaignIndex % DISTRIBUTION_TYPES.length],
+    estimated_apr: (v2rng.int(60, 200) / 10).toFixed(1),
+    max_participants: 100,
+    token_to_distribute: token,
+    created_at: new Date(Number(v2.campaign.createdAt) * 1000).toISOString(),
+  });
+  const allCampaigns = [...campaigns, { address: v2.campaign.address, outcome: 'succeeded' as const, createdAt: new Date(Number(v2.campaign.createdAt) * 1000).toISOString() }];
+
   if (options.events) {
     while (chain.history.eventCount < options.events) {
       scaleRound(submit, rng, states, token);
       options.onProgress?.(chain.history.eventCount);
     }
   }
-  return { pools, campaigns, events: chain.history.eventCount, transactions: submit.transactions };
+  return { pools, campaigns: allCampaigns, events: chain.history.eventCount, transactions: submit.transactions };
 }
 
 function largestHolder(pool: PoolState): Keypair {
-  return pool.holders.reduce((a, b) => ((pool.shares.get(a.publicKey()) ?? 0n) >= (pool.shares.get(b.publicKey()) ?? 0n) ? a : b));
+  return pool.holders.reduce((a, b) => ((pool.shares.get(publicKeyOf(a)) ?? 0n) >= (pool.shares.get(publicKeyOf(b)) ?? 0n) ? a : b));
 }
 
 function moveShares(pool: PoolState, from: string, to: string, amount: bigint) {
@@ -188,13 +239,13 @@ function scaleRound(submit: SeedSubmitter, rng: Prng, pools: readonly PoolState[
   const deposit: SeedCall[] = [];
   const distribute: SeedCall[] = [];
   for (const pool of pools) {
-    deposit.push({ signer: pool.admin, contractId: token, fn: 'transfer', args: [addr(pool.admin), addr(pool.address), i128(BigInt(rng.int(10, 500)) * USDC)] });
-    distribute.push({ signer: pool.admin, contractId: pool.address, fn: 'distribute_tokens', args: [addr(token)] });
+    deposit.push({ reuseFootprint: true, signer: pool.admin, contractId: token, fn: 'transfer', args: [addr(pool.admin), addr(pool.address), i128(BigInt(rng.int(10, 500)) * USDC)] });
+    distribute.push({ reuseFootprint: true, signer: pool.admin, contractId: pool.address, fn: 'distribute_tokens', args: [addr(token)] });
     const from = largestHolder(pool);
     const to = rng.pick(pool.holders.filter((h) => h !== from));
     const amount = BigInt(rng.int(1, 5));
-    (rng.next() < 0.5 ? deposit : distribute).push({ signer: from, contractId: pool.address, fn: 'transfer_shares', args: [addr(from), addr(to), i128(amount)] });
-    moveShares(pool, from.publicKey(), to.publicKey(), amount);
+    (rng.next() < 0.5 ? deposit : distribute).push({ reuseFootprint: true, signer: from, contractId: pool.address, fn: 'transfer_shares', args: [addr(from), addr(to), i128(amount)] });
+    moveShares(pool, publicKeyOf(from), publicKeyOf(to), amount);
   }
   submit.ledger(deposit);
   submit.ledger(distribute);
