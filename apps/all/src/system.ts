@@ -1,19 +1,14 @@
-import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { walletEvents } from '@dob/auth';
-import { createChainEventCatalog } from '@dob/domain';
 import { startDevnet, DEFAULT_SEED, WASM_HASHES, type RunningDevnet, type SeededPool } from '@dob/devnet';
 import type { EventStore } from '@dob/event-store';
 import { registerPool, silentLogger, startNetworkIndexing, type IngestionStatus, type KnownWasm } from '@dob/indexer';
 import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
-import { RedisRateLimiter } from '@dob/rate-limit';
-import { createReadQueries, migrateFeaturedOverrides } from '@dob/read-models';
-import { HealthRegistry, openStorage, readOrCreateSecretFile, type Storage } from '@dob/runtime';
+import { HealthRegistry, openStorage, type Storage } from '@dob/runtime';
 import type { SqlDatabase } from '@dob/sql';
-import { createTradingService } from '@dob/trading';
 import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
-import { createApiAuth } from '../../api/src/auth';
 import { startApi } from '../../api/src/bootstrap';
+import { composeApiDependencies } from '../../api/src/compose-api-dependencies';
+import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
 /** The embedded default serves Stellar network id 9 (testnet's id) from the local devnet (brief: Networks). */
 export const EMBEDDED_NETWORK_ID = 9;
@@ -70,7 +65,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const storage = await openStorage({
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
-    catalog: createChainEventCatalog([...walletEvents]),
+    catalog: systemEventCatalog(),
     // The devnet's chain lives in the data folder too, so lock it even when the event store is on PostgreSQL.
     lockDataDir: true,
   });
@@ -133,30 +128,6 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     });
 
     const tokens = devnet ? [{ networkId: EMBEDDED_NETWORK_ID, symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }] : [];
-    await migrateFeaturedOverrides(storage.db);
-    const read = { queries: createReadQueries({ db: storage.db, tokens }) };
-
-    const auth = await createApiAuth({
-      db: storage.db,
-      events: storage.eventStore,
-      rateLimiter: options.redisUrl ? new RedisRateLimiter({ url: options.redisUrl }) : undefined,
-      jwt: { secret: options.jwtSecret ?? readOrCreateSecretFile(join(storage.dataDir, 'jwt-secret.key')).toString('hex') },
-    });
-    stops.push(() => auth.close());
-
-    const trading = await createTradingService({
-      db: storage.db,
-      networks: [
-        {
-          id: EMBEDDED_NETWORK_ID,
-          rpcUrl,
-          passphrase: networkPassphrase,
-          explorerUrl: options.explorerUrl ?? 'https://stellar.expert/explorer/testnet',
-          tokens,
-        },
-      ],
-    });
-
     const notifier = await createNotifier({
       db: storage.db,
       eventStore: storage.eventStore,
@@ -168,8 +139,26 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     stops.push(() => notifier.stop());
     health.register('notifier', () => notifier.health());
 
-    const api: NestFastifyApplication = await startApi(
-      { health, auth, read, trading, webhooks: notifier.components.service },
+    const api$ = await composeApiDependencies({
+      storage,
+      health,
+      tokens,
+      webhooks: notifier.components.service,
+      redisUrl: options.redisUrl,
+      jwtSecret: options.jwtSecret,
+      networks: [
+        {
+          id: EMBEDDED_NETWORK_ID,
+          rpcUrl,
+          passphrase: networkPassphrase,
+          explorerUrl: options.explorerUrl ?? 'https://stellar.expert/explorer/testnet',
+          tokens,
+        },
+      ],
+    });
+    stops.push(() => api$.close());
+
+    const api: NestFastifyApplication = await startApi(api$.deps,
       { port: options.port, logger: !options.quiet },
     );
     stops.push(() => api.close());

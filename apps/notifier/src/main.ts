@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { createChainEventCatalog } from '@dob/domain';
+import { systemEventCatalog } from '../../api/src/system-event-catalog';
 import { ConfigError, loadAppConfig, openStorage } from '@dob/runtime';
 import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
 
@@ -11,7 +11,7 @@ import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
 async function main(): Promise<void> {
   const log = new Logger('notifier');
   const config = loadAppConfig();
-  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, catalog: createChainEventCatalog() });
+  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, catalog: systemEventCatalog() });
   const settings = loadWebhookSettings(process.env, storage.dataDir);
   const notifier = await createNotifier({
     db: storage.db,

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { createChainEventCatalog } from '@dob/domain';
+import { systemEventCatalog } from '../../api/src/system-event-catalog';
 import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
 import { ConfigError, loadAppConfig, openStorage } from '@dob/runtime';
 
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const storage = await openStorage({
     dataDir: config.DATA_DIR,
     databaseUrl: config.DATABASE_URL,
-    catalog: createChainEventCatalog(),
+    catalog: systemEventCatalog(),
   });
   const runner = new ProjectionRunner(storage.eventStore, createSqlReadModelStore(storage.db), projectionRegistry, {
     log: (line) => log.log(line),

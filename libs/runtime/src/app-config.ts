@@ -24,6 +24,21 @@ export const appConfigSchema = z.object({
   STELLAR_NETWORK_PASSPHRASE: z.string().min(1).optional(),
   /** Stellar network 10 (mainnet id), optional. */
   STELLAR_MAINNET_RPC_URL: optionalUrl,
+  /** Payment tokens with configured symbol/decimals: "SYMBOL:C…:decimals[:networkId]" comma-separated. */
+  STELLAR_TOKENS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v?.trim()) return [];
+      return v.split(',').map((entry) => {
+        const [symbol, address, decimals, network] = entry.trim().split(':');
+        if (!symbol || !/^C[A-Z2-7]{55}$/.test(address ?? '') || !/^\d+$/.test(decimals ?? '')) {
+          ctx.addIssue({ code: 'custom', message: `bad token entry "${entry}" (want SYMBOL:C…:decimals[:networkId])` });
+          return { symbol: '', address: '', decimals: 0, networkId: 9 };
+        }
+        return { symbol, address: address!, decimals: Number(decimals), networkId: network ? Number(network) : 9 };
+      });
+    }),
   /** Redis for rate limits shared by API instances; unset = in-process limiter (one embedded instance). */
   REDIS_URL: optionalUrl,
   /** HS256 key for key-management JWTs; unset = a key file created once in DATA_DIR. */

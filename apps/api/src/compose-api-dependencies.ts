@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { RedisRateLimiter } from '@dob/rate-limit';
+import { createReadQueries, migrateFeaturedOverrides, type TokenInfo } from '@dob/read-models';
+import { readOrCreateSecretFile, type HealthRegistry, type Storage } from '@dob/runtime';
+import { createTradingService, type StellarNetwork } from '@dob/trading';
+import type { WebhookService } from '@dob/webhooks';
+import type { ApiDependencies } from './api.module';
+import { createApiAuth } from './auth';
+
+export interface ApiCompositionOptions {
+  readonly storage: Storage;
+  readonly health: HealthRegistry;
+  /** Stellar networks trading may use (ids 9 / 10). */
+  readonly networks: readonly StellarNetwork[];
+  /** Payment tokens whose symbol and decimals are configured. */
+  readonly tokens: readonly TokenInfo[];
+  /** The webhook service of a notifier in this process, or components created for the API alone. */
+  readonly webhooks: WebhookService;
+  /** Redis for rate limits shared by API instances; unset = in-process. */
+  readonly redisUrl?: string;
+  /** JWT signing key; unset = a key file kept in the data folder. */
+  readonly jwtSecret?: string;
+}
+
+/**
+ * Builds everything the API serves from the storage it is given — shared by `npm start` (apps/all) and the API
+ * running alone (apps/api/src/main.ts), so both compose the same auth, read models, trading and webhooks.
+ */
+export async function composeApiDependencies(o: ApiCompositionOptions): Promise<{ deps: ApiDependencies; close(): Promise<void> }> {
+  await migrateFeaturedOverrides(o.storage.db);
+  const read = { queries: createReadQueries({ db: o.storage.db, tokens: o.tokens }) };
+  const auth = await createApiAuth({
+    db: o.storage.db,
+    events: o.storage.eventStore,
+    rateLimiter: o.redisUrl ? new RedisRateLimiter({ url: o.redisUrl }) : undefined,
+    jwt: { secret: o.jwtSecret ?? readOrCreateSecretFile(join(o.storage.dataDir, 'jwt-secret.key')).toString('hex') },
+  });
+  const trading = await createTradingService({ db: o.storage.db, networks: o.networks });
+  return {
+    deps: { health: o.health, auth, read, trading, webhooks: o.webhooks },
+    close: () => auth.close(),
+  };
+}
