@@ -26,7 +26,7 @@ describe('seeded devnet: buying a listed share over RPC', () => {
     expect(devnet.pools.length).toBeGreaterThanOrEqual(8);
     expect(new Set(devnet.pools.map((p) => p.access_type))).toEqual(new Set(['rtj', 'p', 'qr', 'stk']));
     expect(new Set(devnet.pools.map((p) => p.distribution_type))).toEqual(new Set(['tr', 'bt', 'dam']));
-    expect(new Set(devnet.pools.map((p) => p.contract_kind))).toEqual(new Set(['splitter_v1_2', 'splitter_v1_3', 'crowdfunding_v1']));
+    expect(new Set(devnet.pools.map((p) => p.contract_kind))).toEqual(new Set(['splitter_v1_2', 'splitter_v1_3', 'splitter_v2', 'crowdfunding_v1']));
   });
 
   it('buys shares from a seeded listing: prepare, sign, send, poll SUCCESS, then the sold and transfer events', async () => {
