@@ -77,6 +77,7 @@ describe('read API against the running system, checked against the chain', () =>
   let campaigns: Set<string>;
   let splitters: string[];
   let history: ChainEvent[];
+  const ptOf = new Map<string, { token: string; crowdfunding: boolean }>();
 
   beforeAll(async () => {
     system = await startSystem({ dataDir: mkdtempSync(join(tmpdir(), 'read-api-e2e-')), port: 0, devnetPort: 0, quiet: true, ledgerIntervalMs: 250 });
@@ -153,7 +154,16 @@ describe('read API against the running system, checked against the chain', () =>
     for (const seededPool of system.devnet!.pools.filter((p) => p.token_to_distribute === system.devnet!.paymentToken)) {
       expect(pools.find((p) => p.address === seededPool.pool_address).token_to_distribute).toBe('USDC');
     }
-    history = await chain.events(pools.map((p) => p.address));
+    // V2 pools' participation tokens too: a Crowdfunding-type pool's PT mints are its share allocations.
+    const tokens: string[] = [];
+    for (const address of splitters) {
+      const config = await chain.read<Record<string, unknown>>(address, 'get_config');
+      if (typeof config.participation_token === 'string') {
+        tokens.push(config.participation_token);
+        ptOf.set(address, { token: config.participation_token, crowdfunding: Number(config.pool_type) === 3 });
+      }
+    }
+    history = await chain.events([...pools.map((p) => p.address), ...tokens]);
     expect(history.length).toBeGreaterThan(0);
   });
 
@@ -280,8 +290,10 @@ describe('read API against the running system, checked against the chain', () =>
         typed += r.length;
         const chainCount: Record<string, number> = {
           init: mine.filter((e) => e.topic[0] === 'init').length,
-          // Direct transfers (3 topics) and marketplace sales both move shares.
-          transfer_shares: mine.filter((e) => (e.topic[0] === 'transfer' && e.topic.length === 3) || e.topic[0] === 'sold').length,
+          // Direct transfers (3 topics), marketplace sales, and in Crowdfunding-type V2 pools the PT mints (allocations).
+          transfer_shares:
+            mine.filter((e) => (e.topic[0] === 'transfer' && e.topic.length === 3) || e.topic[0] === 'sold').length +
+            (ptOf.get(address)?.crowdfunding ? history.filter((e) => e.contractId === ptOf.get(address)!.token && e.topic[0] === 'mint').length : 0),
           lock: mine.filter((e) => e.topic[0] === 'locked').length,
           set_admin: mine.filter((e) => e.topic[0] === 'set_admin').length,
         };

@@ -149,7 +149,8 @@ export class MarketplaceQueries {
 
   /**
    * Rolling windows are computed now, from the sales table: a sale counts in volume_24h while sold_at is within
-   * the last 24 h of the query's clock, so the numbers move with time without any event.
+   * the last 24 h of the query's clock, so the numbers move with time without any event. No upper bound: a ledger
+   * close time can run ahead of this server's clock (skew; the devnet's clock control), and such a sale is recent.
    */
   async stats(q: { address: string; networkId?: number }): Promise<MarketplaceStats> {
     const network = await resolvePoolNetwork(this.ctx, q.address, q.networkId);
@@ -166,9 +167,9 @@ export class MarketplaceQueries {
         [network, q.address],
       ),
       this.ctx.db.query<{ v24: string; v7: string; v30: string; total: string; n: number; last_token: string | null }>(
-        `SELECT COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '24 hours' AND sold_at <= $3::timestamptz), 0)::text AS v24,
-                COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '7 days' AND sold_at <= $3::timestamptz), 0)::text AS v7,
-                COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '30 days' AND sold_at <= $3::timestamptz), 0)::text AS v30,
+        `SELECT COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '24 hours'), 0)::text AS v24,
+                COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '7 days'), 0)::text AS v7,
+                COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '30 days'), 0)::text AS v30,
                 COALESCE(SUM(total_price), 0)::text AS total, COUNT(*)::int AS n,
                 (SELECT payment_token FROM ${V.sales} WHERE network_id = $1 AND pool = $2 ORDER BY sold_at DESC, event_id LIMIT 1) AS last_token
            FROM ${V.sales} WHERE network_id = $1 AND pool = $2`,
