@@ -1,0 +1,185 @@
+/**
+ * Indexer backfill throughput: a devnet with a large seeded history (served over HTTP from this process), the
+ * indexer as a child process (libs/indexer/src/testing/indexer-child.ts: getEvents → decode → appendMany with the
+ * cursor) backfilling it from ledger 1 until live, on PGlite and on PostgreSQL. Beside each, in the same run and on
+ * the same engine, the baseline: the very rows the indexer appended (same count, jsonb payloads) written with a plain
+ * batched INSERT into a table without constraints — what RPC paging, decoding, validation, idempotency and the
+ * cursor's optimistic concurrency cost on top of raw SQL.
+ *   node -r @swc-node/register bench/indexer.bench.ts [events]   → bench/results/indexer.json
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createChainEventCatalog, indexerStreamId } from '@dob/domain';
+import { createSqlEventStore, type RecordedEvent } from '@dob/event-store';
+import { createPgliteDatabase, createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { startLargeDevnet, type LargeDevnet } from '../libs/indexer/src/testing/large-devnet';
+
+const BATCH = 10_000; // the ingestor's maxEventsPerAppend
+const CHILD = path.join(__dirname, '../libs/indexer/src/testing/indexer-child.ts');
+
+interface Backfill {
+  seconds: number;
+  chainEvents: number;
+  domainEvents: number;
+  windows: number;
+}
+
+/** Runs the indexer child until live; the clock starts when it has loaded its cursor (process start excluded). */
+async function backfill(large: LargeDevnet, env: Record<string, string>): Promise<number> {
+  const proc = spawn(process.execPath, ['-r', '@swc-node/register', CHILD], {
+    env: { ...process.env, NODE_OPTIONS: '', RPC_URL: large.devnet.rpcUrl, START_LEDGER: '1', EXIT_WHEN_LIVE: '1', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let started = 0;
+  let live = 0;
+  proc.stdout.on('data', (b: Buffer) => {
+    for (const line of b.toString().split('\n')) {
+      if (!started && line.includes('"nextLedger":1,')) started = performance.now();
+      if (!live && line.includes('"state":"live"')) live = performance.now();
+      if (line.includes('halted')) console.error(line);
+    }
+  });
+  const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+  if (code !== 0 || !started || !live) throw new Error(`indexer child failed (exit ${code})`);
+  return (live - started) / 1000;
+}
+
+async function readAll(db: SqlDatabase): Promise<{ events: RecordedEvent[]; backfill: Omit<Backfill, 'seconds'> }> {
+  const store = await createSqlEventStore(db, { catalog: createChainEventCatalog() });
+  const events: RecordedEvent[] = [];
+  let after;
+  for (;;) {
+    const page = await store.readAll({ after, maxCount: 10_000 });
+    events.push(...page.events);
+    after = page.last;
+    if (!page.hasMore) break;
+  }
+  const cursors = (await store.readStream(indexerStreamId(9))).filter((e) => e.type === 'IngestionCursorAdvanced');
+  await store.close();
+  return {
+    events,
+    backfill: {
+      chainEvents: cursors.reduce((n, e) => n + (e.data as { chain_events: number }).chain_events, 0),
+      domainEvents: cursors.reduce((n, e) => n + (e.data as { domain_events: number }).domain_events, 0),
+      windows: cursors.length,
+    },
+  };
+}
+
+/** The same rows in a plain table, batches of BATCH through one jsonb parameter (INSERT ... SELECT). */
+async function rawInsert(db: SqlDatabase, events: readonly RecordedEvent[]): Promise<number> {
+  await db.exec(`CREATE TABLE raw_indexed_events (
+    position bigserial PRIMARY KEY, stream_id text NOT NULL, revision bigint NOT NULL, event_id uuid NOT NULL,
+    type text NOT NULL, version integer NOT NULL, data jsonb NOT NULL, metadata jsonb NOT NULL,
+    recorded_at timestamptz NOT NULL DEFAULT now())`);
+  const rows = events.map((e) => ({ s: e.streamId, r: e.revision, id: e.id, type: e.type, version: e.version, data: e.data, metadata: e.metadata }));
+  const t0 = performance.now();
+  for (let i = 0; i < rows.length; i += BATCH) {
+    await db.query(
+      `INSERT INTO raw_indexed_events (stream_id, revision, event_id, type, version, data, metadata)
+       SELECT e.s, e.r, e.id, e.type, e.version, e.data, e.metadata
+       FROM jsonb_to_recordset($1::jsonb) AS e(s text, r bigint, id uuid, type text, version integer, data jsonb, metadata jsonb)`,
+      [JSON.stringify(rows.slice(i, i + BATCH))],
+    );
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+function summary(b: Backfill, stored: number, rawSeconds: number) {
+  return {
+    indexer: {
+      seconds: +b.seconds.toFixed(2),
+      chainEvents: b.chainEvents,
+      domainEvents: b.domainEvents,
+      storedEvents: stored,
+      windows: b.windows,
+      chainEventsPerSecond: Math.round(b.chainEvents / b.seconds),
+      appendedEventsPerSecond: Math.round(stored / b.seconds),
+      how: 'indexer child from ledger 1 to live: getEvents pages of 10,000 over HTTP, decode, appendMany per window with the cursor',
+    },
+    rawInsert: {
+      seconds: +rawSeconds.toFixed(2),
+      rows: stored,
+      rowsPerSecond: Math.round(stored / rawSeconds),
+      how: `the same ${stored} rows (jsonb data + metadata), INSERT ... SELECT FROM jsonb_to_recordset, batches of ${BATCH}, plain table`,
+    },
+    indexerVsRawInsert: +(b.seconds / rawSeconds).toFixed(1),
+  };
+}
+
+export async function run(events = Number(process.argv[2] ?? 100_000)): Promise<object> {
+  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
+  const large = await startLargeDevnet({ events, seed: 7 });
+  const results: Record<string, object> = {};
+  try {
+    // PGlite: the child writes into a data dir, the parent reopens it afterwards.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-indexer-pglite-'));
+    try {
+      const seconds = await backfill(large, { PGLITE_DIR: dir });
+      const db = await createPgliteDatabase({ dataDir: dir });
+      try {
+        const { events: stored, backfill: b } = await readAll(db);
+        results.pglite = summary({ seconds, ...b }, stored.length, await rawInsert(db, stored));
+      } finally {
+        await db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
+    const schema = `bench_idx_${randomBytes(4).toString('hex')}`;
+    const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
+    try {
+      const seconds = await backfill(large, { PG_URL: TEST_POSTGRES_URL, PG_SCHEMA: schema });
+      const { events: stored, backfill: b } = await readAll(db);
+      results.postgres = summary({ seconds, ...b }, stored.length, await rawInsert(db, stored));
+    } finally {
+      await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+      await db.close();
+    }
+  } finally {
+    await large.stop();
+  }
+
+  const cpus = os.cpus();
+  const result = {
+    benchmark: 'indexer',
+    at: new Date().toISOString(),
+    machine: {
+      cpuModel: cpus[0]?.model ?? 'unknown',
+      cpuCount: cpus.length,
+      totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: os.loadavg().map((l) => +l.toFixed(2)),
+      note: 'shared 2-core machine; the devnet RPC runs in the benchmark process, the indexer in a child process',
+    },
+    parameters: {
+      seededEvents: events,
+      seed: 7,
+      seededChainEvents: large.devnet.chain.history.eventCount,
+      seededLedgers: large.devnet.chain.latestLedger().sequence,
+      seedSecondsThisRun: large.seedSeconds,
+    },
+    ...results,
+  };
+  const out = path.join(__dirname, 'results', 'indexer.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  return result;
+}
+
+if (require.main === module) {
+  run().then(
+    (r) => console.log(JSON.stringify(r, null, 2)),
+    (e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
+}
