@@ -49,6 +49,7 @@ export interface FoldedChainState {
   readonly campaigns: Map<string, CampaignState>;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- payloads were validated by the catalog on append; the fold reads fields by name
 type Data = Record<string, any> & { chain: { contract_id: string; event_id: string } };
 
 const inner = <K, V>(m: Map<string, Map<K, V>>, key: string): Map<K, V> => {
