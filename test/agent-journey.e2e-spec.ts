@@ -230,27 +230,36 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     expect(stats.total_sales).toBe(statsBefore.total_sales + 1);
   });
 
-  it('V2 cancel: a buy prepared before the cancel fails on chain as splitter_v2 NoActiveListing; the escrow returns', async () => {
-    // The buyer prepares the rest, but the seller cancels first.
-    const late = await ok('POST', '/marketplace/prepare-buy', { listing_id: saleAddress, network_id: NET }, buyerKey);
-    expect(late.transaction_details.shares).toBe(600);
+  let raceHash: string;
 
+  it('V2 cancel: a sale landing after prepare-cancel is reflected in shares_returned (the escrow the chain gave back); a stale buy fails as splitter_v2 NoActiveListing', async () => {
+    // The buyer prepares one more small buy; the seller prepares the cancel in between.
+    const small = await ok('POST', '/marketplace/prepare-buy', { listing_id: saleAddress, amount: 100, network_id: NET }, buyerKey);
     const cancel = await ok('POST', '/marketplace/prepare-cancel', { listing_id: saleAddress, network_id: NET }, sellerKey);
-    const listing = await chain.read<{ shares_for_sale: bigint }>(pool.address, 'get_listing', addressArg(seller.publicKey()));
-    expect(cancel.transaction_details).toEqual({ listing_id: saleAddress, shares_returned: Number(listing.shares_for_sale) });
-    const cancelled = await ok('POST', '/marketplace/submit-cancel', { signed_xdr: signLocally(cancel.xdr, seller), network_id: NET }, sellerKey);
-    expect(cancelled).toMatchObject({ listing_id: saleAddress, shares_returned: 600 });
-    expect((await chain.server.getTransaction(cancelled.transaction_hash)).status).toBe('SUCCESS');
+    const atPrepare = await chain.read<{ shares_for_sale: bigint }>(pool.address, 'get_listing', addressArg(seller.publicKey()));
+    expect(cancel.transaction_details).toEqual({ listing_id: saleAddress, shares_returned: Number(atPrepare.shares_for_sale) });
 
-    // The escrow is back with the seller: 1,000 listed − 400 sold.
-    expect(await ptBalance(seller.publicKey())).toBe(sellerBefore - 400n);
+    // The small buy lands before the cancel: 500 shares are left in escrow when the cancel applies.
+    raceHash = (await ok('POST', '/marketplace/submit-buy', { signed_xdr: signLocally(small.xdr, buyer), network_id: NET }, buyerKey)).transaction_hash;
+    // The buyer prepares the rest (prepared after its previous transaction, so its sequence number is current).
+    const late = await ok('POST', '/marketplace/prepare-buy', { listing_id: saleAddress, network_id: NET }, buyerKey);
+    expect(late.transaction_details.shares).toBe(500);
+    const sellerMid = await ptBalance(seller.publicKey());
+    const cancelled = await ok('POST', '/marketplace/submit-cancel', { signed_xdr: signLocally(cancel.xdr, seller), network_id: NET }, sellerKey);
+    expect((await chain.server.getTransaction(cancelled.transaction_hash)).status).toBe('SUCCESS');
+    const returned = (await ptBalance(seller.publicKey())) - sellerMid;
+    expect(returned).toBe(500n);
+    expect(cancelled).toMatchObject({ listing_id: saleAddress, shares_returned: Number(returned) });
+
+    // The escrow is empty again: 1,000 listed − 500 sold came back to the seller.
+    expect(await ptBalance(seller.publicKey())).toBe(sellerBefore - 500n);
     expect(await ptBalance(pool.address)).toBe(escrowBefore);
     expect(await chain.read(pool.address, 'get_listing', addressArg(seller.publicKey()))).toBeFalsy();
 
     const failed = await call('POST', '/marketplace/submit-buy', { signed_xdr: signLocally(late.xdr, buyer), network_id: NET }, buyerKey);
     expect([failed.status, failed.body.error?.code]).toEqual([422, 'TRANSACTION_FAILED']);
     expect(failed.body.error.details.contract_error).toEqual({ code: 41, name: 'NoActiveListing', contract: 'splitter_v2' });
-    expect(await ptBalance(buyer.publicKey())).toBe(400n);
+    expect(await ptBalance(buyer.publicKey())).toBe(500n);
 
     await eventually('the listing gone from the active listings', async () => {
       const r = await call('GET', `/marketplace/listings/${pool.address}?network_id=${NET}`, undefined, buyerKey);
@@ -258,7 +267,7 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     });
     await eventually('the seller\'s membership back to its chain balance', async () => {
       const r = await call('GET', `/pools/${pool.address}/members?network_id=${NET}&limit=100`, undefined, buyerKey);
-      return r.body.data?.find((m: Json) => m.user_address === seller.publicKey() && BigInt(m.shares) === sellerBefore - 400n);
+      return r.body.data?.find((m: Json) => m.user_address === seller.publicKey() && BigInt(m.shares) === sellerBefore - 500n);
     });
   });
 
@@ -288,8 +297,8 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     // Escrow moves (seller → splitter at listing, splitter → buyer at sale, back at cancel) are not share transfers.
     await settled();
     expect(deliveries('shares_transferred').filter((d) => d.body.data.pool_address === pool.address).map((d) => d.body.data.transaction_hash)).toEqual([transferHash]);
-    // One delivery per event: the sale arrived once.
-    expect(deliveries('marketplace_sale_completed').filter((d) => d.body.data.transaction_hash === buyHash)).toHaveLength(1);
+    // One delivery per event: each of the two sales arrived once.
+    for (const hash of [buyHash, raceHash]) expect(deliveries('marketplace_sale_completed').filter((d) => d.body.data.transaction_hash === hash)).toHaveLength(1);
   });
 
   let round: { id: bigint; total_amount: bigint; created_at: bigint; claimable_from: bigint; expires_at: bigint };

@@ -35,6 +35,17 @@ const big = (v: unknown) => BigInt(v as bigint);
 const ctx = (p: PreparedTransaction) => p.context as Record<string, string | number | null>;
 
 /**
+ * What a V2 cancel_listing gave back: the escrow returns as a participation-token `transfer(splitter, seller)`
+ * (dob-contracts §3.1 "returns escrow", PT event shape §8: `[transfer, from, to]` → i128), so the chain says how
+ * many shares came back even when a sale landed between prepare and submit. V1 holds no escrow and its `canceled`
+ * event carries no amount: null, and the caller keeps the figure read from get_listing at prepare.
+ */
+export function sharesReturned(events: readonly DecodedEvent[], pool: string, seller: string): bigint | null {
+  const escrow = events.find((x) => x.name === 'transfer' && x.contractId !== pool && x.topics.length === 2 && x.topics[0] === pool && x.topics[1] === seller);
+  return escrow ? big(escrow.data) : null;
+}
+
+/**
  * The spec's submit response of each flow, from what the transaction did (its events) plus what was prepared.
  * `listedEventId` is the getEvents id of the `listed` event, from which sale_address derives (brief).
  */
@@ -63,9 +74,10 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
         stellar_explorer_url: explorerUrl,
       };
     }
-    case 'cancel':
-      find(events, 'canceled', pool);
-      return { ...common, listing_id: c.listing_id, shares_returned: Number(c.shares_returned), stellar_explorer_url: explorerUrl };
+    case 'cancel': {
+      const seller = String(find(events, 'canceled', pool).topics[0]);
+      return { ...common, listing_id: c.listing_id, shares_returned: Number(sharesReturned(events, pool, seller) ?? BigInt(String(c.shares_returned))), stellar_explorer_url: explorerUrl };
+    }
     case 'contribute': {
       // cf_ctrb(investor) → (shares_amount, payment, total_shares_sold_after), dob-contracts §4.4
       const [shares, payment, soldAfter] = (find(events, 'cf_ctrb', pool).data as unknown[]).map(big);
