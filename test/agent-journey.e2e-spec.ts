@@ -158,7 +158,7 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
   it('registers agents (challenge signed locally) and a webhook pointing at a local HTTPS receiver', async () => {
     await friendbot(buyer);
     [sellerKey, buyerKey] = await Promise.all([register(seller, ['read', 'trade']), register(buyer, ['read', 'trade'])]);
-    const events = ['marketplace_sale_completed', 'marketplace_listing_created', 'claim_available', 'distribution_created', 'shares_transferred'];
+    const events = ['marketplace_sale_completed', 'marketplace_listing_created', 'claim_available', 'distribution_created', 'shares_transferred', 'crowdfunding_failed'];
     const hook = await ok('POST', '/webhooks', { url: `${receiver.origin}/journey`, events, secret: SECRET }, buyerKey);
     expect(hook).toMatchObject({ url: `${receiver.origin}/journey`, events, is_active: true });
     expect(hook.secret).toBeUndefined();
@@ -368,6 +368,16 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     expect(back).toMatchObject({ pool_address: campaign, amount_reclaimed: '12.00', payment_token: 'USDC', shares_refunded: 12 });
     expect(await usdc()).toBe(usdcBefore);
     expect(await chain.read<bigint>(campaign, 'get_contribution', addressArg(buyer.publicKey()))).toBe(0n);
+
+    // The failure reaches the webhook once, whether the scheduler (deadline passed, not finalized) or the
+    // finalize transaction told the notifier first.
+    const failure = await awaitDelivery('the failed campaign', 'crowdfunding_failed', (d) => d.pool_address === campaign);
+    await verifySigned(failure.req);
+    expect(failure.body.data).toEqual({
+      pool_address: campaign, pool_name: null, network_id: NET, total_raised: '12.00', target_amount: '1000.00', contributor_count: 1, refund_status: 'processing',
+    });
+    await settled();
+    expect(deliveries('crowdfunding_failed').filter((d) => d.body.data.pool_address === campaign)).toHaveLength(1);
   });
 
   it('claim_available arrives once the round\'s claim delay has passed, after distribution_created, with the spec\'s fields', async () => {
@@ -380,6 +390,7 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
       expires_at: expect.any(String),
     });
     expect(Date.parse(available.body.data.expires_at)).toBe(Number(round.expires_at) * 1000);
+    console.log(`claim_available arrived ${available.req.receivedAt - Number(round.claimable_from) * 1000} ms after claimable_from (scheduler tick 2 s)`);
     // Not before the round opened, and after its distribution_created.
     expect(available.req.receivedAt).toBeGreaterThanOrEqual(Number(round.claimable_from) * 1000);
     const created = deliveries('distribution_created').find((d) => d.body.data.pool_address === pool.address && d.body.data.round_id === Number(round.id))!;
