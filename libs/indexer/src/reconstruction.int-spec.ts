@@ -132,6 +132,11 @@ describe('reconstruction of the seeded devnet from the event store', () => {
     expect(active).toBeGreaterThan(0); // the seeder leaves one listing open per pool
   });
 
+  it('every ListingSold carries shares_remaining as the listing fold derives it', () => {
+    expect(state.soldRemaining.length).toBeGreaterThan(0);
+    for (const r of state.soldRemaining) expect(r).toEqual({ ...r, stored: r.folded });
+  });
+
   it('V2 rounds equal get_round', async () => {
     for (const p of devnet.pools.filter((x) => x.contract_kind === 'splitter_v2')) {
       for (const [id, r] of state.rounds.get(p.pool_address) ?? []) {

@@ -5,6 +5,7 @@ import { Address, rpc, xdr } from '@stellar/stellar-sdk';
 import { createChainEventCatalog, indexerStreamId } from '@dob/domain';
 import { createSqlEventStore, type EventStore, type RecordedEvent } from '@dob/event-store';
 import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { foldChainState } from '../testing/chain-state-fold';
 import { ContractReads } from '../testing/contract-reads';
 import { startLargeDevnet, type LargeDevnet } from '../testing/large-devnet';
 
@@ -167,6 +168,10 @@ describe(`indexer SIGKILLed ${KILLS} times during a backfill of ~${CRASH_EVENTS}
     const missing = [...onChain].filter((id) => !stored.has(id));
     const extra = [...stored].filter((id) => !onChain.has(id));
     expect({ missing: missing.slice(0, 5), extra: extra.slice(0, 5), stored: stored.size }).toEqual({ missing: [], extra: [], stored: onChain.size });
+    // State carried across restarts (the listing book rebuilt from the store) is as if there had been no crash.
+    const sold = foldChainState(events).soldRemaining;
+    expect(sold.length).toBeGreaterThan(0);
+    expect(sold.filter((r) => r.stored !== r.folded)).toEqual([]);
     // The per-window counts the cursors recorded add up to what is stored.
     expect(cursors.reduce((n, e) => n + (e.data as { chain_events: number }).chain_events, 0)).toBe(stored.size);
   });

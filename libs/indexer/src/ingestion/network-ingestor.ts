@@ -17,6 +17,7 @@ import { DEFAULT_BACKOFF, realSleep, withBackoff, withTimeout, type BackoffOptio
 import { contractFilters, discoveryFilters, partyTransferFilters, toRequests } from './filter-plan';
 import { silentLogger, type IndexerLogger, type IngestionAlarm, type IngestionStatus } from './ingestion-status';
 import { attachCapTables } from './cap-table-enrichment';
+import { ListingBook } from './listing-book';
 import { RegisteredPools } from './registered-pools';
 import { WatchSet, type DiscoverySource } from './watch-set';
 
@@ -71,6 +72,7 @@ export class NetworkIngestor {
   /** Candidates whose wasm hash is not Dob: never asked again in this process. */
   private readonly rejected = new Set<string>();
   private readonly registered: RegisteredPools;
+  private listings = new ListingBook();
   private loaded = false;
   private indexerRevision = -1;
   private nextLedger = 0;
@@ -194,7 +196,9 @@ export class NetworkIngestor {
       }
       const decoded = this.decode(events);
       await attachCapTables(decoded.decoded, (txHash) => this.call(() => this.rpc.getInvocation(txHash)));
+      const keepListings = this.listings.stage(decoded.decoded);
       await this.commit(from, to, health.latestLedger, events.length, decoded, discovered);
+      keepListings();
     } catch (err) {
       if (isRetentionError(err)) {
         return this.halt('retention_gap', `RPC refused ledgers from ${from}: ${String(err)}; ingestion halted`);
@@ -236,6 +240,7 @@ export class NetworkIngestor {
       if (pt.kind !== 'participation_token' || !pt.pool || pt.poolType) continue;
       this.watch.add({ ...pt, poolType: await this.poolTypeOf(pt.pool) });
     }
+    this.listings = await ListingBook.load(this.store, this.config.networkId);
     this.loaded = true;
     this.update({ nextLedger: this.nextLedger, watchedContracts: this.watch.size });
     this.logger.info('ingestion resumed', { networkId: this.config.networkId, nextLedger: this.nextLedger, watched: this.watch.size });

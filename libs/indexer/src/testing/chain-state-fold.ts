@@ -47,6 +47,8 @@ export interface FoldedChainState {
   /** pool → round id → round. */
   readonly rounds: Map<string, Map<string, RoundState>>;
   readonly campaigns: Map<string, CampaignState>;
+  /** Every ListingSold: the shares_remaining stored on it beside what this fold derives. */
+  readonly soldRemaining: { eventId: string; stored: string | null; folded: string }[];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- payloads were validated by the catalog on append; the fold reads fields by name
@@ -75,6 +77,7 @@ export function foldChainState(events: readonly RecordedEvent[]): FoldedChainSta
     sellers: new Map(),
     rounds: new Map(),
     campaigns: new Map(),
+    soldRemaining: [],
   };
   // Chain order: the RPC event id orders chain events (zero-padded TOID); the stable sort keeps the order of the
   // several domain events one chain event yields.
@@ -135,6 +138,7 @@ function apply(s: FoldedChainState, type: string, d: Data): void {
       const l = listings.get(d.seller);
       if (!l) return; // a sale without a known listing: the comparison with the chain will show it
       const left = l.sharesForSale - BigInt(d.shares_sold);
+      s.soldRemaining.push({ eventId: d.chain.event_id, stored: d.shares_remaining ?? null, folded: left.toString() });
       if (left <= 0n) listings.delete(d.seller);
       else listings.set(d.seller, { ...l, sharesForSale: left });
       return;
