@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { startDevnet, DEFAULT_SEED, WASM_HASHES, type RunningDevnet, type SeededPool } from '@dob/devnet';
+import { startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import type { EventStore } from '@dob/event-store';
-import { registerPool, silentLogger, startNetworkIndexing, type IngestionStatus, type KnownWasm } from '@dob/indexer';
+import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type IngestionStatus } from '@dob/indexer';
 import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
 import { HealthRegistry, openStorage, type Storage } from '@dob/runtime';
 import type { SqlDatabase } from '@dob/sql';
@@ -95,7 +95,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         const latest = devnet!.chain.history.latest();
         return { status: 'up', ready: true, details: { latest_ledger: latest?.sequence ?? null } };
       });
-      await registerSeededPools(storage.eventStore, devnet.pools);
+      await registerSeededPools(storage.eventStore, EMBEDDED_NETWORK_ID, devnet.pools);
     }
     const rpcUrl = options.rpcUrl ?? devnet!.rpcUrl;
     const networkPassphrase = options.networkPassphrase ?? devnet!.networkPassphrase;
@@ -105,7 +105,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       rpcUrl,
       startLedger: options.startLedger ?? 1,
       discovery: true,
-      knownWasms: devnet ? DEVNET_WASMS : [],
+      knownWasms: devnet ? DEVNET_KNOWN_WASMS : [],
       pollIntervalMs: 500,
       schedulerIntervalMs: 2_000,
       ...(options.quiet ? { logger: silentLogger } : {}),
@@ -183,34 +183,5 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   } catch (e) {
     await stopAll();
     throw e;
-  }
-}
-
-/**
- * The devnet reports the real wasm hashes for splitter V1.2 and cf-v0.3.0 (already known to the indexer) and stable
- * stand-ins for builds whose full hash the facts do not publish; the embedded indexer is told about those.
- */
-const DEVNET_WASMS: readonly KnownWasm[] = [
-  { hash: WASM_HASHES.splitter_v1_3, kind: 'splitter', version: '1.3-admin', label: 'devnet splitter V1.3' },
-  { hash: WASM_HASHES.splitter_v2, kind: 'splitter', version: '2', label: 'devnet splitter V2' },
-  { hash: WASM_HASHES.participation_token, kind: 'participation_token', version: '0.2', label: 'devnet participation token' },
-];
-
-/** The devnet seeder's off-chain metadata feeds the pool registry (idempotent: unchanged metadata appends nothing). */
-async function registerSeededPools(store: EventStore, pools: readonly SeededPool[]): Promise<void> {
-  for (const p of pools) {
-    await registerPool(store, {
-      networkId: EMBEDDED_NETWORK_ID,
-      pool: p.pool_address,
-      metadata: {
-        name: p.name,
-        ticker: p.ticker,
-        access_type: p.access_type,
-        distribution_type: p.distribution_type,
-        estimated_apr: p.estimated_apr,
-        max_participants: p.max_participants,
-        token_to_distribute: p.token_to_distribute,
-      },
-    });
   }
 }

@@ -7,7 +7,7 @@ import { NetworkIngestor } from './ingestion/network-ingestor';
 import { createStellarChainRpc } from './rpc/stellar-rpc.adapter';
 import { foldChainState, type FoldedChainState } from './testing/chain-state-fold';
 import { addressArg, ContractReads, u64Arg } from './testing/contract-reads';
-import { DEVNET_KNOWN_WASMS, registerSeededPools } from './testing/devnet-wasms';
+import { DEVNET_KNOWN_WASMS, registerSeededPools } from './devnet/devnet-contracts';
 
 /**
  * Acceptance (issue 4): after the seeder runs and the indexer has caught up, a fold of the STORE's domain events

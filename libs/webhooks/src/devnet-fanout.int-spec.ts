@@ -1,7 +1,7 @@
 import { createChainEventCatalog } from '@dob/domain';
-import { startDevnet, WASM_HASHES, type RunningDevnet } from '@dob/devnet';
+import { startDevnet, type RunningDevnet } from '@dob/devnet';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { registerPool, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
+import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
 import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { createNotifier, type Notifier } from './notifier';
 import { verifySvcSignature } from './signing/delivery-signatures';
@@ -37,32 +37,14 @@ describe('webhooks from the seeded devnet (devnet over HTTP → indexer → noti
       tokens: [{ networkId: 9, address: devnet.paymentToken, symbol: 'USDC', decimals: 7 }],
       secretKey: Buffer.alloc(32, 2), allowList: { hosts: ['localhost'] }, ca: receiver.cert, pollIntervalMs: 50 });
     await notifier.components.service.register('ak_devnet', { url: `${receiver.origin}/dob`, events: [...WEBHOOK_EVENTS], secret: SECRET });
-    for (const p of devnet.pools) {
-      await registerPool(store, {
-        networkId: 9,
-        pool: p.pool_address,
-        metadata: {
-          name: p.name,
-          ticker: p.ticker,
-          access_type: p.access_type,
-          distribution_type: p.distribution_type,
-          estimated_apr: p.estimated_apr,
-          max_participants: p.max_participants,
-          token_to_distribute: p.token_to_distribute,
-        },
-      });
-    }
+    await registerSeededPools(store, 9, devnet.pools);
     await notifier.start();
     indexing = startNetworkIndexing(store, {
       networkId: 9,
       rpcUrl: devnet.rpcUrl,
       startLedger: 1,
       discovery: true,
-      knownWasms: [
-        { hash: WASM_HASHES.splitter_v1_3, kind: 'splitter', version: '1.3-admin', label: 'devnet splitter V1.3' },
-        { hash: WASM_HASHES.splitter_v2, kind: 'splitter', version: '2', label: 'devnet splitter V2' },
-        { hash: WASM_HASHES.participation_token, kind: 'participation_token', version: '0.2', label: 'devnet participation token' },
-      ],
+      knownWasms: DEVNET_KNOWN_WASMS,
       pollIntervalMs: 200,
       schedulerIntervalMs: 500,
       logger: silentLogger,

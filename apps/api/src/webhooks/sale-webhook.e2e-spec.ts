@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Keypair, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 import { walletEvents } from '@dob/auth';
-import { startDevnet, WASM_HASHES, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
+import { startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { registerPool, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
+import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
 import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
 import { createReadQueries } from '@dob/read-models';
 import { HealthRegistry } from '@dob/runtime';
@@ -45,27 +45,13 @@ describe('devnet buy through the API → marketplace_sale_completed webhook (e2e
     db = await postgres.create();
     events = await createSqlEventStore(db, { pollIntervalMs: 50, catalog: createChainEventCatalog(walletEvents) });
     // The registry feed the all-in-one root gives the seeded pools (names and tickers live off chain).
-    for (const p of devnet.pools) {
-      await registerPool(events, {
-        networkId: NET,
-        pool: p.pool_address,
-        metadata: {
-          name: p.name,
-          ticker: p.ticker,
-          access_type: p.access_type,
-          distribution_type: p.distribution_type,
-          estimated_apr: p.estimated_apr,
-          max_participants: p.max_participants,
-          token_to_distribute: p.token_to_distribute,
-        },
-      });
-    }
+    await registerSeededPools(events, NET, devnet.pools);
     indexing = startNetworkIndexing(events, {
       networkId: NET,
       rpcUrl: devnet.rpcUrl,
       startLedger: 1,
       discovery: true,
-      knownWasms: [{ hash: WASM_HASHES.splitter_v1_3, kind: 'splitter', version: '1.3-admin', label: 'devnet splitter V1.3' }],
+      knownWasms: DEVNET_KNOWN_WASMS,
       pollIntervalMs: 200,
       scheduler: false,
       logger: silentLogger,

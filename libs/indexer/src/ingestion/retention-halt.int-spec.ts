@@ -6,7 +6,7 @@ import { startDevnet, type RunningDevnet } from '@dob/devnet';
 import { createSqlEventStore } from '@dob/event-store';
 import { createPgliteDatabase } from '@dob/sql';
 import { startNetworkIndexing } from '../indexer-runtime';
-import { DEVNET_KNOWN_WASMS } from '../testing/devnet-wasms';
+import { DEVNET_KNOWN_WASMS } from '../devnet/devnet-contracts';
 import type { IngestionAlarm } from './ingestion-status';
 
 /**

@@ -10,7 +10,7 @@ import { createSqlEventStore } from '@dob/event-store';
 import { createPgliteDatabase, createPostgresDatabase } from '@dob/sql';
 import { silentLogger } from '../ingestion/ingestion-status';
 import { startNetworkIndexing } from '../indexer-runtime';
-import { DEVNET_KNOWN_WASMS } from './devnet-wasms';
+import { DEVNET_KNOWN_WASMS } from '../devnet/devnet-contracts';
 
 async function main(): Promise<void> {
   const env = process.env;

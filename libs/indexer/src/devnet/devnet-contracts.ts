@@ -4,6 +4,8 @@ import type { KnownWasm } from '../decoding/contract-identity';
 import { registerPool } from '../registry/pool-registry';
 
 /**
+ * What an indexer needs to follow the embedded devnet (used by apps/all and the tests that compose a devnet).
+ *
  * The devnet's stand-in wasm hashes for builds whose real hash the facts do not publish (as apps/all tells its
  * embedded indexer): without them a devnet V1.3 / V2 / participation token could not be identified.
  */
