@@ -18,7 +18,8 @@ async function ensure(tx: SqlExecutor, table: string, networkId: number, address
 
 export const poolsProjection: ProjectionDefinition<SqlExecutor> = {
   name: POOLS,
-  version: 1,
+  // v2: indexes for the list's sorts (each order of pool-queries ORDER, over listed pools only).
+  version: 2,
   eventTypes: [
     'PoolRegistered',
     'PoolMetadataUpdated',
@@ -67,8 +68,13 @@ export const poolsProjection: ProjectionDefinition<SqlExecutor> = {
       distribution_token   text,
       PRIMARY KEY (network_id, address)
     );
-    CREATE INDEX ON ${t.pools} (created_at DESC, network_id, address);
-    CREATE INDEX ON ${t.pools} (address);`);
+    CREATE INDEX ON ${t.pools} (address);
+    -- One index per list sort, in the exact ORDER BY of pool-queries (NULLS LAST included: a DESC index is NULLS
+    -- FIRST by default and could not serve it), partial on the list's own predicate, so a page reads LIMIT rows.
+    CREATE INDEX ON ${t.pools} (created_at DESC NULLS LAST, network_id, address) WHERE initialized OR registered;
+    CREATE INDEX ON ${t.pools} (created_at ASC NULLS LAST, network_id, address) WHERE initialized OR registered;
+    CREATE INDEX ON ${t.pools} (estimated_apr DESC NULLS LAST, network_id, address) WHERE initialized OR registered;
+    CREATE INDEX ON ${t.pools} (estimated_apr ASC NULLS LAST, network_id, address) WHERE initialized OR registered;`);
   },
   apply: applyByType({
     async PoolRegistered(tx, t, e) {

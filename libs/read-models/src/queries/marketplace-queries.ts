@@ -1,7 +1,7 @@
 import { formatAmount } from '../money';
 import { resolvePoolNetwork } from './pool-resolution';
 import { V, iso, int, offsetOf, type Page, type Paging, type QueryContext } from './query-context';
-import type { TokenLookup } from './token-directory';
+import { joinLearnedToken, type TokenDirectory, type TokenResolver } from './token-directory';
 
 export const LISTING_SORTS = ['created_desc', 'created_asc', 'price_asc', 'price_desc'] as const;
 export type ListingSort = (typeof LISTING_SORTS)[number];
@@ -58,6 +58,8 @@ export interface ListingRow {
   created_at: Date;
   pool_name: string | null;
   pool_ticker: string | null;
+  /** The payment token's symbol learned by the tokens read model (null if none). */
+  payment_token_symbol: string | null;
 }
 
 const ORDER: Record<ListingSort, string> = {
@@ -67,12 +69,23 @@ const ORDER: Record<ListingSort, string> = {
   price_desc: 'l.price_per_share DESC, l.created_at DESC',
 };
 
-export const SELECT_LISTINGS = `SELECT l.sale_address, l.network_id, l.pool, l.seller, l.shares_amount::text AS shares_amount,
+const LISTING_COLUMNS = `l.sale_address, l.network_id, l.pool, l.seller, l.shares_amount::text AS shares_amount,
        l.price_per_share::text AS price_per_share, l.payment_token, l.status, l.created_at, l.chain_event_id,
-       p.name AS pool_name, p.ticker AS pool_ticker
-  FROM ${V.listings} l LEFT JOIN ${V.pools} p ON p.network_id = l.network_id AND p.address = l.pool`;
+       p.name AS pool_name, p.ticker AS pool_ticker, tk.symbol AS payment_token_symbol`;
 
-export function toListing(r: ListingRow, tokens: TokenLookup): Listing {
+/** Listings from `source` (the view, or a page of it aliased l) with their pool's name and token's symbol. */
+const listingsFrom = (source: string, extraColumns = '') => `SELECT ${LISTING_COLUMNS}${extraColumns}
+  FROM ${source} LEFT JOIN ${V.pools} p ON p.network_id = l.network_id AND p.address = l.pool
+  ${joinLearnedToken('tk', 'l.network_id', 'l.payment_token')}`;
+
+export const SELECT_LISTINGS = listingsFrom(`${V.listings} l`);
+
+/** The tokens of listing rows (symbols joined by the query; configured tokens win). */
+export function listingTokens(directory: TokenDirectory, rows: readonly ListingRow[]): TokenResolver {
+  return directory.withLearned(rows.flatMap((r) => (r.payment_token_symbol === null ? [] : [{ network_id: r.network_id, address: r.payment_token, symbol: r.payment_token_symbol }])));
+}
+
+export function toListing(r: ListingRow, tokens: TokenResolver): Listing {
   const t = tokens.get(r.network_id, r.payment_token);
   return {
     sale_address: r.sale_address,
@@ -110,7 +123,6 @@ export class MarketplaceQueries {
   constructor(private readonly ctx: QueryContext) {}
 
   async listings(q: ListingQuery): Promise<Page<Listing>> {
-    const tokens = await this.ctx.tokens.lookup();
     const where: string[] = [];
     const params: unknown[] = [];
     const add = (sql: string, v: unknown) => {
@@ -119,32 +131,44 @@ export class MarketplaceQueries {
     };
     if (q.status !== 'all') add('l.status = ?', q.status);
     if (q.networkId !== undefined) add('l.network_id = ?', q.networkId);
-    if (q.paymentToken) add('l.payment_token = ANY(?::text[])', tokens.addressesFor(q.networkId, q.paymentToken));
+    if (q.paymentToken) add('l.payment_token = ANY(?::text[])', (await this.ctx.tokens.lookup()).addressesFor(q.networkId, q.paymentToken));
     if (q.seller) add('l.seller = ?', q.seller);
     const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const [rows, count] = await Promise.all([
-      this.ctx.db.query<ListingRow>(`${SELECT_LISTINGS} ${filter} ORDER BY ${ORDER[q.sort]}, l.sale_address LIMIT ${q.limit} OFFSET ${offsetOf(q)}`, params),
-      this.ctx.db.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM ${V.listings} l ${filter}`, params),
-    ]);
-    return { items: rows.rows.map((r) => toListing(r, tokens)), page: q.page, limit: q.limit, total: count.rows[0]!.n };
+    const order = `${ORDER[q.sort]}, l.sale_address`;
+    // One statement: the page is cut from the listings alone (an index in the sort's order serves it), then joined
+    // to pool names and token symbols; the filtered total rides along as an uncorrelated scalar subquery.
+    const page = `(SELECT l.*, (SELECT COUNT(*)::int FROM ${V.listings} l ${filter}) AS total_count
+                     FROM ${V.listings} l ${filter} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${offsetOf(q)}) l`;
+    const { rows } = await this.ctx.db.query<ListingRow & { total_count: number }>(
+      `${listingsFrom(page, ', l.total_count')} ORDER BY ${order}`,
+      params,
+    );
+    // A page past the end has no row to carry the total (page 1 empty means none match).
+    const total = rows[0]?.total_count ?? (offsetOf(q) === 0 ? 0 : await this.count(filter, params));
+    const tokens = listingTokens(this.ctx.tokens, rows);
+    return { items: rows.map((r) => toListing(r, tokens)), page: q.page, limit: q.limit, total };
+  }
+
+  private async count(filter: string, params: unknown[]): Promise<number> {
+    const { rows } = await this.ctx.db.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM ${V.listings} l ${filter}`, params);
+    return rows[0]!.n;
   }
 
   async poolListings(q: { address: string; networkId?: number; sort: PoolListingSort; status: ListingStatusFilter }): Promise<PoolListing[]> {
     const network = await resolvePoolNetwork(this.ctx, q.address, q.networkId);
-    const tokens = await this.ctx.tokens.lookup();
     const status = q.status === 'all' ? '' : 'AND l.status = $3';
     const { rows } = await this.ctx.db.query<ListingRow>(
       `${SELECT_LISTINGS} WHERE l.network_id = $1 AND l.pool = $2 ${status} ORDER BY ${ORDER[q.sort]}, l.sale_address`,
       q.status === 'all' ? [network, q.address] : [network, q.address, q.status],
     );
+    const tokens = listingTokens(this.ctx.tokens, rows);
     return rows.map((r) => toPoolListing(toListing(r, tokens)));
   }
 
   /** A listing by its sale_address (any status), or null. */
   async listing(saleAddress: string): Promise<Listing | null> {
-    const tokens = await this.ctx.tokens.lookup();
     const { rows } = await this.ctx.db.query<ListingRow>(`${SELECT_LISTINGS} WHERE l.sale_address = $1`, [saleAddress]);
-    return rows[0] ? toListing(rows[0], tokens) : null;
+    return rows[0] ? toListing(rows[0], listingTokens(this.ctx.tokens, rows)) : null;
   }
 
   /**

@@ -2,7 +2,7 @@ import { formatAmount } from '../money';
 import { chainName } from '../networks';
 import { resolvePoolNetwork } from './pool-resolution';
 import { MEMBER_STATS, V, iso, int, offsetOf, type Page, type Paging, type QueryContext } from './query-context';
-import { tokenLabel, type TokenLookup } from './token-directory';
+import { joinLearnedToken, tokenLabel, type LearnedToken, type TokenResolver } from './token-directory';
 
 export const POOL_SORTS = ['created_desc', 'created_asc', 'apr_desc', 'apr_asc', 'members_desc', 'members_asc'] as const;
 export type PoolSort = (typeof POOL_SORTS)[number];
@@ -79,16 +79,39 @@ export interface PoolRow {
   total_distributed: string;
   last_distribution_at: Date | null;
   distribution_token: string | null;
+  /** Symbols the tokens read model learned for token_to_distribute and distribution_token (null if none). */
+  token_to_distribute_symbol: string | null;
+  distribution_token_symbol: string | null;
 }
 
-const SELECT_POOLS = `SELECT p.network_id, p.address, p.name, p.ticker, p.access_type, p.distribution_type,
+const POOL_COLUMNS = `p.network_id, p.address, p.name, p.ticker, p.access_type, p.distribution_type,
        p.estimated_apr::text AS estimated_apr, p.max_participants, p.token_to_distribute, p.created_at,
        COALESCE(m.member_count, 0) AS member_count, COALESCE(m.total_shares, 0)::text AS total_shares, p.pool_version,
        p.creator_address, p.locked, p.mutable, p.min_interval_seconds, p.claim_delay_seconds, p.round_expiry_seconds,
        p.schedule_enabled, p.schedule_first, p.schedule_interval, p.schedule_total, p.distribution_count,
-       p.total_distributed::text AS total_distributed, p.last_distribution_at, p.distribution_token
-  FROM ${V.pools} p LEFT JOIN (${MEMBER_STATS}) m ON m.network_id = p.network_id AND m.pool = p.address
- WHERE (p.initialized OR p.registered)`;
+       p.total_distributed::text AS total_distributed, p.last_distribution_at, p.distribution_token,
+       ttd.symbol AS token_to_distribute_symbol, dt.symbol AS distribution_token_symbol`;
+
+/** A listed pool is registered or initialised (the pools model also keeps rows for events of unknown pools). */
+const LISTED = '(p.initialized OR p.registered)';
+
+// Member stats and token symbols are single-row lookups by primary key (no aggregate, no second query).
+const FROM_POOLS = `${V.pools} p
+  LEFT JOIN (${MEMBER_STATS}) m ON m.network_id = p.network_id AND m.pool = p.address
+  ${joinLearnedToken('ttd', 'p.network_id', 'p.token_to_distribute')}
+  ${joinLearnedToken('dt', 'p.network_id', 'p.distribution_token')}`;
+
+const SELECT_POOLS = `SELECT ${POOL_COLUMNS} FROM ${FROM_POOLS} WHERE ${LISTED}`;
+
+/** The learned token symbols a pool row carries, for TokenDirectory.withLearned. */
+function learnedTokens(rows: readonly PoolRow[]): LearnedToken[] {
+  const out: LearnedToken[] = [];
+  for (const r of rows) {
+    if (r.token_to_distribute && r.token_to_distribute_symbol !== null) out.push({ network_id: r.network_id, address: r.token_to_distribute, symbol: r.token_to_distribute_symbol });
+    if (r.distribution_token && r.distribution_token_symbol !== null) out.push({ network_id: r.network_id, address: r.distribution_token, symbol: r.distribution_token_symbol });
+  }
+  return out;
+}
 
 // Every order ends on (network_id, address): equal keys never reorder between requests or rebuilds.
 const ORDER: Record<PoolSort, string> = {
@@ -100,7 +123,7 @@ const ORDER: Record<PoolSort, string> = {
   members_asc: 'member_count ASC',
 };
 
-export function toListItem(r: PoolRow, tokens?: TokenLookup): PoolListItem {
+export function toListItem(r: PoolRow, tokens?: TokenResolver): PoolListItem {
   return {
     address: r.address,
     name: r.name,
@@ -139,16 +162,23 @@ export class PoolQueries {
     if (q.networkId !== undefined) add('p.network_id = ?', q.networkId);
     if (q.accessType) add('p.access_type = ?', q.accessType);
     const filter = where.length ? ` AND ${where.join(' AND ')}` : '';
-    const [rows, count, tokens] = await Promise.all([
-      this.ctx.db.query<PoolRow>(
-        `${SELECT_POOLS}${filter} ORDER BY ${ORDER[q.sort]}, p.network_id, p.address LIMIT ${q.limit} OFFSET ${offsetOf(q)}`,
-        params,
-      ),
-      // The count needs no member aggregate: filters only touch the pools table.
-      this.ctx.db.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM ${V.pools} p WHERE (p.initialized OR p.registered)${filter}`, params),
-      this.ctx.tokens.lookup(),
-    ]);
-    return { items: rows.rows.map((r) => toListItem(r, tokens)), page: q.page, limit: q.limit, total: count.rows[0]!.n };
+    // One statement: the page and, as an uncorrelated scalar subquery (evaluated once), the filtered total. The
+    // count needs no member stats: filters only touch the pools table.
+    const total = `(SELECT COUNT(*)::int FROM ${V.pools} p WHERE ${LISTED}${filter}) AS total_count`;
+    const { rows } = await this.ctx.db.query<PoolRow & { total_count: number }>(
+      `SELECT ${POOL_COLUMNS}, ${total} FROM ${FROM_POOLS} WHERE ${LISTED}${filter}
+        ORDER BY ${ORDER[q.sort]}, p.network_id, p.address LIMIT ${q.limit} OFFSET ${offsetOf(q)}`,
+      params,
+    );
+    // A page past the end has no row to carry the total (page 1 empty means none match).
+    const count = rows[0]?.total_count ?? (offsetOf(q) === 0 ? 0 : await this.count(filter, params));
+    const tokens = this.ctx.tokens.withLearned(learnedTokens(rows));
+    return { items: rows.map((r) => toListItem(r, tokens)), page: q.page, limit: q.limit, total: count };
+  }
+
+  private async count(filter: string, params: unknown[]): Promise<number> {
+    const { rows } = await this.ctx.db.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM ${V.pools} p WHERE ${LISTED}${filter}`, params);
+    return rows[0]!.n;
   }
 
   async row(address: string, networkId?: number): Promise<PoolRow> {
@@ -160,7 +190,7 @@ export class PoolQueries {
 
   async detail(address: string, networkId?: number): Promise<PoolDetail> {
     const r = await this.row(address, networkId);
-    const tokens = await this.ctx.tokens.lookup();
+    const tokens = this.ctx.tokens.withLearned(learnedTokens([r]));
     const item = toListItem(r, tokens);
     const decimals = tokens.get(r.network_id, r.distribution_token).decimals;
     const memberCount = int(r.member_count);

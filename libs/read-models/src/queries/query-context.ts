@@ -31,6 +31,7 @@ export const readModelView = (projection: string, table: string): string => `rm_
 export const V = {
   pools: readModelView('pools', 'pools'),
   members: readModelView('pool_members', 'members'),
+  memberStats: readModelView('pool_members', 'stats'),
   rounds: readModelView('distribution_rounds', 'rounds'),
   claims: readModelView('distribution_rounds', 'claims'),
   withdrawals: readModelView('distribution_rounds', 'withdrawals'),
@@ -43,9 +44,12 @@ export const V = {
   history: readModelView('wallet_history', 'entries'),
 } as const;
 
-/** Per-pool member count and share supply (holders with a positive balance). */
-export const MEMBER_STATS = `SELECT network_id, pool, COUNT(*)::int AS member_count, SUM(shares) AS total_shares
-  FROM ${V.members} WHERE shares > 0 GROUP BY network_id, pool`;
+/**
+ * Per-pool member count and share supply (holders with a positive balance): the rows
+ * `SELECT network_id, pool, COUNT(*), SUM(shares) FROM members WHERE shares > 0 GROUP BY network_id, pool` would
+ * give, kept up to date by the members projection (its `stats` table) instead of aggregated per request.
+ */
+export const MEMBER_STATS = `SELECT network_id, pool, member_count, total_shares FROM ${V.memberStats} WHERE member_count > 0`;
 
 /** ISO 8601 UTC without milliseconds when they are zero ("2026-02-15T10:00:00Z", as Dob shows). */
 export function iso(value: Date | string | null | undefined): string | null {

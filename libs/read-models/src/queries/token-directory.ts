@@ -11,17 +11,28 @@ export interface TokenInfo {
 /** Stellar Asset Contracts always use 7 decimals (dob-contracts §1); unknown SEP-41 tokens are assumed alike. */
 export const DEFAULT_DECIMALS = 7;
 
-export interface TokenLookup {
+/** Symbol and decimals of a token (what amounts are formatted with). */
+export interface TokenResolver {
   get(networkId: number, address: string | null): { symbol: string | null; decimals: number };
+}
+
+export interface TokenLookup extends TokenResolver {
   /** Addresses whose symbol is `symbolOrAddress` (case-insensitive), plus the value itself (an address filter). */
   addressesFor(networkId: number | undefined, symbolOrAddress: string): string[];
+}
+
+/** A row of the tokens read model: a symbol learned from the chain. */
+export interface LearnedToken {
+  readonly network_id: number;
+  readonly address: string;
+  readonly symbol: string;
 }
 
 /**
  * A token as agents see it (spec: token_to_distribute is a token symbol): registry metadata may name the token by
  * its contract address, which is shown as the symbol the directory knows for it (else the address stays).
  */
-export function tokenLabel(tokens: TokenLookup, networkId: number, value: string | null): string | null {
+export function tokenLabel(tokens: TokenResolver, networkId: number, value: string | null): string | null {
   if (value === null || !/^C[A-Z2-7]{55}$/.test(value)) return value;
   return tokens.get(networkId, value).symbol;
 }
@@ -31,32 +42,55 @@ export function tokenLabel(tokens: TokenLookup, networkId: number, value: string
  * model), else the contract address stands in for the symbol.
  */
 export class TokenDirectory {
+  private readonly configured: ReadonlyMap<string, TokenInfo>;
+
   constructor(
     private readonly db: SqlExecutor,
-    private readonly configured: readonly TokenInfo[],
-  ) {}
+    configured: readonly TokenInfo[],
+  ) {
+    this.configured = new Map(configured.map((t) => [`${t.networkId}/${t.address}`, t]));
+  }
 
+  /** Every known token (one query over the tokens read model): for filters by symbol. */
   async lookup(): Promise<TokenLookup> {
-    const { rows } = await this.db.query<{ network_id: number; address: string; symbol: string }>(
-      `SELECT network_id, address, symbol FROM ${readModelView('tokens', 'tokens')}`,
-    );
-    const map = new Map<string, { symbol: string; decimals: number; networkId: number; address: string }>();
-    for (const r of rows) map.set(`${r.network_id}/${r.address}`, { symbol: r.symbol, decimals: DEFAULT_DECIMALS, networkId: r.network_id, address: r.address });
-    for (const t of this.configured) map.set(`${t.networkId}/${t.address}`, { ...t });
+    const { rows } = await this.db.query<LearnedToken>(`SELECT network_id, address, symbol FROM ${readModelView('tokens', 'tokens')}`);
+    const resolver = this.withLearned(rows);
+    const all = new Map<string, { networkId: number; address: string; symbol: string }>();
+    for (const r of rows) all.set(`${r.network_id}/${r.address}`, { networkId: r.network_id, address: r.address, symbol: r.symbol });
+    for (const [k, t] of this.configured) all.set(k, t);
     return {
-      get: (networkId, address) => {
-        if (!address) return { symbol: null, decimals: DEFAULT_DECIMALS };
-        const t = map.get(`${networkId}/${address}`);
-        return t ? { symbol: t.symbol, decimals: t.decimals } : { symbol: address, decimals: DEFAULT_DECIMALS };
-      },
+      get: resolver.get,
       addressesFor: (networkId, value) => {
         const wanted = value.toUpperCase();
         const out = new Set<string>([value]);
-        for (const t of map.values()) {
+        for (const t of all.values()) {
           if ((networkId === undefined || t.networkId === networkId) && t.symbol.toUpperCase() === wanted) out.add(t.address);
         }
         return [...out].sort();
       },
     };
   }
+
+  /**
+   * The tokens of some rows, whose learned symbols the query joined from the tokens read model (so a page needs
+   * no second query). Same precedence as lookup(): configured, then learned (7 decimals), else the address.
+   */
+  withLearned(learned: Iterable<LearnedToken>): TokenResolver {
+    const symbols = new Map<string, string>();
+    for (const r of learned) symbols.set(`${r.network_id}/${r.address}`, r.symbol);
+    return {
+      get: (networkId, address) => {
+        if (!address) return { symbol: null, decimals: DEFAULT_DECIMALS };
+        const key = `${networkId}/${address}`;
+        const configured = this.configured.get(key);
+        if (configured) return { symbol: configured.symbol, decimals: configured.decimals };
+        return { symbol: symbols.get(key) ?? address, decimals: DEFAULT_DECIMALS };
+      },
+    };
+  }
+}
+
+/** SQL to join a token's learned symbol: `LEFT JOIN <tokens view> <alias> ON <alias>.network_id = … AND …`. */
+export function joinLearnedToken(alias: string, networkId: string, address: string): string {
+  return `LEFT JOIN ${readModelView('tokens', 'tokens')} ${alias} ON ${alias}.network_id = ${networkId} AND ${alias}.address = ${address}`;
 }
