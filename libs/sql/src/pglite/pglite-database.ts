@@ -1,6 +1,7 @@
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import type { SqlDatabase, SqlExecutor, SqlResult } from '../sql.port';
 import { assertIdentifier } from '../identifier';
+import { PglitePreparedStatements } from './prepared-statements';
 
 export interface PgliteOptions {
   /** Folder for the database files; undefined = in memory. */
@@ -37,16 +38,21 @@ const wrap = (q: Pick<PGlite | Transaction, 'query' | 'exec'>): SqlExecutor => (
   },
 });
 
+/** Reads (a plain SELECT or WITH … SELECT) are the statements worth keeping a plan for. */
+const READ = /^\s*(SELECT|WITH)\b/i;
+
 class PgliteDatabase implements SqlDatabase {
   readonly kind = 'pglite' as const;
   private readonly direct: SqlExecutor;
+  private readonly prepared: PglitePreparedStatements;
 
   constructor(private readonly db: PGlite) {
     this.direct = wrap(db);
+    this.prepared = new PglitePreparedStatements(db);
   }
 
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
-    return this.direct.query<R>(text, params);
+    return READ.test(text) ? this.prepared.query<R>(text, params) : this.direct.query<R>(text, params);
   }
 
   exec(text: string): Promise<void> {
