@@ -17,35 +17,12 @@ import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase } from '@dob/sql';
 import { createApiApp } from '../apps/api/src/bootstrap';
 import { createApiAuth } from '../apps/api/src/auth';
-import { ChainScenario, accountAddr, contractAddr } from '../libs/read-models/src/testing/chain-scenario';
+import { accountAddr } from '../libs/read-models/src/testing/chain-scenario';
 import { startReadModels } from '../libs/read-models/src/testing/read-model-harness';
+import { HOLDERS_PER_POOL, POOLS, benchWorld } from './read-api.world';
 
 const DURATION_S = 8;
 const CONNECTIONS = 10;
-const POOLS = 60;
-const HOLDERS_PER_POOL = 5;
-
-/** POOLS V2 pools, each with holders, a round, and one active listing per holder. */
-function world(): ChainScenario {
-  const s = new ChainScenario(9);
-  const usdc = contractAddr('usdc');
-  for (let i = 0; i < POOLS; i++) {
-    const pool = contractAddr(`bench-pool-${i}`);
-    const pt = { pool, token: contractAddr(`bench-pt-${i}`) };
-    s.registry('PoolRegistered', pool, {
-      name: `Bench Pool ${i}`, ticker: `BP${i}`, access_type: ['rtj', 'p', 'qr', 'stk'][i % 4], distribution_type: 'tr',
-      estimated_apr: String((i * 7) % 25), max_participants: 100, token_to_distribute: 'USDC',
-    });
-    for (let h = 0; h < HOLDERS_PER_POOL; h++) {
-      s.chain('ParticipationTokenMinted', pt.token, { ...pt, admin: pool, to: accountAddr(`holder-${h}`), amount: String(200_000 + h) });
-    }
-    s.chain('PoolInitialized', pool, { pool_version: '2', contract_version: '2', admin: accountAddr('admin'), shares_len: HOLDERS_PER_POOL, mutable: true, participation_token: pt.token, pool_type: 'reward', pool_type_code: 0 });
-    for (let h = 0; h < HOLDERS_PER_POOL; h++) {
-      s.chain('ListingCreated', pool, { pool, seller: accountAddr(`holder-${h}`), shares_amount: String(100 + h), price_per_share: String(10_000_000 + i * 1000 + h), payment_token: usdc });
-    }
-  }
-  return s;
-}
 
 async function cannon(url: string, headers: Record<string, string>) {
   const r = await autocannon({ url, headers, connections: CONNECTIONS, pipelining: 1, duration: DURATION_S });
@@ -62,7 +39,7 @@ export async function run(): Promise<object> {
   const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
   const db = await createPgliteDatabase({});
   const models = await startReadModels(db, walletEvents);
-  const s = world();
+  const s = benchWorld();
   await models.append(s.streamAppends());
   const auth = await createApiAuth({ db, events: models.store, rateLimiter: new InProcessRateLimiter(), jwt: { secret: 'bench' } });
   const app: NestFastifyApplication = await createApiApp({ health: new HealthRegistry(), auth, read: { queries: createReadQueries({ db }) } }, { logger: false });
