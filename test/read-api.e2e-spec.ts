@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair, StrKey } from '@stellar/stellar-sdk';
 import { createSqlAuth } from '@dob/auth';
@@ -135,7 +135,7 @@ describe('read API against the running system, checked against the chain', () =>
       note: 'ms from the devnet reporting the transaction SUCCESS (pollTransaction) until the change is visible through the read API; ledger interval 250 ms, indexer poll 500 ms',
       share_transfer_to_members_ms: transferMs,
       sale_to_marketplace_stats_ms: saleMs,
-      machine: { cpus: require('node:os').cpus().length, node: process.version },
+      machine: { cpus: cpus().length, node: process.version },
     };
     console.log(`freshness: transfer → members ${transferMs} ms, sale → stats ${saleMs} ms`);
     mkdirSync(join(__dirname, '../bench/results'), { recursive: true });

@@ -1,4 +1,4 @@
-import { authorizeEntry, Keypair, Networks, xdr } from '@stellar/stellar-sdk';
+import { Asset, authorizeEntry, Keypair, Networks, xdr } from '@stellar/stellar-sdk';
 import { accountKey, instanceKey } from './ledger-entries';
 import type { InvokeResult, InvokeSuccess, LedgerInfo, SorobanHost } from './host.port';
 import { addr, i128 } from './scval';
@@ -38,7 +38,7 @@ describe('soroban host: accounts and world state', () => {
 
   it('derives SAC and deployed contract addresses like the real network', () => {
     const { host, usdc } = setup();
-    expect(usdc).toBe(new (require('@stellar/stellar-sdk').Asset)('USDC', issuer.publicKey()).contractId(PASS));
+    expect(usdc).toBe(new Asset('USDC', issuer.publicKey()).contractId(PASS));
     expect(host.kindOf(usdc)).toBe('stellar_asset');
     const salt = Buffer.alloc(32, 7);
     const cf = host.deployContract('crowdfunding_v1', salt, ledger);

@@ -1,4 +1,4 @@
-import { Address, Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
+import { Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
 import { ArityError, INSTANCE_TTL, PERSISTENT_TTL, type ContractDefinition, type ContractEnv } from '../contracts/contract';
 import { CONTRACTS } from '../contracts/registry';
 import { sacInstanceStorage } from '../contracts/stellar-asset';

@@ -1,7 +1,7 @@
 import { createChainEventCatalog, indexerStreamId, poolStreamId } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
-import { Keypair } from '@stellar/stellar-sdk';
+import { Keypair, xdr } from '@stellar/stellar-sdk';
 import { WasmRegistry, type ContractIdentity } from '../decoding/contract-identity';
 import { addr, bool, chainEvent, contractAddr, i128, sym, u32, vec } from '../testing/chain-events';
 import { FakeChainRpc } from '../testing/fake-chain-rpc';
@@ -194,6 +194,5 @@ describe('NetworkIngestor', () => {
 });
 
 function xdr4(code: string) {
-  const { xdr } = require('@stellar/stellar-sdk') as typeof import('@stellar/stellar-sdk');
   return xdr.ScVal.scvString(`${code}:${Keypair.random().publicKey()}`);
 }
