@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Networks, xdr } from '@stellar/stellar-sdk';
 import type { ContractKind, InvokeSuccess, LedgerInfo, SorobanHost } from '../host/host.port';
@@ -6,11 +7,11 @@ import { addr, bool, i128, str, struct, u32, u64, vec } from '../host/scval';
 import { shareToScVal } from './shared/shares';
 
 /**
- * Replays the scenarios of the four soroban-sdk test snapshots in /work/shared/chain/fixtures (their `auth`
+ * Replays the scenarios of the four soroban-sdk test snapshots in test/fixtures/dob-contracts (their `auth`
  * arrays list the calls) at the snapshots' own addresses, then compares the last invocation's events with the
  * snapshot's `events` (exact XDR) and our contract storage with the snapshot's ledger entries.
  */
-const DIR = '/work/shared/chain/fixtures';
+const DIR = join(__dirname, '../../../../test/fixtures/dob-contracts');
 
 interface Fixture {
   ledger: { timestamp: number; ledger_entries: Array<[Record<string, unknown>, [{ data: Record<string, unknown> }, number | null]]> };

@@ -4,8 +4,8 @@ import { fixtureEvents } from '../testing/snapshot-scval';
 import type { ContractIdentity } from './contract-identity';
 import { decodeChainEvent } from './decode-chain-event';
 
-/** Decodes the real emitted events of the repo's own test snapshots (/work/shared/chain/fixtures, facts §9). */
-const FIXTURES = '/work/shared/chain/fixtures';
+/** Decodes the real emitted events of the repo's own test snapshots (copied into test/fixtures/dob-contracts, facts §9). */
+const FIXTURES = join(__dirname, '../../../../test/fixtures/dob-contracts');
 const NET = 9;
 const CAMPAIGN = 'CAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAITA4';
 const PAYMENT_SAC = 'CBUSYNQKASUYFWYC3M2GUEDMX4AIVWPALDBYJPNK6554BREHTGZ2IUNF';
