@@ -76,7 +76,7 @@ describe('getEvents paging across more than 10,000 ledgers, and retention', () =
       const { oldestLedger, latestLedger } = health.result!;
       expect(oldestLedger).toBeGreaterThan(1);
       const res = await call('getEvents', { startLedger: 1, filters: [] });
-      expect(res.error).toEqual({ code: -32600, message: `startLedger must be between the oldest ledger: ${oldestLedger} and the latest ledger: ${latestLedger}` });
+      expect(res.error).toEqual({ code: -32600, message: `startLedger must be within the ledger range: ${oldestLedger} - ${latestLedger}` });
       expect((await call('getEvents', { startLedger: latestLedger, pagination: { limit: 10_001 } })).error?.code).toBe(-32602);
       expect((await call('getEvents', { startLedger: latestLedger, filters: [{ type: 'nope' }] })).error?.code).toBe(-32602);
       expect((await call('nope', {})).error?.code).toBe(-32601);

@@ -50,7 +50,7 @@ export class FakeChainRpc implements ChainRpc {
       candidates = this.events.filter((e) => e.id > request.cursor && e.ledger <= this.latestLedger);
     } else {
       if (request.startLedger < this.oldestLedger || request.startLedger > this.latestLedger) {
-        throw new Error(`startLedger must be between the oldest ledger: ${this.oldestLedger} and the latest ledger: ${this.latestLedger}`);
+        throw new Error(`startLedger must be within the ledger range: ${this.oldestLedger} - ${this.latestLedger}`);
       }
       const end = request.endLedger ?? this.latestLedger + 1;
       candidates = this.events.filter((e) => e.ledger >= request.startLedger && e.ledger < end && e.ledger <= this.latestLedger);
