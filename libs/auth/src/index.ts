@@ -12,3 +12,4 @@ export * from './sql/auth-migrations';
 export * from './sql/sql-challenge-store';
 export * from './sql/sql-api-key-index';
 export * from './sql/create-sql-auth';
+export * from './sql/embedded-key-cache';

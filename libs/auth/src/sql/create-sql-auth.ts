@@ -4,6 +4,7 @@ import { ApiKeyAuthenticator } from '../keys/api-key-authenticator';
 import { WalletChallenges } from '../challenge/wallet-challenges';
 import { WalletKeyService } from '../wallet/wallet-key.service';
 import { migrateAuthTables } from './auth-migrations';
+import { EmbeddedKeyCache } from './embedded-key-cache';
 import { SqlApiKeyIndex } from './sql-api-key-index';
 import { SqlChallengeStore } from './sql-challenge-store';
 
@@ -21,12 +22,16 @@ export async function createSqlAuth(
   options: { clock?: () => number; lastUsedFlushMs?: number; serviceName?: string } = {},
 ): Promise<AuthComponents> {
   await migrateAuthTables(db);
-  const index = new SqlApiKeyIndex(db);
+  // Lookups are cached only on embedded PGlite, where no other process writes keys (EmbeddedKeyCache).
+  const index = await EmbeddedKeyCache.over(db, new SqlApiKeyIndex(db));
   const authenticator = new ApiKeyAuthenticator(index, { flushMs: options.lastUsedFlushMs, clock: options.clock });
   return {
     challenges: new WalletChallenges(new SqlChallengeStore(db), options.clock, options.serviceName),
     keys: new WalletKeyService(events, index, { clock: options.clock }),
     authenticator,
-    close: () => authenticator.close(),
+    close: async () => {
+      await authenticator.close();
+      await index.close();
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { SqlDatabase } from '@dob/sql';
 import type { ActiveApiKey, ApiKeyIndex } from '../keys/api-key-index.port';
 import type { Scope, WalletKey } from '../wallet/wallet-keys.aggregate';
+import { API_KEYS_CHANGED } from './embedded-key-cache';
 
 /** The guard's index over SQL: one primary-key/unique-index lookup per authenticated request. */
 export class SqlApiKeyIndex implements ApiKeyIndex {
@@ -39,10 +40,17 @@ export class SqlApiKeyIndex implements ApiKeyIndex {
           OR (auth_api_keys.suspended AND auth_api_keys.revision <= excluded.revision)`,
       [wallet, revision, json],
     );
+    await this.notifyChanged();
   }
 
   async suspend(keyId: string): Promise<void> {
     await this.db.query('UPDATE auth_api_keys SET suspended = true WHERE key_id = $1', [keyId]);
+    await this.notifyChanged();
+  }
+
+  /** After the change is committed: lookup caches (EmbeddedKeyCache) forget what they hold. */
+  private async notifyChanged(): Promise<void> {
+    await this.db.exec(`NOTIFY ${API_KEYS_CHANGED}`);
   }
 
   async recordLastUsed(lastUsed: ReadonlyMap<string, Date>): Promise<void> {
