@@ -11,7 +11,7 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { walletEvents } from '@dob/auth';
-import { createReadQueries } from '@dob/read-models';
+import { createReadQueries, createReadResultCache } from '@dob/read-models';
 import { InProcessRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase } from '@dob/sql';
@@ -42,7 +42,8 @@ export async function run(): Promise<object> {
   const s = benchWorld();
   await models.append(s.streamAppends());
   const auth = await createApiAuth({ db, events: models.store, rateLimiter: new InProcessRateLimiter(), jwt: { secret: 'bench' } });
-  const app: NestFastifyApplication = await createApiApp({ health: new HealthRegistry(), auth, read: { queries: createReadQueries({ db }) } }, { logger: false });
+  const readCache = await createReadResultCache(db); // as composeApiDependencies serves them
+  const app: NestFastifyApplication = await createApiApp({ health: new HealthRegistry(), auth, read: { queries: createReadQueries({ db: readCache.db }) } }, { logger: false });
   const raw = Fastify();
   try {
     const { key, record } = await auth.keys.createKey(accountAddr('bench-agent'), { label: 'bench', scopes: ['read'], origin: 'key_management' });
@@ -97,6 +98,7 @@ export async function run(): Promise<object> {
     await raw.close();
     await app.close();
     await auth.close();
+    await readCache.close();
     await models.close();
     await db.close();
   }

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { walletEvents } from '@dob/auth';
-import { createReadQueries } from '@dob/read-models';
+import { createReadQueries, createReadResultCache } from '@dob/read-models';
 import { InProcessRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
@@ -49,7 +49,9 @@ async function main(): Promise<void> {
   await models.runner.stop();
   const counted = counting(db);
   const auth = await createApiAuth({ db: counted.db, events: models.store, rateLimiter: new InProcessRateLimiter(), jwt: { secret: 'bench' } });
-  const queries = createReadQueries({ db: counted.db });
+  // NO_CACHE=1 measures the query services against the database on every request.
+  const readCache = await createReadResultCache(counted.db);
+  const queries = createReadQueries({ db: process.env.NO_CACHE ? counted.db : readCache.db });
   const app = await createApiApp({ health: new HealthRegistry(), auth, read: { queries } }, { logger: false });
   const { key, record } = await auth.keys.createKey(accountAddr('bench-agent'), { label: 'bench', scopes: ['read'], origin: 'key_management' });
   await auth.keys.setRateLimit(record.keyId, 1_000_000);
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
   } finally {
     await app.close();
     await auth.close();
+    await readCache.close();
     await models.close();
     await db.close();
   }

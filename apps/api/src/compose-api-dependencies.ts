@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { RedisRateLimiter } from '@dob/rate-limit';
-import { createReadQueries, migrateFeaturedOverrides, type TokenInfo } from '@dob/read-models';
+import { createReadQueries, createReadResultCache, migrateFeaturedOverrides, type TokenInfo } from '@dob/read-models';
 import { readOrCreateSecretFile, type HealthRegistry, type Storage } from '@dob/runtime';
 import { createTradingService, type StellarNetwork } from '@dob/trading';
 import type { WebhookService } from '@dob/webhooks';
@@ -28,7 +28,9 @@ export interface ApiCompositionOptions {
  */
 export async function composeApiDependencies(o: ApiCompositionOptions): Promise<{ deps: ApiDependencies; close(): Promise<void> }> {
   await migrateFeaturedOverrides(o.storage.db);
-  const read = { queries: createReadQueries({ db: o.storage.db, tokens: o.tokens }) };
+  // Read-model results are kept until the projections commit a change (LISTEN/NOTIFY; see read-result-cache.ts).
+  const readCache = await createReadResultCache(o.storage.db);
+  const read = { queries: createReadQueries({ db: readCache.db, tokens: o.tokens }) };
   const auth = await createApiAuth({
     db: o.storage.db,
     events: o.storage.eventStore,
@@ -38,6 +40,9 @@ export async function composeApiDependencies(o: ApiCompositionOptions): Promise<
   const trading = await createTradingService({ db: o.storage.db, networks: o.networks });
   return {
     deps: { health: o.health, auth, read, trading, webhooks: o.webhooks },
-    close: () => auth.close(),
+    close: async () => {
+      await auth.close();
+      await readCache.close();
+    },
   };
 }

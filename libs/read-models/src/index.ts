@@ -12,3 +12,4 @@ export * from './queries/crowdfunding-queries';
 export * from './queries/featured-queries';
 export * from './queries/portfolio-queries';
 export * from './queries/read-queries';
+export * from './queries/read-result-cache';

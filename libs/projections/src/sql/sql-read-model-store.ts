@@ -75,6 +75,13 @@ const WHERE_SLOT = 'name = $1 AND version = $2 AND generation = $3';
 // Advisory-lock keys serialise init and switches across processes (PostgreSQL); on PGlite they are trivially free.
 const lockKey = (what: string) => `SELECT pg_advisory_xact_lock(hashtext('${what}'))`;
 
+/**
+ * NOTIFY channel signalled in every transaction that changes what read models serve (a batch applied, views
+ * re-pointed, a slot reset); PostgreSQL delivers it at COMMIT. Readers that cache query results listen on it.
+ */
+export const READ_MODELS_CHANGED_CHANNEL = 'read_models_changed';
+const notifyChanged = (tx: SqlExecutor, name: string) => tx.query('SELECT pg_notify($1, $2)', [READ_MODELS_CHANGED_CHANNEL, name]);
+
 /** Read models in SQL (PGlite or PostgreSQL through libs/sql): tables per slot, stable views, checkpoints beside. */
 export function createSqlReadModelStore(db: SqlDatabase): ReadModelStore<SqlExecutor> {
   return new SqlReadModelStore(db);
@@ -148,7 +155,10 @@ class SqlReadModelStore implements ReadModelStore<SqlExecutor> {
       if (row.position !== formatPosition(expected)) {
         throw new CheckpointConflictError(slot, `at ${row.position}, expected ${formatPosition(expected)}`);
       }
-      if (write) await write(tx, row.tables);
+      if (write) {
+        await write(tx, row.tables);
+        await notifyChanged(tx, slot.name);
+      }
       await tx.query(
         `UPDATE projection_checkpoints SET position = $4, events_applied = events_applied + $5, updated_at = now()
           WHERE ${WHERE_SLOT}`,
@@ -211,6 +221,7 @@ class SqlReadModelStore implements ReadModelStore<SqlExecutor> {
           WHERE ${WHERE_SLOT} AND status = 'rebuilding'`,
         slotParams(slot),
       );
+      await notifyChanged(tx, slot.name);
       return previous;
     });
   }
@@ -256,6 +267,7 @@ class SqlReadModelStore implements ReadModelStore<SqlExecutor> {
           WHERE ${WHERE_SLOT}`,
         [...slotParams(slot), formatPosition(START), JSON.stringify(tables)],
       );
+      if (active) await notifyChanged(tx, slot.name);
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '@dob/sql';
+import { READ_MODELS_CHANGED } from '../queries/read-result-cache';
 
 /**
  * Operator-chosen featured pools, shown before the rule-based picks. Service-owned configuration (not derived from
@@ -30,8 +31,15 @@ export async function setFeaturedOverride(db: SqlExecutor, o: FeaturedOverride):
      ON CONFLICT (network_id, address) DO UPDATE SET reason = EXCLUDED.reason, position = EXCLUDED.position`,
     [o.networkId, o.address, o.reason, o.position],
   );
+  await notifyChanged(db);
+}
+
+/** Cached query results include the featured list: tell readers the overrides changed (a statement, not a read). */
+async function notifyChanged(db: SqlExecutor): Promise<void> {
+  await db.exec(`NOTIFY ${READ_MODELS_CHANGED}, '${FEATURED_OVERRIDES_TABLE}'`);
 }
 
 export async function clearFeaturedOverride(db: SqlExecutor, networkId: number, address: string): Promise<void> {
   await db.query(`DELETE FROM ${FEATURED_OVERRIDES_TABLE} WHERE network_id = $1 AND address = $2`, [networkId, address]);
+  await notifyChanged(db);
 }

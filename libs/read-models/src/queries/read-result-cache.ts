@@ -1,0 +1,120 @@
+import type { SqlDatabase, SqlExecutor, SqlResult } from '@dob/sql';
+
+/**
+ * NOTIFY channel of libs/projections' SQL read-model store (READ_MODELS_CHANGED_CHANNEL there), signalled at the
+ * COMMIT of every batch, view switch and reset. Spelled here, like readModelView, so this lib imports only types
+ * from @dob/projections (the projection registry imports this lib).
+ */
+export const READ_MODELS_CHANGED = 'read_models_changed';
+
+export interface ReadResultCacheOptions {
+  /** Most results kept (least recently used go first). */
+  readonly maxEntries?: number;
+  /**
+   * Longest a result is served without asking the database again. The fallback bound on staleness if a
+   * notification is lost (e.g. the LISTEN connection drops); normally a change clears the cache at once.
+   */
+  readonly maxAgeMs?: number;
+  readonly clock?: () => number;
+}
+
+export interface ReadResultCache {
+  /** Give this to createReadQueries({ db }): reads through the cache, everything else straight to the database. */
+  readonly db: SqlExecutor;
+  /** Forgets every result (what a change notification does). */
+  invalidate(): void;
+  readonly stats: { hits: number; misses: number };
+  close(): Promise<void>;
+}
+
+/**
+ * Query results of the read models, kept between requests until the read models change. Read models change only
+ * when the projection runner commits, which NOTIFYs READ_MODELS_CHANGED (as do operator writes such as featured
+ * overrides), so a result stays valid until the next notification; clock-dependent queries pass `now` as a
+ * parameter and so never share an entry across instants.
+ *
+ * Races: a query that started before a change may finish after its notification; its result is then not stored
+ * (the generation it started in has ended). On PostgreSQL the notification reaches other processes shortly after
+ * COMMIT, so another instance may serve the previous state for that moment — what an asynchronous read model
+ * does anyway. If LISTEN cannot be set up, nothing is cached; entries also expire after `maxAgeMs`.
+ * Cached rows are frozen and shared between callers: the query services only read them.
+ */
+export async function createReadResultCache(db: SqlDatabase, options: ReadResultCacheOptions = {}): Promise<ReadResultCache> {
+  const cache = new Cache(db, options);
+  try {
+    cache.unlisten = await db.listen(READ_MODELS_CHANGED, () => cache.invalidate());
+    cache.enabled = true;
+  } catch {
+    cache.enabled = false; // safe fallback: every read goes to the database
+  }
+  return cache;
+}
+
+const READ = /^\s*(SELECT|WITH)\b/i;
+
+interface Entry {
+  readonly result: SqlResult<unknown>;
+  readonly at: number;
+}
+
+class Cache implements ReadResultCache {
+  readonly db: SqlExecutor;
+  readonly stats = { hits: 0, misses: 0 };
+  enabled = false;
+  unlisten: (() => Promise<void>) | undefined;
+  private generation = 0;
+  private readonly entries = new Map<string, Entry>();
+  private readonly maxEntries: number;
+  private readonly maxAgeMs: number;
+  private readonly clock: () => number;
+
+  constructor(
+    private readonly source: SqlDatabase,
+    options: ReadResultCacheOptions,
+  ) {
+    this.maxEntries = options.maxEntries ?? 2000;
+    this.maxAgeMs = options.maxAgeMs ?? 1000;
+    this.clock = options.clock ?? Date.now;
+    this.db = { query: (text, params) => this.query(text, params), exec: (text) => this.exec(text) };
+  }
+
+  invalidate(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  private async query<R>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
+    if (!this.enabled || !READ.test(text)) return this.source.query<R>(text, params);
+    const key = `${text}\u0000${JSON.stringify(params ?? [], (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+    const now = this.clock();
+    const hit = this.entries.get(key);
+    if (hit && now - hit.at <= this.maxAgeMs) {
+      this.stats.hits++;
+      this.entries.delete(key); // most recently used last (Map keeps insertion order)
+      this.entries.set(key, hit);
+      return hit.result as SqlResult<R>;
+    }
+    this.stats.misses++;
+    const generation = this.generation;
+    const result = await this.source.query<R>(text, params);
+    if (generation === this.generation) {
+      for (const row of result.rows) Object.freeze(row);
+      Object.freeze(result.rows);
+      this.entries.delete(key);
+      this.entries.set(key, { result, at: now });
+      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    }
+    return result;
+  }
+
+  private async exec(text: string): Promise<void> {
+    await this.source.exec(text);
+    this.invalidate();
+  }
+
+  async close(): Promise<void> {
+    this.enabled = false;
+    this.invalidate();
+    await this.unlisten?.();
+  }
+}
