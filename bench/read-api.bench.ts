@@ -1,7 +1,7 @@
 /**
  * Read API throughput and latency: GET /pools and GET /marketplace/listings served by the real stack (API-key gate,
- * validation pipe, query services over projected read models on embedded PGlite) beside a raw Fastify handler that
- * returns the same JSON bytes, in the same run. autocannon, no pipelining.
+ * validation pipe, cached query services over projected read models) on embedded PGlite and on PostgreSQL, each
+ * beside a raw Fastify handler that returns the same JSON bytes, in the same run. autocannon, no pipelining.
  *   node -r @swc-node/register bench/read-api.bench.ts   → bench/results/read-api.json
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { walletEvents } from '@dob/auth';
 import { createReadQueries, createReadResultCache } from '@dob/read-models';
 import { InProcessRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
-import { createPgliteDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL, createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { createApiApp } from '../apps/api/src/bootstrap';
 import { createApiAuth } from '../apps/api/src/auth';
 import { accountAddr } from '../libs/read-models/src/testing/chain-scenario';
@@ -35,12 +35,19 @@ async function cannon(url: string, headers: Record<string, string>) {
   };
 }
 
-export async function run(): Promise<object> {
-  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
-  const db = await createPgliteDatabase({});
+type Store = 'pglite' | 'postgres';
+
+async function openStore(store: Store): Promise<SqlDatabase> {
+  return store === 'pglite'
+    ? createPgliteDatabase({})
+    : createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `bench_read_api_${Date.now()}` });
+}
+
+/** One store: the world projected, the API (gate, validation, cached query services) and the raw handler. */
+async function measure(store: Store): Promise<Record<string, object>> {
+  const db = await openStore(store);
   const models = await startReadModels(db, walletEvents);
-  const s = benchWorld();
-  await models.append(s.streamAppends());
+  await models.append(benchWorld().streamAppends());
   const auth = await createApiAuth({ db, events: models.store, rateLimiter: new InProcessRateLimiter(), jwt: { secret: 'bench' } });
   const readCache = await createReadResultCache(db); // as composeApiDependencies serves them
   const app: NestFastifyApplication = await createApiApp({ health: new HealthRegistry(), auth, read: { queries: createReadQueries({ db: readCache.db }) } }, { logger: false });
@@ -74,26 +81,7 @@ export async function run(): Promise<object> {
         throughputRatio: +(api.requestsPerSecond / rawRun.requestsPerSecond).toFixed(3),
       };
     }
-    const cpus = os.cpus();
-    const result = {
-      benchmark: 'read-api',
-      at: new Date().toISOString(),
-      machine: {
-        cpuModel: cpus[0]?.model ?? 'unknown',
-        cpuCount: cpus.length,
-        totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-        platform: `${os.platform()} ${os.release()}`,
-        node: process.version,
-        loadAverage1m5m15m: { before: loadBefore, after: os.loadavg().map((l) => +l.toFixed(2)) },
-        note: 'shared 2-core machine (other engineers running); autocannon in the same process as both servers; read models on embedded PGlite (single connection)',
-      },
-      parameters: { durationSeconds: DURATION_S, connections: CONNECTIONS, pipelining: 1, pools: POOLS, listings: POOLS * HOLDERS_PER_POOL, events: s.size },
-      results,
-    };
-    const out = path.join(__dirname, 'results', 'read-api.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-    return result;
+    return results;
   } finally {
     await raw.close();
     await app.close();
@@ -102,6 +90,32 @@ export async function run(): Promise<object> {
     await models.close();
     await db.close();
   }
+}
+
+export async function run(): Promise<object> {
+  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
+  const results: Record<string, object> = {};
+  for (const store of ['pglite', 'postgres'] as const) results[store] = await measure(store);
+  const cpus = os.cpus();
+  const result = {
+    benchmark: 'read-api',
+    at: new Date().toISOString(),
+    machine: {
+      cpuModel: cpus[0]?.model ?? 'unknown',
+      cpuCount: cpus.length,
+      totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+      platform: `${os.platform()} ${os.release()}`,
+      node: process.version,
+      loadAverage1m5m15m: { before: loadBefore, after: os.loadavg().map((l) => +l.toFixed(2)) },
+      note: 'shared 2-core machine (other engineers running); autocannon in the same process as both servers; read models on embedded PGlite (single connection) and on the local PostgreSQL server',
+    },
+    parameters: { durationSeconds: DURATION_S, connections: CONNECTIONS, pipelining: 1, pools: POOLS, listings: POOLS * HOLDERS_PER_POOL, events: benchWorld().size },
+    results,
+  };
+  const out = path.join(__dirname, 'results', 'read-api.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  return result;
 }
 
 if (require.main === module) {
