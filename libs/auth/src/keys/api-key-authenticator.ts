@@ -3,8 +3,9 @@ import { hashApiKey, isWellFormedApiKey } from './api-key';
 
 /**
  * Resolves an `X-API-Key` value to its active key. Malformed keys (bad prefix, length or checksum) are refused
- * without touching storage; otherwise one indexed lookup by SHA-256 — deliberately no in-process cache, so a
- * revoke or rotation made through any instance is seen by the very next request here.
+ * without touching storage; otherwise one indexed lookup by SHA-256 — no cache of its own, so a revoke or rotation
+ * made through any instance is seen by the very next request here (the index may cache only where that still holds:
+ * EmbeddedKeyCache on embedded PGlite).
  * `last_used_at` is collected in memory and flushed in batches (every `flushMs`), not written per request.
  */
 export class ApiKeyAuthenticator {
