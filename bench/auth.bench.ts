@@ -5,9 +5,6 @@
  *   node -r @swc-node/register bench/auth.bench.ts   → bench/results/auth.json
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { Controller, Get, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -20,6 +17,7 @@ import { HealthRegistry } from '@dob/runtime';
 import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
 import { createApiApp } from '../apps/api/src/bootstrap';
 import { createApiAuth, RequireScope } from '../apps/api/src/auth';
+import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 const DURATION_S = 10;
 const CONNECTIONS = 10;
@@ -61,7 +59,7 @@ async function cannon(url: string, headers: Record<string, string>) {
 }
 
 export async function run(): Promise<object> {
-  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
+  const machine = startMachineRecord();
   const schema = `bench_auth_${randomBytes(4).toString('hex')}`;
   const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
   const events = await createSqlEventStore(db, { catalog: createChainEventCatalog(walletEvents) });
@@ -78,19 +76,10 @@ export async function run(): Promise<object> {
     await cannon(guardedUrl, { 'x-api-key': key });
     const open = await cannon(openUrl, {});
     const guarded = await cannon(guardedUrl, { 'x-api-key': key });
-    const cpus = os.cpus();
     const result = {
       benchmark: 'auth',
       at: new Date().toISOString(),
-      machine: {
-        cpuModel: cpus[0]?.model ?? 'unknown',
-        cpuCount: cpus.length,
-        totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-        platform: `${os.platform()} ${os.release()}`,
-        node: process.version,
-        loadAverage1m5m15m: { before: loadBefore, after: os.loadavg().map((l) => +l.toFixed(2)) },
-        note: 'shared 2-core machine; autocannon runs in the same process as both apps; PostgreSQL and Redis local',
-      },
+      machine: machine('shared 2-core machine; autocannon runs in the same process as both apps; PostgreSQL and Redis local'),
       parameters: { durationSeconds: DURATION_S, connections: CONNECTIONS, pipelining: 1 },
       open,
       guardedWithRedisLimiter: guarded,
@@ -99,9 +88,7 @@ export async function run(): Promise<object> {
         addedMeanLatencyMs: +(guarded.latencyMs.mean - open.latencyMs.mean).toFixed(2),
       },
     };
-    const out = path.join(__dirname, 'results', 'auth.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    writeBenchResult('auth', result);
     return result;
   } finally {
     await guardedApp.close();
@@ -113,12 +100,4 @@ export async function run(): Promise<object> {
   }
 }
 
-if (require.main === module) {
-  run().then(
-    (r) => console.log(JSON.stringify(r, null, 2)),
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenMain(module, run);

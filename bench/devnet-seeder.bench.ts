@@ -9,9 +9,7 @@
  * (the seeder's bulk path without the chain), (b) the wallet path (simulate → assembleTransaction → sign) on a
  * sample, extrapolated — what the seeder did for every transaction before the bulk path.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createSorobanHost, DevnetChain, STANDALONE_PASSPHRASE, USDC_CODE, usdcIssuer, FAUCET_XLM_STROOPS } from '@dob/devnet';
 import { Account, Contract, Keypair, nativeToScVal, rpc, TransactionBuilder, Address } from '@stellar/stellar-sdk';
@@ -19,10 +17,12 @@ import { seedDevnet } from '../libs/devnet/src/seeder/seed-devnet';
 import { directEnvelope, sorobanDataBytes } from '../libs/devnet/src/seeder/direct-envelope';
 import { simulateTransaction } from '../libs/devnet/src/chain/simulate';
 import { signTransaction } from '../libs/devnet/src/chain/ed25519';
+import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 class BudgetReached extends Error {}
 
 export async function run(targetEvents = Number(process.argv[2] ?? 1_000_000), budgetSeconds = Number(process.argv[3] ?? 600)) {
+  const machine = startMachineRecord();
   const host = createSorobanHost({ networkPassphrase: STANDALONE_PASSPHRASE });
   const chain = new DevnetChain({ host, networkPassphrase: STANDALONE_PASSPHRASE, retentionLedgers: 10_000_000, clockOffsetSeconds: -400n * 86_400n });
   const issuer = usdcIssuer();
@@ -61,7 +61,7 @@ export async function run(targetEvents = Number(process.argv[2] ?? 1_000_000), b
   const result = {
     benchmark: 'devnet-seeder',
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, totalMemoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
+    machine: machine(),
     parameters: { targetEvents, budgetSeconds },
     reachedTarget,
     events,
@@ -76,9 +76,7 @@ export async function run(targetEvents = Number(process.argv[2] ?? 1_000_000), b
     baselines,
     samples,
   };
-  const out = path.join(__dirname, 'results', 'devnet-seeder.json');
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult('devnet-seeder', result);
   return result;
 }
 
@@ -118,12 +116,4 @@ function measureBaselines(chain: DevnetChain, token: string, issuer: Keypair, tr
   };
 }
 
-if (require.main === module) {
-  run().then(
-    (r) => console.log(JSON.stringify(r, null, 2)),
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenMain(module, run);

@@ -4,12 +4,10 @@
  *   node -r @swc-node/register bench/event-store.bench.ts   → bench/results/event-store.json
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createSqlEventStore, START, type NewEvent, type StreamAppend } from '@dob/event-store';
 import { createPgliteDatabase, createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 const EVENTS = 20_000;
 const BATCH = 500;
@@ -151,7 +149,7 @@ async function benchEngine(db: SqlDatabase) {
 
 export async function run(): Promise<object> {
   // The machine is shared: record how busy it was, so a slow run can be told from a slow store.
-  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
+  const machine = startMachineRecord();
   const pglite = await createPgliteDatabase();
   const pgliteResult = await benchEngine(pglite).finally(() => pglite.close());
 
@@ -164,35 +162,16 @@ export async function run(): Promise<object> {
     await postgres.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
     await postgres.close();
   }
-
-  const cpus = os.cpus();
   const result = {
     benchmark: 'event-store',
     at: new Date().toISOString(),
-    machine: {
-      cpuModel: cpus[0]?.model ?? 'unknown',
-      cpuCount: cpus.length,
-      totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-      platform: `${os.platform()} ${os.release()}`,
-      node: process.version,
-      loadAverage1m5m15m: { before: loadBefore, after: os.loadavg().map((l) => +l.toFixed(2)) },
-    },
+    machine: machine(),
     parameters: { events: EVENTS, batch: BATCH, page: PAGE, streams: STREAMS },
     pglite: pgliteResult,
     postgres: postgresResult,
   };
-  const out = path.join(__dirname, 'results', 'event-store.json');
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult('event-store', result);
   return result;
 }
 
-if (require.main === module) {
-  run().then(
-    (r) => console.log(JSON.stringify(r, null, 2)),
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenMain(module, run);

@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +17,7 @@ import { createChainEventCatalog, indexerStreamId } from '@dob/domain';
 import { createSqlEventStore, type RecordedEvent } from '@dob/event-store';
 import { createPgliteDatabase, createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
 import { startLargeDevnet, type LargeDevnet } from '../libs/indexer/src/testing/large-devnet';
+import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 const BATCH = 10_000; // the ingestor's maxEventsPerAppend
 const CHILD = path.join(__dirname, '../libs/indexer/src/testing/indexer-child.ts');
@@ -112,7 +113,7 @@ function summary(b: Backfill, stored: number, rawSeconds: number) {
 }
 
 export async function run(events = Number(process.argv[2] ?? 100_000)): Promise<object> {
-  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
+  const machine = startMachineRecord();
   const large = await startLargeDevnet({ events, seed: 7 });
   const results: Record<string, object> = {};
   try {
@@ -144,21 +145,10 @@ export async function run(events = Number(process.argv[2] ?? 100_000)): Promise<
   } finally {
     await large.stop();
   }
-
-  const cpus = os.cpus();
   const result = {
     benchmark: 'indexer',
     at: new Date().toISOString(),
-    machine: {
-      cpuModel: cpus[0]?.model ?? 'unknown',
-      cpuCount: cpus.length,
-      totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-      node: process.version,
-      platform: `${os.platform()} ${os.release()}`,
-      loadAverageBefore: loadBefore,
-      loadAverageAfter: os.loadavg().map((l) => +l.toFixed(2)),
-      note: 'shared 2-core machine; the devnet RPC runs in the benchmark process, the indexer in a child process',
-    },
+    machine: machine('shared 2-core machine; the devnet RPC runs in the benchmark process, the indexer in a child process'),
     parameters: {
       seededEvents: events,
       seed: 7,
@@ -168,18 +158,8 @@ export async function run(events = Number(process.argv[2] ?? 100_000)): Promise<
     },
     ...results,
   };
-  const out = path.join(__dirname, 'results', 'indexer.json');
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult('indexer', result);
   return result;
 }
 
-if (require.main === module) {
-  run().then(
-    (r) => console.log(JSON.stringify(r, null, 2)),
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenMain(module, run);

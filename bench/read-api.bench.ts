@@ -4,9 +4,6 @@
  * beside a raw Fastify handler that returns the same JSON bytes, in the same run. autocannon, no pipelining.
  *   node -r @swc-node/register bench/read-api.bench.ts   → bench/results/read-api.json
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -20,6 +17,7 @@ import { createApiAuth } from '../apps/api/src/auth';
 import { accountAddr } from '../libs/read-models/src/testing/chain-scenario';
 import { startReadModels } from '../libs/read-models/src/testing/read-model-harness';
 import { HOLDERS_PER_POOL, POOLS, benchWorld } from './read-api.world';
+import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 const DURATION_S = 8;
 const CONNECTIONS = 10;
@@ -93,37 +91,18 @@ async function measure(store: Store): Promise<Record<string, object>> {
 }
 
 export async function run(): Promise<object> {
-  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
+  const machine = startMachineRecord();
   const results: Record<string, object> = {};
   for (const store of ['pglite', 'postgres'] as const) results[store] = await measure(store);
-  const cpus = os.cpus();
   const result = {
     benchmark: 'read-api',
     at: new Date().toISOString(),
-    machine: {
-      cpuModel: cpus[0]?.model ?? 'unknown',
-      cpuCount: cpus.length,
-      totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-      platform: `${os.platform()} ${os.release()}`,
-      node: process.version,
-      loadAverage1m5m15m: { before: loadBefore, after: os.loadavg().map((l) => +l.toFixed(2)) },
-      note: 'shared 2-core machine (other engineers running); autocannon in the same process as both servers; read models on embedded PGlite (single connection) and on the local PostgreSQL server',
-    },
+    machine: machine('shared 2-core machine (other engineers running); autocannon in the same process as both servers; read models on embedded PGlite (single connection) and on the local PostgreSQL server'),
     parameters: { durationSeconds: DURATION_S, connections: CONNECTIONS, pipelining: 1, pools: POOLS, listings: POOLS * HOLDERS_PER_POOL, events: benchWorld().size },
     results,
   };
-  const out = path.join(__dirname, 'results', 'read-api.json');
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult('read-api', result);
   return result;
 }
 
-if (require.main === module) {
-  run().then(
-    (r) => console.log(JSON.stringify(r, null, 2)),
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenMain(module, run);

@@ -5,13 +5,11 @@
  * (a single indexed SQL lookup in production; the chain round trips are what is measured here).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Address, Contract, Keypair, nativeToScVal, rpc, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
 import { startDevnet } from '@dob/devnet';
 import { createPgliteDatabase } from '@dob/sql';
 import { SqlPreparedTransactions, StellarNetworks, StellarRpcGateway, TradingService, verifyAccountSignature, type PoolLookup } from '@dob/trading';
+import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 const ITERATIONS = 30;
 const SIGNATURE_CHECKS = 20_000;
@@ -37,7 +35,7 @@ function signatureChecks() {
 }
 
 export async function run(): Promise<object> {
-  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
+  const machine = startMachineRecord();
   const devnet = await startDevnet({ port: 0, ledgerIntervalMs: 100 });
   const db = await createPgliteDatabase();
   try {
@@ -81,27 +79,17 @@ export async function run(): Promise<object> {
       submitMs.push(performance.now() - t);
     }
     const signatures = signatureChecks();
-    const cpus = os.cpus();
     const result = {
       benchmark: 'trading',
       at: new Date().toISOString(),
-      machine: {
-        cpuModel: cpus[0]?.model ?? 'unknown',
-        cpuCount: cpus.length,
-        totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-        platform: `${os.platform()} ${os.release()}`,
-        node: process.version,
-        loadAverage1m5m15m: { before: loadBefore, after: os.loadavg().map((l) => +l.toFixed(2)) },
-      },
+      machine: machine(),
       parameters: { iterations: ITERATIONS, devnet_ledger_interval_ms: 100, submit_poll_interval_ms: 50, flow: 'prepare-contribute → sign → submit-contribute, one wallet, sequential' },
       notes: 'prepare = getAccount ∥ campaign reads, balance read, simulate+assemble, SQL insert; submit = SQL find/claim, sendTransaction, getTransaction polling until the ledger closes, SQL finish. Submit latency is bounded below by the ledger close interval.',
       prepare: summary(prepareMs),
       submit: summary(submitMs),
       signature_verification: signatures,
     };
-    const out = path.join(__dirname, 'results', 'trading.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    writeBenchResult('trading', result);
     return result;
   } finally {
     await devnet.stop();
@@ -109,12 +97,4 @@ export async function run(): Promise<object> {
   }
 }
 
-if (require.main === module) {
-  run().then(
-    (r) => console.log(JSON.stringify(r, null, 2)),
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenMain(module, run);

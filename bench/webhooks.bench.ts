@@ -6,13 +6,11 @@
  *   node -r @swc-node/register bench/webhooks.bench.ts   → bench/results/webhooks.json
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
 import { createNotifier, deliveryId, sampleSharesTransferred, startTestReceiver, type SampleAppend } from '@dob/webhooks';
+import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 const HOOKS = 5;
 const BURST_EVENTS = 2_000;
@@ -23,7 +21,7 @@ const CONCURRENCY = 32;
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 export async function run() {
-  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
+  const machine = startMachineRecord();
   const receiver = await startTestReceiver();
   const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `bench_wh_${randomBytes(4).toString('hex')}` });
   const store = await createSqlEventStore(db, { catalog: createChainEventCatalog(), pollIntervalMs: 20 });
@@ -74,19 +72,10 @@ export async function run() {
       .map((r) => r.receivedAt - (appendedAt.get(r.headers['x-svc-delivery'] as string) ?? NaN))
       .filter((v) => Number.isFinite(v))
       .sort((a, b) => a - b);
-
-    const cpus = os.cpus();
     const result = {
       benchmark: 'webhooks',
       at: new Date().toISOString(),
-      machine: {
-        cpuModel: cpus[0]?.model ?? 'unknown',
-        cpuCount: cpus.length,
-        totalMemoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-        platform: `${os.platform()} ${os.release()}`,
-        node: process.version,
-        loadAverage1m5m15m: { before: loadBefore, after: os.loadavg().map((l) => +l.toFixed(2)) },
-      },
+      machine: machine(),
       parameters: { database: 'postgres', webhooks: HOOKS, burstEvents: BURST_EVENTS, pacedEventsPerSecond: PACED_RATE, pacedSeconds: PACED_SECONDS, workerConcurrency: CONCURRENCY, receiver: 'local HTTPS (self-signed, keep-alive), same machine' },
       burst: { deliveries: burstDeliveries, ms: burstMs, deliveriesPerSecond: Math.round((burstDeliveries / burstMs) * 1000) },
       paced: {
@@ -94,9 +83,7 @@ export async function run() {
         eventToDeliveryLatencyMs: { p50: pct(latencies, 50), p90: pct(latencies, 90), p99: pct(latencies, 99), max: latencies[latencies.length - 1] },
       },
     };
-    const out = path.join(__dirname, 'results', 'webhooks.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    writeBenchResult('webhooks', result);
     return result;
   } finally {
     await notifier.stop();
@@ -106,12 +93,4 @@ export async function run() {
   }
 }
 
-if (require.main === module) {
-  run().then(
-    (r) => console.log(JSON.stringify(r, null, 2)),
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenMain(module, run);
