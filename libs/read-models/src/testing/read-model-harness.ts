@@ -1,5 +1,13 @@
 import { createChainEventCatalog, type EventDefinition } from '@dob/domain';
-import { createSqlEventStore, type EventStore, type StreamAppend } from '@dob/event-store';
+import {
+  START,
+  comparePositions,
+  createSqlEventStore,
+  positionFromString,
+  type EventStore,
+  type GlobalPosition,
+  type StreamAppend,
+} from '@dob/event-store';
 import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
 import type { SqlDatabase, SqlExecutor } from '@dob/sql';
 import { migrateFeaturedOverrides } from '../featured/featured-overrides';
@@ -20,14 +28,20 @@ export async function startReadModels(db: SqlDatabase, extraEvents: readonly Eve
   await migrateFeaturedOverrides(db);
   const runner = new ProjectionRunner<SqlExecutor>(store, createSqlReadModelStore(db), readModelProjections, { superviseIntervalMs: 50 });
   await runner.start();
+  // The last position this harness appended. "Caught up with the head" is not enough on a shared PostgreSQL server:
+  // the gap-safe head (pg_snapshot_xmin) is held back by any open transaction in the cluster — another test's —
+  // so a projection can be "at the head" while our own appends are not yet readable. Wait for them explicitly.
+  let appendedUpTo: GlobalPosition = START;
   const settle = async () => {
     // Generous deadline: the machine is shared, and a slow poll is not a failure of the read models.
     const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
       const reports = await runner.status();
-      if (reports.every((r) => r.active && r.active.lag === 0 && !r.building)) return;
       const faulted = reports.find((r) => r.active?.status === 'faulted');
       if (faulted) throw new Error(`projection ${faulted.name} faulted: ${faulted.active!.fault?.error}`);
+      const applied = (r: (typeof reports)[number]) =>
+        !!r.active && !r.building && comparePositions(positionFromString(r.active.position), appendedUpTo) >= 0;
+      if (reports.every(applied)) return;
       await new Promise((r) => setTimeout(r, 20));
     }
     throw new Error('read models did not catch up');
@@ -39,6 +53,12 @@ export async function startReadModels(db: SqlDatabase, extraEvents: readonly Eve
     async append(appends) {
       // One append per run of one stream, in order, so $all order is the scenario order.
       for (const a of appends) await store.appendToStream(a.streamId, a.events);
+      const last = appends.at(-1);
+      if (last) {
+        const written = await store.readStream(last.streamId);
+        const position = written.at(-1)?.position;
+        if (position && comparePositions(position, appendedUpTo) > 0) appendedUpTo = position;
+      }
       await settle();
     },
     async rebuildAll() {
