@@ -27,7 +27,9 @@ interface Candidate {
  * Featured pools: operator overrides first (their own reason, by position), then one pick per rule — highest
  * estimated APR, most members, top 24 h marketplace volume — each the best pool not already featured, with ties
  * broken by (network_id, address) so the list is stable. Rules with no qualifying pool (no APR, no members, no
- * sales in 24 h) pick nothing.
+ * sales in 24 h) pick nothing. Like the stats windows, the 24 h window has no upper bound: sale times are ledger
+ * close times, which may run ahead of this server's clock (a devnet with short ledgers does), and a fresh sale must
+ * count at once rather than when the wall clock catches up.
  */
 export class FeaturedQueries {
   constructor(private readonly ctx: QueryContext) {}
@@ -46,7 +48,7 @@ export class FeaturedQueries {
          FROM ${V.pools} p
          LEFT JOIN (${MEMBER_STATS}) m ON m.network_id = p.network_id AND m.pool = p.address
          LEFT JOIN (SELECT network_id, pool, SUM(total_price) AS volume FROM ${V.sales}
-                     WHERE sold_at > $1::timestamptz - interval '24 hours' AND sold_at <= $1::timestamptz
+                     WHERE sold_at > $1::timestamptz - interval '24 hours'
                      GROUP BY network_id, pool) s ON s.network_id = p.network_id AND s.pool = p.address
          LEFT JOIN ${FEATURED_OVERRIDES_TABLE} o ON o.network_id = p.network_id AND o.address = p.address
         WHERE (p.initialized OR p.registered) ${filter}
