@@ -1,9 +1,9 @@
-import type { xdr } from '@stellar/stellar-sdk';
 import { HostError } from '../host/host-errors';
 import {
   addr, asAddress, asI128, asStruct, asString, asU32, dataKey, field, i128, str, struct, sym, u32, vec, voidVal,
 } from '../host/scval';
 import { DAY_LEDGERS, expectArgs, type ContractDefinition, type ContractEnv, type ContractFunction } from './contract';
+import { readAllowance, sep41Transfers, writeAllowance, type Sep41Rules } from './shared/sep41-token';
 
 /**
  * participation_token 0.2.0 (d6291db, post-audit: non-negative amounts, clawback, total_supply), the V2 pool's
@@ -44,28 +44,20 @@ function spend(env: ContractEnv, a: string, n: bigint): void {
   setBalance(env, a, b - n);
 }
 
-const allowanceKey = (from: string, spender: string): xdr.ScVal =>
-  dataKey('Allowance', struct({ from: addr(from), spender: addr(spender) }));
-
-function allowance(env: ContractEnv, from: string, spender: string): bigint {
-  const v = env.temporary.get(allowanceKey(from, spender));
-  if (!v) return 0n;
-  const s = asStruct(v);
-  return asU32(field(s, 'expiration_ledger')) < env.ledgerSequence ? 0n : asI128(field(s, 'amount'));
-}
-
-function spendAllowance(env: ContractEnv, from: string, spender: string, n: bigint): void {
-  const current = allowance(env, from, spender);
-  if (current < n) throw HostError.panic('insufficient allowance');
-  const exp = asU32(field(asStruct(env.temporary.get(allowanceKey(from, spender))), 'expiration_ledger'));
-  env.temporary.set(allowanceKey(from, spender), struct({ amount: i128(current - n), expiration_ledger: u32(exp) }), Math.max(1, exp - env.ledgerSequence + 1));
-}
-
-function move(env: ContractEnv, from: string, to: string, n: bigint): void {
-  spend(env, from, n);
-  setBalance(env, to, balanceOf(env, to) + n);
-  env.emit([sym('transfer'), addr(from), addr(to)], i128(n));
-}
+const rules: Sep41Rules = {
+  nonNegative,
+  move(env, from, to, n) {
+    spend(env, from, n);
+    setBalance(env, to, balanceOf(env, to) + n);
+    env.emit([sym('transfer'), addr(from), addr(to)], i128(n));
+  },
+  burn(env, from, n) {
+    spend(env, from, n);
+    env.instance.set(TOTAL_SUPPLY, i128(totalSupply(env) - n));
+    env.emit([sym('burn'), addr(from)], i128(n));
+  },
+  insufficientAllowance: () => HostError.panic('insufficient allowance'),
+};
 
 const meta = (env: ContractEnv) => asStruct(env.instance.get(METADATA));
 
@@ -124,7 +116,7 @@ const fns: Record<string, ContractFunction> = {
   },
   allowance(env, args) {
     expectArgs(args, 2);
-    return i128(allowance(env, asAddress(args[0]), asAddress(args[1])));
+    return i128(readAllowance(env, asAddress(args[0]), asAddress(args[1])));
   },
   approve(env, args) {
     expectArgs(args, 4);
@@ -135,7 +127,7 @@ const fns: Record<string, ContractFunction> = {
     env.requireAuth(from);
     nonNegative(n);
     if (n > 0n && exp < env.ledgerSequence) throw HostError.panic('expiration_ledger is in the past');
-    env.temporary.set(allowanceKey(from, spender), struct({ amount: i128(n), expiration_ledger: u32(exp) }), Math.max(1, exp - env.ledgerSequence + 1));
+    writeAllowance(env, from, spender, n, exp);
     env.emit([sym('approve'), addr(from), addr(spender)], vec([i128(n), u32(exp)]));
     return voidVal();
   },
@@ -143,52 +135,7 @@ const fns: Record<string, ContractFunction> = {
     expectArgs(args, 1);
     return i128(balanceOf(env, asAddress(args[0])));
   },
-  transfer(env, args) {
-    expectArgs(args, 3);
-    const from = asAddress(args[0]);
-    const to = asAddress(args[1]);
-    const n = asI128(args[2]);
-    env.requireAuth(from);
-    nonNegative(n);
-    move(env, from, to, n);
-    return voidVal();
-  },
-  transfer_from(env, args) {
-    expectArgs(args, 4);
-    const spender = asAddress(args[0]);
-    const from = asAddress(args[1]);
-    const to = asAddress(args[2]);
-    const n = asI128(args[3]);
-    env.requireAuth(spender);
-    nonNegative(n);
-    spendAllowance(env, from, spender, n);
-    move(env, from, to, n);
-    return voidVal();
-  },
-  burn(env, args) {
-    expectArgs(args, 2);
-    const from = asAddress(args[0]);
-    const n = asI128(args[1]);
-    env.requireAuth(from);
-    nonNegative(n);
-    spend(env, from, n);
-    env.instance.set(TOTAL_SUPPLY, i128(totalSupply(env) - n));
-    env.emit([sym('burn'), addr(from)], i128(n));
-    return voidVal();
-  },
-  burn_from(env, args) {
-    expectArgs(args, 3);
-    const spender = asAddress(args[0]);
-    const from = asAddress(args[1]);
-    const n = asI128(args[2]);
-    env.requireAuth(spender);
-    nonNegative(n);
-    spendAllowance(env, from, spender, n);
-    spend(env, from, n);
-    env.instance.set(TOTAL_SUPPLY, i128(totalSupply(env) - n));
-    env.emit([sym('burn'), addr(from)], i128(n));
-    return voidVal();
-  },
+  ...sep41Transfers(rules),
   decimals(env, args) {
     expectArgs(args, 0);
     return field(meta(env), 'decimal');

@@ -5,6 +5,7 @@ import {
   voidVal,
 } from '../host/scval';
 import { expectArgs, type ContractDefinition, type ContractEnv, type ContractFunction } from './contract';
+import { readAllowance, sep41Transfers, writeAllowance, type Sep41Rules } from './shared/sep41-token';
 
 /**
  * Stellar Asset Contract (SAC) for a classic asset, as the built-in soroban-env-host contract behaves since
@@ -104,33 +105,19 @@ function nonNegative(amount: bigint): void {
   if (amount < 0n) throw HostError.contract(NEGATIVE_AMOUNT);
 }
 
-const allowanceKey = (from: string, spender: string): xdr.ScVal =>
-  dataKey('Allowance', struct({ from: addr(from), spender: addr(spender) }));
-
-function readAllowance(env: ContractEnv, from: string, spender: string): bigint {
-  const v = env.temporary.get(allowanceKey(from, spender));
-  if (!v) return 0n;
-  const s = asStruct(v);
-  return asU32(field(s, 'expiration_ledger')) < env.ledgerSequence ? 0n : asI128(field(s, 'amount'));
-}
-
-function spendAllowance(env: ContractEnv, from: string, spender: string, amount: bigint): void {
-  const current = readAllowance(env, from, spender);
-  if (current < amount) throw HostError.contract(ALLOWANCE_ERROR);
-  const v = asStruct(env.temporary.get(allowanceKey(from, spender)));
-  const expiration = asU32(field(v, 'expiration_ledger'));
-  env.temporary.set(
-    allowanceKey(from, spender),
-    struct({ amount: i128(current - amount), expiration_ledger: u32(expiration) }),
-    Math.max(1, expiration - env.ledgerSequence + 1),
-  );
-}
-
-function moveTokens(env: ContractEnv, from: string, to: string, amount: bigint): void {
-  debit(env, from, amount);
-  credit(env, to, amount);
-  env.emit([sym('transfer'), addr(from), addr(to), str(assetName(env))], i128(amount));
-}
+const rules: Sep41Rules = {
+  nonNegative,
+  move(env, from, to, amount) {
+    debit(env, from, amount);
+    credit(env, to, amount);
+    env.emit([sym('transfer'), addr(from), addr(to), str(assetName(env))], i128(amount));
+  },
+  burn(env, from, amount) {
+    debit(env, from, amount);
+    env.emit([sym('burn'), addr(from), str(assetName(env))], i128(amount));
+  },
+  insufficientAllowance: () => HostError.contract(ALLOWANCE_ERROR),
+};
 
 const fns: Record<string, ContractFunction> = {
   balance(env, args) {
@@ -172,58 +159,11 @@ const fns: Record<string, ContractFunction> = {
     env.requireAuth(from);
     nonNegative(amount);
     if (amount > 0n && expiration < env.ledgerSequence) throw HostError.contract(ALLOWANCE_ERROR);
-    env.temporary.set(
-      allowanceKey(from, spender),
-      struct({ amount: i128(amount), expiration_ledger: u32(expiration) }),
-      Math.max(1, expiration - env.ledgerSequence + 1),
-    );
+    writeAllowance(env, from, spender, amount, expiration);
     env.emit([sym('approve'), addr(from), addr(spender), str(assetName(env))], vec([i128(amount), u32(expiration)]));
     return voidVal();
   },
-  transfer(env, args) {
-    expectArgs(args, 3);
-    const from = asAddress(args[0]);
-    const to = asAddress(args[1]);
-    const amount = asI128(args[2]);
-    env.requireAuth(from);
-    nonNegative(amount);
-    moveTokens(env, from, to, amount);
-    return voidVal();
-  },
-  transfer_from(env, args) {
-    expectArgs(args, 4);
-    const spender = asAddress(args[0]);
-    const from = asAddress(args[1]);
-    const to = asAddress(args[2]);
-    const amount = asI128(args[3]);
-    env.requireAuth(spender);
-    nonNegative(amount);
-    spendAllowance(env, from, spender, amount);
-    moveTokens(env, from, to, amount);
-    return voidVal();
-  },
-  burn(env, args) {
-    expectArgs(args, 2);
-    const from = asAddress(args[0]);
-    const amount = asI128(args[1]);
-    env.requireAuth(from);
-    nonNegative(amount);
-    debit(env, from, amount);
-    env.emit([sym('burn'), addr(from), str(assetName(env))], i128(amount));
-    return voidVal();
-  },
-  burn_from(env, args) {
-    expectArgs(args, 3);
-    const spender = asAddress(args[0]);
-    const from = asAddress(args[1]);
-    const amount = asI128(args[2]);
-    env.requireAuth(spender);
-    nonNegative(amount);
-    spendAllowance(env, from, spender, amount);
-    debit(env, from, amount);
-    env.emit([sym('burn'), addr(from), str(assetName(env))], i128(amount));
-    return voidVal();
-  },
+  ...sep41Transfers(rules),
   mint(env, args) {
     expectArgs(args, 2);
     const to = asAddress(args[0]);
