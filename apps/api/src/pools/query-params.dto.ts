@@ -1,7 +1,8 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { PageQuery } from '../http/page-query.dto';
 import { StrKey } from '@stellar/stellar-sdk';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
+import { IsInt, IsOptional, Min, ValidateBy, type ValidationOptions } from 'class-validator';
 
 /** A Stellar contract address (C…, checksum verified with the SDK's StrKey). */
 export function IsStellarContract(options?: ValidationOptions): PropertyDecorator {
@@ -27,21 +28,7 @@ export class NetworkQuery {
   network_id?: number;
 }
 
-export class PagedNetworkQuery extends NetworkQuery {
-  @ApiPropertyOptional({ type: Number, default: 1, minimum: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  page?: number;
-
-  @ApiPropertyOptional({ type: Number, default: 20, minimum: 1, maximum: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-}
+/** Network filter + the spec's pagination, as one query DTO (validation and OpenAPI metadata of both). */
+export class PagedNetworkQuery extends IntersectionType(NetworkQuery, PageQuery) {}
 
 export const paging = (q: { page?: number; limit?: number }) => ({ page: q.page ?? 1, limit: q.limit ?? 20 });

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { WEBHOOK_EVENTS } from '@dob/webhooks';
+import { PageQuery } from '../http/page-query.dto';
 
 // Shapes only; the rules (HTTPS, SSRF, known events, secret ≥ 16, 5 per key) live in WebhookService so every
 // transport applies the same ones and names the problem.
@@ -44,19 +44,4 @@ export class UpdateWebhookDto {
   is_active?: boolean;
 }
 
-export class DeliveriesQueryDto {
-  @ApiPropertyOptional({ type: Number, default: 1, minimum: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  page?: number;
-
-  @ApiPropertyOptional({ type: Number, default: 20, minimum: 1, maximum: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-}
+export class DeliveriesQueryDto extends PageQuery {}

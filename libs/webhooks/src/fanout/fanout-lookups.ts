@@ -1,4 +1,5 @@
 import type { ProjectionTables } from '@dob/projections';
+import type { TokenInfo } from '@dob/read-models';
 import type { SqlExecutor } from '@dob/sql';
 import { STELLAR_TOKEN_DECIMALS } from './money';
 import { UNKNOWN_POOL, type PoolLabel, type TokenLabel } from './payloads';
@@ -31,13 +32,8 @@ export async function createLookupTables(tx: SqlExecutor, t: ProjectionTables): 
   `);
 }
 
-/** A token the composition root knows (symbol, decimals), like the read models' configured tokens. */
-export interface KnownToken {
-  readonly networkId: number;
-  readonly address: string;
-  readonly symbol: string;
-  readonly decimals: number;
-}
+/** A token the composition root knows (symbol, decimals): the very type the read models configure. */
+export type KnownToken = TokenInfo;
 
 export class FanoutLookups {
   constructor(
