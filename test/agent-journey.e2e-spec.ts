@@ -8,6 +8,7 @@ import { DEFAULT_SEED } from '@dob/devnet';
 import { startTestReceiver, type ReceivedRequest, type TestReceiver } from '@dob/webhooks';
 import { startSystem, type RunningSystem } from '../apps/all/src/system';
 import { addressArg, ChainReader, decimalString, i128Arg } from './chain-reader';
+import { eventually as waitFor, settled as waitUntilSettled } from './system-waits';
 
 /**
  * Issues 7 and 8 through the whole running system (devnet → indexer → event store → projections → notifier → API):
@@ -53,15 +54,8 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
   let chain: ChainReader;
   let receiver: TestReceiver;
 
-  async function eventually<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 90_000): Promise<T> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await probe();
-      if (v) return v;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  const eventually = <T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 90_000) =>
+    waitFor(what, probe, timeoutMs, 200);
 
   // ---- an agent: only the SDK and HTTP ----
   const call = async (method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: Json }> => {
@@ -93,16 +87,7 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
   /** The ledger clock: latestLedgerCloseTime of any transaction lookup. */
   const chainNow = async (): Promise<number> => Number((await chain.server.getTransaction('00'.repeat(32))).latestLedgerCloseTime);
 
-  async function settled(): Promise<void> {
-    await eventually('the system to settle', async () => {
-      const r = await fetch(system.healthUrl).catch(() => undefined);
-      if (r?.status !== 200) return false;
-      const h = (await r.json()) as Json;
-      if (h.components[`indexer_${NET}`]?.details?.state !== 'live') return false;
-      const reports = await system.projections.status();
-      return reports.every((p) => p.active && p.active.lag === 0 && !p.building);
-    }, 180_000);
-  }
+  const settled = () => waitUntilSettled(system, 180_000);
 
   // ---- the webhook receiver's view ----
   const deliveries = (event: string): { req: ReceivedRequest; body: Json }[] =>

@@ -8,6 +8,7 @@ import { DEFAULT_SEED } from '@dob/devnet';
 import { clearFeaturedOverride, setFeaturedOverride } from '@dob/read-models';
 import { startSystem, type RunningSystem } from '../apps/all/src/system';
 import { addressArg, ChainReader, decimalString, i128Arg, type ChainEvent } from './chain-reader';
+import { eventually as waitFor, settled as waitUntilSettled } from './system-waits';
 
 /**
  * Issue 5 through the whole running system (devnet → indexer → event store → projections → API): an agent
@@ -50,27 +51,10 @@ describe('read API against the running system, checked against the chain', () =>
     return items;
   };
 
-  async function eventually<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 120_000): Promise<T> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await probe();
-      if (v) return v;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const eventually = <T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 120_000) =>
+    waitFor(what, probe, timeoutMs, 100);
 
-  /** Ready = /health 200 with the indexer live and every projection caught up with the store's head. */
-  async function settled(): Promise<void> {
-    await eventually('the system to settle', async () => {
-      const r = await fetch(system.healthUrl).catch(() => undefined);
-      if (r?.status !== 200) return false;
-      const h = (await r.json()) as Json;
-      if (h.components[`indexer_${NET}`]?.details?.state !== 'live') return false;
-      const reports = await system.projections.status();
-      return reports.every((p) => p.active && p.active.lag === 0 && !p.building);
-    });
-  }
+  const settled = () => waitUntilSettled(system);
 
   // Chain facts gathered once (after the freshness transactions, so stats windows include fresh sales).
   let pools: Json[];
