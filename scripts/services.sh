@@ -20,7 +20,8 @@ KAFKA_VERSION=${KAFKA_VERSION:-4.1.1}
 LOG4J_VERSION=2.25.3
 FERRETDB_VERSION=v1.24.2
 
-PG_PORT=5432 REDIS_PORT=6379 KAFKA_PORT=9092 KAFKA_CONTROLLER_PORT=9093 FERRETDB_PORT=27017
+PG_PORT=${DOB_PG_PORT:-5432} REDIS_PORT=${DOB_REDIS_PORT:-6379} FERRETDB_PORT=${DOB_FERRETDB_PORT:-27017}
+KAFKA_PORT=${DOB_KAFKA_PORT:-9092} KAFKA_CONTROLLER_PORT=${DOB_KAFKA_CONTROLLER_PORT:-9093}
 
 fail() { echo "services: $*" >&2; exit 1; }
 note() { echo "services: $*" >&2; }
@@ -35,6 +36,8 @@ wait_for() {
   return 1
 }
 pid_alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# True when the process in pid file $1 is the one listening on port $2 (not merely alive, nor a stranger on the port).
+owns_port() { pid_alive "$1" && ss -ltnpH "sport = :$2" 2>/dev/null | grep -q "pid=$(cat "$1"),"; }
 
 APT_UPDATED=0
 apt_install() {
@@ -160,7 +163,7 @@ kafka_ready() { port_open $KAFKA_PORT && grep -q 'Kafka Server started' "$LOG/ka
 start_kafka() {
   fetch_kafka
   local dir=$CACHE/kafka-$KAFKA_VERSION libs=$CACHE/kafka-$KAFKA_VERSION/libs data=$RUN/kafka-data
-  if pid_alive "$RUN/kafka.pid" && port_open $KAFKA_PORT; then
+  if owns_port "$RUN/kafka.pid" $KAFKA_PORT; then
     echo "kafka       127.0.0.1:$KAFKA_PORT (Apache Kafka $KAFKA_VERSION, KRaft)"; return 0
   fi
   for p in $KAFKA_PORT $KAFKA_CONTROLLER_PORT; do
@@ -234,7 +237,7 @@ ferretdb_ready() { port_open $FERRETDB_PORT; }
 
 start_ferretdb() {
   build_ferretdb
-  if pid_alive "$RUN/ferretdb.pid" && ferretdb_ready; then
+  if owns_port "$RUN/ferretdb.pid" $FERRETDB_PORT; then
     echo "ferretdb    mongodb://127.0.0.1:$FERRETDB_PORT/ (FerretDB $FERRETDB_VERSION on postgresql)"; return 0
   fi
   port_open $FERRETDB_PORT && fail "port $FERRETDB_PORT is taken by $(port_owner $FERRETDB_PORT), not by the FerretDB this script starts: stop it and run again"
