@@ -12,6 +12,7 @@ async function main(): Promise<void> {
     port: config.PORT,
     devnetPort: config.DEVNET_PORT,
     databaseUrl: config.DATABASE_URL,
+    eventStoreUrl: config.EVENTSTORE_URL,
     rpcUrl: config.STELLAR_RPC_URL,
     networkPassphrase: config.STELLAR_NETWORK_PASSPHRASE,
     seed: config.DEVNET_SEED,

@@ -21,6 +21,8 @@ export interface SystemOptions {
   readonly devnetPort: number;
   /** PostgreSQL instead of embedded PGlite. */
   readonly databaseUrl?: string;
+  /** KurrentDB / EventStoreDB for the event store instead of the SQL database. */
+  readonly eventStoreUrl?: string;
   /** An external Stellar RPC for network 9 instead of the embedded devnet. */
   readonly rpcUrl?: string;
   readonly networkPassphrase?: string;
@@ -65,6 +67,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const storage = await openStorage({
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
+    eventStoreUrl: options.eventStoreUrl,
     catalog: systemEventCatalog(),
     // The devnet's chain lives in the data folder too, so lock it even when the event store is on PostgreSQL.
     lockDataDir: true,

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     networks.push({ id: 10, rpcUrl: config.STELLAR_MAINNET_RPC_URL, passphrase: MAINNET_PASSPHRASE, explorerUrl: 'https://stellar.expert/explorer/public', tokens: tokensOf(10) });
   }
 
-  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, catalog: systemEventCatalog() });
+  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
   const health = new HealthRegistry();
   // Reads the projector's checkpoints without running projections, to report whether read models caught up.
   const readModels = new ProjectionRunner(storage.eventStore, createSqlReadModelStore(storage.db), projectionRegistry);

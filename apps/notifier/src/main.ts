@@ -11,7 +11,7 @@ import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
 async function main(): Promise<void> {
   const log = new Logger('notifier');
   const config = loadAppConfig();
-  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, catalog: systemEventCatalog() });
+  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
   const settings = loadWebhookSettings(process.env, storage.dataDir);
   const notifier = await createNotifier({
     db: storage.db,

@@ -23,7 +23,7 @@ export async function openOpsContext(): Promise<OpsContext> {
   const config = loadAppConfig();
   let storage: Storage;
   try {
-    storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, catalog: createChainEventCatalog([...walletEvents]) });
+    storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: createChainEventCatalog([...walletEvents]) });
   } catch (e) {
     if (e instanceof DataDirLockedError) {
       throw new OpsError(

@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   const storage = await openStorage({
     dataDir: config.DATA_DIR,
     databaseUrl: config.DATABASE_URL,
+    eventStoreUrl: config.EVENTSTORE_URL,
     catalog: systemEventCatalog(),
   });
   const runner = new ProjectionRunner(storage.eventStore, createSqlReadModelStore(storage.db), projectionRegistry, {

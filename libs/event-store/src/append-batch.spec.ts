@@ -1,6 +1,6 @@
 import { EventCatalog } from '@dob/domain';
 import { z } from 'zod';
-import { InvalidEventError } from '../errors';
+import { InvalidEventError } from './errors';
 import { buildAppendBatch, encodeExpectedVersion, serializeAppendBatch } from './append-batch';
 
 const id = (n: number): string => `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;

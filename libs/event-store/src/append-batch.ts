@@ -1,10 +1,13 @@
 import type { EventCatalog } from '@dob/domain';
-import type { ExpectedVersion, NewEvent, StreamAppend } from '../event-store.port';
-import { InvalidEventError } from '../errors';
+import type { ExpectedVersion, NewEvent, StreamAppend } from './event-store.port';
+import { InvalidEventError } from './errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The JSON document es_append(batch jsonb) takes: streams by index, events with their stream index and ordinal. */
+/**
+ * A validated append batch, adapter-neutral: streams by index, events with their stream index and ordinal. The SQL
+ * adapters send it as the JSON document es_append(batch jsonb) takes; the KurrentDB adapter maps it to streams.
+ */
 export interface AppendBatch {
   readonly streams: { i: number; stream_id: string; expected: string }[];
   readonly events: { i: number; o: number; id: string; type: string; version: number; data: unknown; metadata: Record<string, unknown> }[];
@@ -79,5 +82,3 @@ export function serializeAppendBatch(batch: AppendBatch): string {
     throw new InvalidEventError(culprit?.type ?? '(batch)', `payload is not JSON-serialisable (amounts go as strings): ${(e as Error).message}`);
   }
 }
-
-export const APPEND_SQL = 'SELECT stream_index, next_revision, appended FROM es_append($1::jsonb)';

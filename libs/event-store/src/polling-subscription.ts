@@ -86,3 +86,18 @@ export function startPollingSubscription(source: PollingSource, options: Subscri
     },
   };
 }
+
+/** The subscriptions a store has open, so close() can stop them; each leaves the set when it ends. */
+export class OpenSubscriptions {
+  private readonly open = new Set<Subscription>();
+
+  add(sub: Subscription): Subscription {
+    this.open.add(sub);
+    void sub.done.catch(() => undefined).finally(() => this.open.delete(sub));
+    return sub;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.open].map((s) => s.stop()));
+  }
+}

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { EventCatalog } from '@dob/domain';
-import { createSqlEventStore, type EventStore } from '@dob/event-store';
+import { createSqlEventStore, openKurrentDbEventStore, type EventStore } from '@dob/event-store';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 
@@ -16,6 +16,8 @@ export interface StorageOptions {
   readonly dataDir: string;
   /** PostgreSQL server; unset = embedded PGlite under `<dataDir>/pglite`. */
   readonly databaseUrl?: string;
+  /** EventStoreDB / KurrentDB for the event store; unset = the event store lives in the SQL database. */
+  readonly eventStoreUrl?: string;
   readonly catalog: EventCatalog;
   /** Lock the data folder (always for PGlite; the all-in-one also keeps the devnet chain there). */
   readonly lockDataDir?: boolean;
@@ -23,7 +25,7 @@ export interface StorageOptions {
 
 /**
  * Opens the storage every app composes: the SQL database (PGlite embedded, or PostgreSQL from DATABASE_URL) and the
- * event store over it. Embedded PGlite has no lock of its own, so its folder is locked first.
+ * event store — over the same database, or on KurrentDB when EVENTSTORE_URL names one. Embedded PGlite has no lock of its own, so its folder is locked first.
  */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const dataDir = resolve(options.dataDir);
@@ -33,7 +35,9 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     const db = options.databaseUrl
       ? await createPostgresDatabase({ connectionString: options.databaseUrl })
       : await createPgliteDatabase({ dataDir: join(dataDir, 'pglite') });
-    const eventStore = await createSqlEventStore(db, { catalog: options.catalog });
+    const eventStore = options.eventStoreUrl
+      ? await openKurrentDbEventStore(options.eventStoreUrl, { catalog: options.catalog })
+      : await createSqlEventStore(db, { catalog: options.catalog });
     return {
       db,
       eventStore,

@@ -15,9 +15,9 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../event-store.port';
-import { startPollingSubscription } from '../polling-subscription';
+import { OpenSubscriptions, startPollingSubscription } from '../polling-subscription';
 import { isAfter, position } from '../position';
-import { APPEND_SQL, buildAppendBatch, serializeAppendBatch } from './append-batch';
+import { buildAppendBatch, serializeAppendBatch } from '../append-batch';
 import { APPENDED_CHANNEL, migrateEventStore } from './migrations';
 import { buildReadAllQuery, EVENT_COLUMNS, HEAD_SQL } from './read-all-query';
 import { toRecordedEvent, type EventRow } from './rows';
@@ -31,6 +31,7 @@ export interface SqlEventStoreOptions {
 }
 
 const DEFAULT_PAGE = 1000;
+const APPEND_SQL = 'SELECT stream_index, next_revision, appended FROM es_append($1::jsonb)';
 /** A concurrent batch inserting the same event id makes ours fail once; the retry then skips it idempotently. */
 const DUPLICATE_ID_RETRIES = 3;
 
@@ -44,7 +45,7 @@ export async function createSqlEventStore(db: SqlDatabase, options: SqlEventStor
 }
 
 class SqlEventStore implements EventStore {
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly subscriptions = new OpenSubscriptions();
   private closed = false;
 
   constructor(
@@ -111,9 +112,7 @@ class SqlEventStore implements EventStore {
       options,
       { pollIntervalMs: this.options.pollIntervalMs ?? 1000, pageSize: DEFAULT_PAGE },
     );
-    this.subscriptions.add(sub);
-    void sub.done.catch(() => undefined).finally(() => this.subscriptions.delete(sub));
-    return sub;
+    return this.subscriptions.add(sub);
   }
 
   async headPosition(): Promise<GlobalPosition> {
@@ -140,7 +139,7 @@ class SqlEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.subscriptions.stopAll();
   }
 
   private assertOpen(): void {
