@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.data/**', 'coverage/**', '*.js', '*.mjs'] },
+  { ignores: ['node_modules/**', 'dist/**', '.data/**', 'coverage/**', '*.js', '*.mjs', '**/dist/**', 'packages/agent-client/src/generated/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,58 +1,34 @@
 /**
- * An agent, end to end, against `npm start` (or any deployment): only @stellar/stellar-sdk and fetch.
+ * An agent, end to end, against `npm start` (or any deployment), on the typed client @dobprotocol/agent-client:
  *   npm run example:agent            (API_URL / FRIENDBOT_URL override the local defaults)
- * 1. a fresh wallet is funded by the devnet faucet (friendbot);
- * 2. it signs the auth challenge locally (SEP-53, Keypair.signMessage) and registers → an API key, shown once;
- * 3. it reads the cheapest active listing, prepares a buy of one share, signs the XDR locally, submits it;
- * 4. it reads its portfolio. The secret key never leaves this process.
+ * A fresh wallet is funded by the devnet faucet, registers (challenge signed locally, SEP-53), buys one share of the
+ * cheapest listing (prepare → sign locally → submit) and reads its portfolio. The secret key never leaves this process.
  */
-import { Keypair, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
+import { Keypair } from '@stellar/stellar-sdk';
+import { createAgentClient, registerAgent, trade, unwrap } from '@dobprotocol/agent-client';
 
-const API = process.env.API_URL ?? 'http://localhost:3000/api/agent';
-const FRIENDBOT = process.env.FRIENDBOT_URL ?? 'http://localhost:8000/friendbot';
 const NETWORK_ID = 9;
-
-async function call(method: string, path: string, body?: unknown, key?: string): Promise<any> {
-  const res = await fetch(`${API}${path}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(key ? { 'x-api-key': key } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json();
-  if (!json.success) throw new Error(`${method} ${path} → ${res.status} ${json.error.code}: ${json.error.message}`);
-  return json;
-}
+const FRIENDBOT = process.env.FRIENDBOT_URL ?? 'http://localhost:8000/friendbot';
 
 async function main(): Promise<void> {
   const wallet = Keypair.random();
   const funded = await fetch(`${FRIENDBOT}?addr=${wallet.publicKey()}`);
   if (!funded.ok) throw new Error(`faucet refused: ${await funded.text()}`);
-  console.log(`wallet ${wallet.publicKey()} funded`);
 
-  const challenge = (await call('GET', `/auth/challenge/${wallet.publicKey()}`)).data;
-  const signature = Buffer.from(wallet.signMessage(challenge.message)).toString('hex');
-  const registered = await call('POST', '/auth/register', { wallet: wallet.publicKey(), signature, label: 'example agent', scopes: ['read', 'trade'] });
-  const key: string = registered.data.api_key.key;
-  console.log(`API key ${registered.data.api_key.key_prefix}… (${registered.message})`);
+  const agent = createAgentClient({ baseUrl: process.env.API_URL ?? 'http://localhost:3000' });
+  const { keyPrefix } = await registerAgent(agent, wallet, { label: 'example agent' });
+  console.log(`wallet ${wallet.publicKey()} funded and registered (API key ${keyPrefix}…)`);
 
-  const listings = (await call('GET', `/marketplace/listings?network_id=${NETWORK_ID}&sort=price_asc&limit=1`, undefined, key)).data;
-  if (listings.length === 0) throw new Error('no active listing to buy');
-  const listing = listings[0];
+  const { data: [listing] = [] } = await unwrap(agent.api.GET('/api/agent/marketplace/listings', { params: { query: { network_id: NETWORK_ID, sort: 'price_asc', limit: 1 } } }));
+  if (!listing?.sale_address) throw new Error('no active listing to buy');
   console.log(`buying 1 share of ${listing.pool_name ?? listing.pool_address} at ${listing.price_per_share} ${listing.payment_token}`);
-
-  const prepared = (await call('POST', '/marketplace/prepare-buy', { listing_id: listing.sale_address, amount: 1, network_id: NETWORK_ID }, key)).data;
-  const tx = TransactionBuilder.fromXDR(prepared.xdr, prepared.network_passphrase) as Transaction;
-  tx.sign(wallet); // locally: the service never sees the secret key
-  const result = (await call('POST', '/marketplace/submit-buy', { signed_xdr: tx.toXDR(), network_id: NETWORK_ID }, key)).data;
-  console.log(`bought ${result.shares_bought} share(s) for ${result.total_cost} ${result.payment_token}: ${result.transaction_hash}`);
+  const { result } = await trade(agent, wallet, 'buy', { listing_id: listing.sale_address, amount: 1, network_id: NETWORK_ID });
+  console.log(`bought ${result.data.shares_bought} share(s) for ${result.data.total_cost} ${result.data.payment_token}: ${result.data.transaction_hash}`);
 
   // The purchase reaches the read models through the indexer and projections within a couple of seconds.
   for (let i = 0; i < 20; i++) {
-    const holdings = (await call('GET', `/portfolio/holdings?network_id=${NETWORK_ID}`, undefined, key)).data;
-    if (holdings.length > 0) {
-      console.log('holdings:', JSON.stringify(holdings, null, 2));
-      return;
-    }
+    const { data: holdings = [] } = await unwrap(agent.api.GET('/api/agent/portfolio/holdings', { params: { query: { network_id: NETWORK_ID } } }));
+    if (holdings.length > 0) return console.log('holdings:', JSON.stringify(holdings, null, 2));
     await new Promise((r) => setTimeout(r, 500));
   }
   console.log('holdings not visible yet');

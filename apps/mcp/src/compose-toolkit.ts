@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import { agentApiDocument, createAgentClient } from '@dobprotocol/agent-client';
+import { AgentToolkit, apiKeyFromFile, FileSpendLedger, LocalSigner, parsePolicy } from '@dob/agent-tools';
+import { ConfigError } from '@dob/runtime';
+import type { McpConfig } from './mcp-config';
+
+/** The local signer's secret: the variable or the file's first line; it is read here and never sent anywhere. */
+function signerKeypair(config: McpConfig): Keypair | undefined {
+  const secret = config.DOB_SIGNER_SECRET ?? (config.DOB_SIGNER_SECRET_FILE ? readFileSync(config.DOB_SIGNER_SECRET_FILE, 'utf8').split('\n')[0].trim() : undefined);
+  if (!secret) return undefined;
+  try {
+    return Keypair.fromSecret(secret);
+  } catch {
+    throw new ConfigError(`invalid configuration:\n  ${config.DOB_SIGNER_SECRET ? 'DOB_SIGNER_SECRET' : 'DOB_SIGNER_SECRET_FILE'}: not a valid Stellar secret seed`);
+  }
+}
+
+/**
+ * Everything behind the MCP server, from its config: the typed client of the Agent API, the tool catalogue on
+ * the client's OpenAPI document and, when a secret is configured, the local signer with its policy, spend ledger
+ * and API key file. Logs go to `log` (stderr: on stdio, stdout belongs to the protocol).
+ */
+export function composeAgentToolkit(config: McpConfig, log: (line: string) => void): AgentToolkit {
+  const client = createAgentClient({ baseUrl: config.DOB_API_URL, apiKey: config.DOB_API_KEY });
+  const keypair = signerKeypair(config);
+  if (!keypair) return new AgentToolkit({ client, document: agentApiDocument, networkId: config.DOB_NETWORK_ID });
+
+  let policy;
+  try {
+    policy = parsePolicy({ maxPerDay: config.DOB_POLICY_MAX_PER_DAY, maxPricePerShare: config.DOB_POLICY_MAX_PRICE_PER_SHARE, allowedPools: config.DOB_POLICY_ALLOWED_POOLS });
+  } catch (e) {
+    throw new ConfigError(`invalid configuration:\n  ${(e as Error).message}`);
+  }
+  const stateDir = resolve(config.DOB_MCP_STATE_DIR);
+  const wallet = keypair.publicKey();
+  const signer = new LocalSigner(keypair, policy, new FileSpendLedger(join(stateDir, `spending-${wallet}.jsonl`)));
+  log(`local signer ${wallet}: signs within the spending policy; ledger in ${stateDir}`);
+  return new AgentToolkit({
+    client,
+    document: agentApiDocument,
+    networkId: config.DOB_NETWORK_ID,
+    signer,
+    provisionApiKey: config.DOB_API_KEY ? undefined : apiKeyFromFile(client, keypair, join(stateDir, `api-key-${wallet}`), log),
+  });
+}

@@ -1,0 +1,11 @@
+export { AgentToolkit, type AgentToolkitOptions, type ResourceDefinition, type ToolDefinition } from './tools/agent-toolkit';
+export type { ToolOutcome } from './tools/tool-result';
+export { API_TOOLS } from './tools/catalog';
+export { summarizeTrade } from './tools/trade-summary';
+export { operationInput, type OperationInput } from './openapi/operation-input';
+export { LocalSigner, SignerRefusal } from './signer/local-signer';
+export { apiKeyFromFile } from './signer/api-key-file';
+export { invocationOf, tradeFacts } from './signer/transaction-facts';
+export { evaluatePolicy, parsePolicy, describePolicy, type SpendingPolicy, type TradeFacts, type PolicyDecision } from './policy/spending-policy';
+export { FileSpendLedger, InMemorySpendLedger, type SpendLedger, type SpendRecord } from './policy/spend-ledger';
+export { formatDecimal, parseDecimal } from './policy/decimal';
