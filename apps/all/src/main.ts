@@ -28,6 +28,7 @@ async function main(): Promise<void> {
       `  OpenAPI       ${system.apiUrl}/openapi.json`,
       `  Local chain   ${system.rpcUrl}  (passphrase "${system.networkPassphrase}")`,
       system.friendbotUrl ? `  Faucet        ${system.friendbotUrl}?addr=G…` : '',
+      system.kafkaRelay ? `  Kafka topics  ${system.kafkaRelay.topicNames.join(', ')}` : '',
       `  Data          ${system.storage.dataDir}`,
       '',
     ]
