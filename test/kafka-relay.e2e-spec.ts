@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 import { ANALYST_TOPICS } from '@dob/kafka-relay';
-import { startTopicReader, type TopicReader } from '../libs/kafka-relay/src/testing/topic-reader';
+import { deleteTestTopics, startTopicReader, type TopicReader } from '../libs/kafka-relay/src/testing/topic-reader';
 import { startSystem, type RunningSystem } from '../apps/all/src/system';
 import { testServices } from './services';
 import { eventually, settled } from './system-waits';
@@ -47,6 +47,7 @@ describe('a devnet buy through the Agent API reaches the analysts’ marketplace
   afterAll(async () => {
     await reader?.stop();
     await system?.stop();
+    await deleteTestTopics(testServices.kafkaBrokers, ANALYST_TOPICS.map((t) => `${prefix}${t.topic}`));
   });
 
   it('/health lists the relay, live and not degraded', async () => {

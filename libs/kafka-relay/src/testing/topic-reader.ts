@@ -76,3 +76,16 @@ export async function startTopicReader(brokers: readonly string[], topics: reado
     stop: () => consumer.disconnect(),
   };
 }
+
+/** Tests on the shared broker clean up after themselves: their topics (under the run's prefix) go away. */
+export async function deleteTestTopics(brokers: readonly string[], topics: readonly string[]): Promise<void> {
+  const admin = new Kafka({ clientId: 'topic-cleanup', brokers: [...brokers], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const mine = topics.filter((t) => existing.has(t));
+    if (mine.length) await admin.deleteTopics({ topics: mine });
+  } finally {
+    await admin.disconnect();
+  }
+}
