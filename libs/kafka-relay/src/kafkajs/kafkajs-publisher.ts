@@ -1,4 +1,4 @@
-import { Kafka, Partitioners, logLevel, type LogEntry, type Producer, type TopicMessages } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type LogEntry, type Producer, type ProducerConfig, type RetryOptions, type TopicMessages } from 'kafkajs';
 import type { AnalystMessage } from '../cloud-event';
 import type { EventPublisher, TopicSpec } from '../event-publisher.port';
 import { fixKafkajsRequestQueue } from './request-queue-fix';
@@ -26,6 +26,20 @@ export interface KafkajsPublisherOptions {
  * id, sequence numbers from 0), so a half-failed session can never wedge the relay on OUT_OF_ORDER_SEQUENCE.
  * kafkajs docs: https://kafka.js.org/docs/producing (idempotent, acks), https://kafka.js.org/docs/admin (createTopics).
  */
+const RETRY: RetryOptions = { retries: 2, initialRetryTime: 100, maxRetryTime: 1000 };
+
+/** The producer the relay uses; exported so the benchmark's raw-kafkajs baseline runs with the very same settings. */
+export const RELAY_PRODUCER_CONFIG: ProducerConfig = {
+  idempotent: true,
+  maxInFlightRequests: 1,
+  // kafkajs 2 default: murmur2 as the Java client hashes keys (kafkajs PR #358, migration guide v2.0.0).
+  createPartitioner: Partitioners.DefaultPartitioner,
+  retry: RETRY,
+};
+
+/** Client settings of the relay (timeouts in ms); the benchmark's baseline shares them too. */
+export const RELAY_CLIENT_SETTINGS = { connectionTimeout: 3000, requestTimeout: 10_000, retry: RETRY } as const;
+
 export function createKafkajsPublisher(options: KafkajsPublisherOptions): EventPublisher {
   return new KafkajsPublisher(options);
 }
@@ -41,9 +55,9 @@ class KafkajsPublisher implements EventPublisher {
     this.kafka = new Kafka({
       clientId: options.clientId ?? 'dob-kafka-relay',
       brokers: [...options.brokers],
-      connectionTimeout: options.connectionTimeoutMs ?? 3000,
-      requestTimeout: options.requestTimeoutMs ?? 10_000,
-      retry: { retries: 2, initialRetryTime: 100, maxRetryTime: 1000 },
+      connectionTimeout: options.connectionTimeoutMs ?? RELAY_CLIENT_SETTINGS.connectionTimeout,
+      requestTimeout: options.requestTimeoutMs ?? RELAY_CLIENT_SETTINGS.requestTimeout,
+      retry: RELAY_CLIENT_SETTINGS.retry,
       logLevel: logLevel.WARN,
       logCreator: () => (entry: LogEntry) => {
         // Expected consequences of our own choices, not news: limited retries on the idempotent producer (see
@@ -91,12 +105,7 @@ class KafkajsPublisher implements EventPublisher {
 
   private connectedProducer(): Promise<Producer> {
     this.producer ??= (async () => {
-      const producer = this.kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 1,
-        createPartitioner: Partitioners.DefaultPartitioner, // murmur2, the Java client's choice for keyed messages
-        retry: { retries: 2, initialRetryTime: 100, maxRetryTime: 1000 },
-      });
+      const producer = this.kafka.producer(RELAY_PRODUCER_CONFIG);
       await producer.connect();
       return producer;
     })();

@@ -19,14 +19,25 @@ class FakePublisher implements EventPublisher {
   /** Nothing answers at all, not even topic creation (the broker is down at start). */
   down = false;
   topics: string[] = [];
+  /** Slow acknowledgements, to see whether a second batch is ever sent before the first was acknowledged. */
+  delayMs = 0;
+  private active = 0;
+  maxActive = 0;
   async ensureTopics(topics: readonly { name: string }[]): Promise<void> {
     if (this.down) throw new Error('broker unreachable');
     this.topics = topics.map((t) => t.name);
   }
   async publish(messages: readonly AnalystMessage[]): Promise<void> {
     this.attempts.push(messages.map((m) => m.eventId));
-    if (this.failing || this.down) throw new Error('broker unreachable');
-    this.acknowledged.push(...messages);
+    this.active += 1;
+    this.maxActive = Math.max(this.maxActive, this.active);
+    try {
+      if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+      if (this.failing || this.down) throw new Error('broker unreachable');
+      this.acknowledged.push(...messages);
+    } finally {
+      this.active -= 1;
+    }
   }
   async close(): Promise<void> {}
 }
@@ -79,10 +90,12 @@ describe.each(testDatabases())('kafka relay on $name (fake broker)', (factory) =
   it('publishes every analyst event in $all order, internal events never, and parks the checkpoint at the head', async () => {
     await appendSamples();
     const broker = new FakePublisher();
+    broker.delayMs = 15;
     const r = relay(broker);
     await r.waitUntilCaughtUp();
     const expected = await relayedInStore();
     expect(broker.acknowledged.map((m) => m.eventId)).toEqual(expected.map((e) => e.id));
+    expect(broker.maxActive).toBe(1); // the next page is read meanwhile, but sent only after the ack
     expect(broker.acknowledged.some((m) => m.value.includes('IngestionCursorAdvanced'))).toBe(false);
     expect(broker.topics).toEqual(['dob.pools.v1', 'dob.marketplace.v1', 'dob.crowdfunding.v1', 'dob.distributions.v1']);
     const status = await r.status();

@@ -51,8 +51,8 @@ class RelayStopped extends Error {
 
 /**
  * Relays every analyst-facing domain event from the event store to Kafka, at least once and without gaps:
- * it follows `$all` from its stored checkpoint, publishes each page as one batch, and moves the checkpoint only after
- * the broker acknowledged the whole batch. A crash between the two re-publishes that batch (duplicates with the same
+ * it follows `$all` from its stored checkpoint, publishes each page as one batch (reading the next page meanwhile),
+ * and moves the checkpoint only after the broker acknowledged the whole batch. A crash between the two re-publishes that batch (duplicates with the same
  * CloudEvents `id`, which consumers deduplicate on); a broker outage keeps the page in hand and retries it with
  * backoff, so nothing after it is published first. Pages arrive in `$all` order and each stream maps to one key, so
  * per-key order holds — across restarts too, since a restart resumes from the last acknowledged page.
@@ -69,6 +69,9 @@ export class KafkaRelay {
   private position: GlobalPosition = START;
   private topicsReady = false;
   private caughtUp = false;
+  /** The page handed to the broker and not yet checkpointed (see onPage). */
+  private inFlight: Promise<void> = Promise.resolve();
+  private pagesHandedOver = 0;
   private markedLive = false;
   private published = 0;
   private batches = 0;
@@ -174,6 +177,7 @@ export class KafkaRelay {
 
   private async follow(): Promise<void> {
     this.caughtUp = false;
+    this.inFlight = Promise.resolve();
     const subscription = this.o.events.subscribeToAll({
       after: this.position,
       maxCount: this.o.batchSize ?? 500,
@@ -184,11 +188,34 @@ export class KafkaRelay {
     });
     this.subscription = subscription;
     if (this.stopped) await subscription.stop();
-    await subscription.done;
+    try {
+      await subscription.done;
+    } catch (e) {
+      // Reading failed: let the page already handed over finish first, so a restarted follow never has two pages
+      // unacknowledged at once.
+      await this.inFlight.catch(() => undefined);
+      throw e;
+    }
+    await this.inFlight; // the last page handed over: acknowledged and checkpointed, or RelayStopped
   }
 
+  /**
+   * Pipelined by one page: page N is handed to the broker and this returns, so the subscription reads page N+1
+   * meanwhile; page N+1 is only sent once page N was acknowledged and its checkpoint moved (awaited first here).
+   * So at most one page is unacknowledged, pages reach the broker in order, and the checkpoint never passes a
+   * page the broker has not taken. A failure of page N (e.g. a checkpoint conflict) surfaces here and ends the
+   * subscription; the run loop re-reads the checkpoint.
+   */
   private async onPage(page: ReadAllPage): Promise<void> {
+    this.pagesHandedOver += 1;
+    await this.inFlight;
+    this.caughtUp = false;
     const messages = page.events.map((e) => toAnalystMessage(e, this.prefix)).filter((m): m is AnalystMessage => m !== null);
+    this.inFlight = this.deliver(page, messages);
+    this.inFlight.catch(() => undefined); // observed by the next onPage or by follow()
+  }
+
+  private async deliver(page: ReadAllPage, messages: readonly AnalystMessage[]): Promise<void> {
     if (messages.length > 0) await this.publishUntilAcknowledged(messages);
     await this.checkpoint.advance(this.position, page.last, page.events.length);
     this.position = page.last;
@@ -197,7 +224,6 @@ export class KafkaRelay {
       this.batches += 1;
       this.lastAckAt = new Date();
     }
-    this.caughtUp = false;
     this.recovered();
   }
 
@@ -215,11 +241,20 @@ export class KafkaRelay {
     }
   }
 
+  /** Caught up = the subscription reached the head and the page it handed over last is checkpointed. */
   private onCaughtUp(): void {
-    this.caughtUp = true;
-    if (this.markedLive) return;
-    this.markedLive = true;
-    this.checkpoint.markLive().catch((e) => this.log(`could not mark the checkpoint live: ${String(e)}`));
+    const last = this.inFlight;
+    const pages = this.pagesHandedOver;
+    last.then(
+      () => {
+        if (this.pagesHandedOver !== pages) return; // a newer page is on its way
+        this.caughtUp = true;
+        if (this.markedLive) return;
+        this.markedLive = true;
+        this.checkpoint.markLive().catch((e) => this.log(`could not mark the checkpoint live: ${String(e)}`));
+      },
+      () => undefined,
+    );
   }
 
   private failed(e: unknown): void {
