@@ -1,3 +1,4 @@
+import { loadKafkaRelaySettings } from '@dob/kafka-relay';
 import { DataDirLockedError, ConfigError, loadAppConfig } from '@dob/runtime';
 import { startSystem } from './system';
 
@@ -7,6 +8,7 @@ import { startSystem } from './system';
  */
 async function main(): Promise<void> {
   const config = loadAppConfig();
+  loadKafkaRelaySettings(); // a bad KAFKA_* value stops us here, before anything starts
   const system = await startSystem({
     dataDir: config.DATA_DIR,
     port: config.PORT,
