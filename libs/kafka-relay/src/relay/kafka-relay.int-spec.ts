@@ -169,6 +169,22 @@ describe.each(testDatabases())('kafka relay on $name (fake broker)', (factory) =
     }
   });
 
+  it('a relay whose last page lost the checkpoint race to another relay re-reads it and is caught up (no new event needed)', async () => {
+    await store.appendMany(flowBatch('race', 0, 10, 2));
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const slow = new FakePublisher();
+    const held: EventPublisher = { ensureTopics: (t) => slow.ensureTopics(t), publish: async (m) => (await gate, slow.publish(m)), close: async () => undefined };
+    const a = relay(held, { batchSize: 50 });
+    await until('relay A to hold its only page', () => slow.attempts.length === 0 && a.health().details.state !== 'starting');
+    const b = relay(new FakePublisher(), { batchSize: 50 });
+    await b.waitUntilCaughtUp(); // B published the page and moved the checkpoint first
+    open(); // A's acknowledgement comes late: its checkpoint move conflicts, at the head, with nothing left to read
+    await a.waitUntilCaughtUp(10_000);
+    expect(slow.acknowledged).toHaveLength(10);
+    expect((await a.status()).lagEvents).toBe(0);
+  });
+
   it('status: lag in events and in seconds before the relay runs, none after', async () => {
     await appendSamples();
     const expected = await relayedInStore();

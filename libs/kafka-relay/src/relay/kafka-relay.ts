@@ -211,7 +211,14 @@ export class KafkaRelay {
     await this.inFlight;
     this.caughtUp = false;
     const messages = page.events.map((e) => toAnalystMessage(e, this.prefix)).filter((m): m is AnalystMessage => m !== null);
-    this.inFlight = this.deliver(page, messages);
+    const subscription = this.subscription;
+    this.inFlight = this.deliver(page, messages).catch((e: unknown) => {
+      // No later page may come to observe this failure (the subscription may be idle at the head): end the
+      // subscription now, so follow() returns and rethrows it. Not awaited: stop() waits for onPage, which may be
+      // waiting for this very promise.
+      void subscription?.stop();
+      throw e;
+    });
     this.inFlight.catch(() => undefined); // observed by the next onPage or by follow()
   }
 
