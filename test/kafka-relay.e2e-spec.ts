@@ -67,6 +67,7 @@ describe('a devnet buy through the Agent API reaches the analysts’ marketplace
     const prepared = await call('POST', '/marketplace/prepare-buy', { listing_id: listing.sale_address, amount: 2, network_id: system.networkId }, key);
     const tx = TransactionBuilder.fromXDR(prepared.xdr, prepared.network_passphrase) as Transaction;
     tx.sign(buyer);
+    const submittedAt = Date.now();
     const bought = await call('POST', '/marketplace/submit-buy', { signed_xdr: tx.toXDR(), network_id: system.networkId }, key);
     const confirmedAt = Date.now(); // submit-buy answers once the transaction is in a closed ledger
 
@@ -76,9 +77,10 @@ describe('a devnet buy through the Agent API reaches the analysts’ marketplace
       10_000,
       20,
     );
-    const latencyMs = message.receivedAt - confirmedAt;
-    console.log(`submit-buy → analyst message: ${latencyMs} ms`);
-    expect(latencyMs).toBeLessThan(2_000);
+    // From the agent's submit (which includes waiting for the next ledger, 1 s apart here): the strict reading.
+    const sinceSubmit = message.receivedAt - submittedAt;
+    console.log(`submit-buy sent → analyst has the sale: ${sinceSubmit} ms (submit-buy answered after ${confirmedAt - submittedAt} ms)`);
+    expect(sinceSubmit).toBeLessThan(2_000);
 
     const ce = JSON.parse(message.value) as Json;
     expect(message.key).toBe(listing.pool_address);
