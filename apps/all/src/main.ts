@@ -1,3 +1,4 @@
+import { loadKafkaRelaySettings } from '@dob/kafka-relay';
 import { DataDirLockedError, ConfigError, loadAppConfig } from '@dob/runtime';
 import { startSystem } from './system';
 
@@ -7,6 +8,7 @@ import { startSystem } from './system';
  */
 async function main(): Promise<void> {
   const config = loadAppConfig();
+  loadKafkaRelaySettings(); // a bad KAFKA_* value stops us here, before anything starts
   const system = await startSystem({
     dataDir: config.DATA_DIR,
     port: config.PORT,
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
       `  OpenAPI       ${system.apiUrl}/openapi.json`,
       `  Local chain   ${system.rpcUrl}  (passphrase "${system.networkPassphrase}")`,
       system.friendbotUrl ? `  Faucet        ${system.friendbotUrl}?addr=G…` : '',
+      system.kafkaRelay ? `  Kafka topics  ${system.kafkaRelay.topicNames.join(', ')}` : '',
       `  Data          ${system.storage.dataDir}`,
       '',
     ]

@@ -3,6 +3,7 @@ import { startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import type { EventStore } from '@dob/event-store';
 import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type IngestionStatus } from '@dob/indexer';
 import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
+import { loadKafkaRelaySettings, startKafkaRelay, type KafkaRelay } from '@dob/kafka-relay';
 import { HealthRegistry, openStorage, type Storage } from '@dob/runtime';
 import type { SqlDatabase } from '@dob/sql';
 import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
@@ -38,6 +39,8 @@ export interface SystemOptions {
   readonly explorerUrl?: string;
   /** WEBHOOK_* settings (secret key, SSRF allow-list for local receivers, CA, retry schedule); default process.env. */
   readonly webhookEnv?: NodeJS.ProcessEnv;
+  /** KAFKA_* settings; with KAFKA_BROKERS set the Kafka relay runs too (docs/kafka.md). Default process.env. */
+  readonly kafkaEnv?: NodeJS.ProcessEnv;
   /** Quiet logs (tests). */
   readonly quiet?: boolean;
 }
@@ -54,6 +57,8 @@ export interface RunningSystem {
   readonly eventStore: EventStore;
   readonly devnet?: RunningDevnet;
   readonly projections: ProjectionRunner<unknown>;
+  /** Present when KAFKA_BROKERS is set. */
+  readonly kafkaRelay?: KafkaRelay;
   ingestionStatus(): IngestionStatus;
   stop(): Promise<void>;
 }
@@ -130,6 +135,14 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       };
     });
 
+    // Opt-in: analysts' Kafka topics only when brokers are configured (the embedded default needs no server).
+    const kafkaSettings = loadKafkaRelaySettings(options.kafkaEnv ?? process.env);
+    const kafka = kafkaSettings ? startKafkaRelay({ db: storage.db, eventStore: storage.eventStore, settings: kafkaSettings, log }) : undefined;
+    if (kafka) {
+      stops.push(() => kafka.stop());
+      health.register('kafka_relay', async () => kafka.relay.health());
+    }
+
     const tokens = devnet ? [{ networkId: EMBEDDED_NETWORK_ID, symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }] : [];
     const notifier = await createNotifier({
       db: storage.db,
@@ -180,6 +193,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       eventStore: storage.eventStore,
       devnet,
       projections: projections as ProjectionRunner<unknown>,
+      kafkaRelay: kafka?.relay,
       ingestionStatus: () => indexing.status(),
       stop: stopAll,
     };

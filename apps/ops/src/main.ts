@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { ConfigError } from '@dob/runtime';
 import { registerEventCommands } from './commands/events.command';
 import { registerFeaturedCommands } from './commands/featured.command';
+import { registerKafkaCommands } from './commands/kafka.command';
 import { registerKeyCommands } from './commands/keys.command';
 import { registerPoolCommands } from './commands/pools.command';
 import { registerProjectionCommands } from './commands/projections.command';
@@ -11,7 +12,8 @@ import { OpsError } from './ops-context';
  * Operator CLI: `npm run ops -- projections status | rebuild <name> | reset <name> | retry <name>`, `events stats`,
  * `featured set <address> --network <id> --reason <text> [--position <n>] | clear <address> --network <id>`,
  * `keys set-rate-limit <keyId> <rpm>`, `pools register <address> --network <id> --name … --ticker … --access-type …
- * --distribution-type … [--apr …] [--max-participants …] [--token …]`.
+ * --distribution-type … [--apr …] [--max-participants …] [--token …]`, `kafka status | replay --from <position|beginning>
+ * [--to <position>]`.
  * Connects via DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite, default ./.data). Projections come from
  * the registry in libs/projections, so new projections appear here without CLI changes; new command groups are
  * one `register…(program)` line below.
@@ -23,6 +25,7 @@ export function buildOpsProgram(): Command {
   registerFeaturedCommands(program);
   registerKeyCommands(program);
   registerPoolCommands(program);
+  registerKafkaCommands(program);
   return program;
 }
 

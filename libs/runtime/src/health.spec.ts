@@ -22,4 +22,14 @@ describe('HealthRegistry', () => {
     expect(r.components.a.details).toEqual({ error: 'connection refused' });
     expect(r.components.b.status).toBe('down');
   });
+
+  it('is degraded, not starting, when every component is ready but one says it is degraded', async () => {
+    const h = new HealthRegistry();
+    let brokerAway = true;
+    h.register('store', async () => ({ status: 'up', ready: true }));
+    h.register('kafka_relay', async () => ({ status: 'up', ready: true, degraded: brokerAway }));
+    expect((await h.report()).status).toBe('degraded');
+    brokerAway = false;
+    expect((await h.report()).status).toBe('ready');
+  });
 });

@@ -7,13 +7,24 @@ export interface ComponentHealth {
   readonly status: 'up' | 'down';
   /** Up but not yet able to serve correct answers (catching up, halted with an alarm, …). */
   readonly ready: boolean;
+  /**
+   * Up and not in the way of serving, but failing at something it feeds (e.g. the Kafka relay while the broker is
+   * away: it retries and catches up later). The system stays ready and reports `degraded`.
+   */
+  readonly degraded?: boolean;
   readonly details?: Record<string, unknown>;
 }
 
 export type HealthCheck = () => Promise<ComponentHealth>;
 
+/** GET /health's status code: 200 while serving correct answers (ready, or ready and degraded), else 503. */
+export function healthHttpStatus(report: { readonly status: HealthReport['status'] }): 200 | 503 {
+  return report.status === 'ready' || report.status === 'degraded' ? 200 : 503;
+}
+
 export interface HealthReport {
-  readonly status: 'ready' | 'starting' | 'down';
+  /** `degraded`: ready (serving), but some component reports degraded. */
+  readonly status: 'ready' | 'degraded' | 'starting' | 'down';
   readonly components: Record<string, ComponentHealth>;
 }
 
@@ -33,7 +44,9 @@ export class HealthRegistry {
     const status = all.some((c) => c.status === 'down')
       ? 'down'
       : all.length > 0 && all.every((c) => c.ready)
-        ? 'ready'
+        ? all.some((c) => c.degraded)
+          ? 'degraded'
+          : 'ready'
         : 'starting';
     return { status, components };
   }

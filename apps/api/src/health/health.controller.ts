@@ -1,9 +1,12 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { HealthRegistry } from '@dob/runtime';
+import { HealthRegistry, healthHttpStatus } from '@dob/runtime';
 
-/** GET /health: 200 once every component is ready (projections caught up), 503 while starting or down. */
+/**
+ * GET /health: 200 once every component is ready (projections caught up) — also when one is degraded (e.g. the Kafka
+ * relay while its broker is away: the API still serves correct answers) — and 503 while starting or down.
+ */
 @ApiExcludeController()
 @Controller('health')
 export class HealthController {
@@ -12,6 +15,6 @@ export class HealthController {
   @Get()
   async get(@Res() reply: FastifyReply): Promise<void> {
     const report = await this.health.report();
-    await reply.status(report.status === 'ready' ? 200 : 503).send(report);
+    await reply.status(healthHttpStatus(report)).send(report);
   }
 }

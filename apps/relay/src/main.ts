@@ -1,0 +1,37 @@
+import { Logger } from '@nestjs/common';
+import { loadKafkaRelaySettings, startKafkaRelay } from '@dob/kafka-relay';
+import { ConfigError, HealthRegistry, loadAppConfig, openStorage, serveHealth } from '@dob/runtime';
+import { systemEventCatalog } from '../../api/src/system-event-catalog';
+
+/**
+ * The Kafka relay alone: follows the event store from its checkpoint and publishes every analyst-facing domain event
+ * to Kafka (docs/kafka.md). Run it against PostgreSQL (DATABASE_URL) beside the other apps; `npm start` embeds it
+ * when KAFKA_BROKERS is set. GET http://127.0.0.1:$RELAY_HEALTH_PORT/health reports it (degraded while the broker
+ * is away).
+ */
+async function main(): Promise<void> {
+  const log = new Logger('kafka-relay');
+  const config = loadAppConfig();
+  const settings = loadKafkaRelaySettings();
+  if (!settings) throw new ConfigError('KAFKA_BROKERS is not set: the relay needs the brokers to publish to (host:port,…)');
+  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, catalog: systemEventCatalog() });
+  const running = startKafkaRelay({ db: storage.db, eventStore: storage.eventStore, settings, log: (line) => log.log(line) });
+  const health = new HealthRegistry();
+  health.register('kafka_relay', async () => running.relay.health());
+  const server = await serveHealth(health, settings.healthPort);
+  log.log(`relaying to ${settings.brokers.join(',')} (${running.relay.topicNames.join(', ')}); health at ${server.url}`);
+
+  const shutdown = async () => {
+    await running.stop();
+    await server.close();
+    await storage.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+}
+
+main().catch((e) => {
+  console.error(e instanceof ConfigError ? e.message : e);
+  process.exit(1);
+});

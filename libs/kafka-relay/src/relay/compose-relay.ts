@@ -1,0 +1,41 @@
+import type { EventStore } from '@dob/event-store';
+import { createSqlReadModelStore } from '@dob/projections';
+import type { SqlDatabase } from '@dob/sql';
+import type { KafkaRelaySettings } from '../config';
+import { createKafkajsPublisher } from '../kafkajs/kafkajs-publisher';
+import { KafkaRelay } from './kafka-relay';
+
+export interface RunningKafkaRelay {
+  readonly relay: KafkaRelay;
+  /** Stops the relay, then closes its producer. */
+  stop(): Promise<void>;
+}
+
+/** What every root composes: the kafkajs publisher and the relay over the SQL checkpoint store. Starts following. */
+export function startKafkaRelay(o: {
+  readonly db: SqlDatabase;
+  readonly eventStore: EventStore;
+  readonly settings: KafkaRelaySettings;
+  readonly log?: (line: string) => void;
+}): RunningKafkaRelay {
+  const publisher = createKafkajsPublisher({ brokers: o.settings.brokers, clientId: o.settings.clientId, log: o.log });
+  const relay = new KafkaRelay({
+    events: o.eventStore,
+    checkpoints: createSqlReadModelStore(o.db),
+    publisher,
+    topicPrefix: o.settings.topicPrefix,
+    partitions: o.settings.partitions,
+    replicationFactor: o.settings.replicationFactor,
+    batchSize: o.settings.batchSize,
+    pollIntervalMs: o.settings.pollIntervalMs,
+    log: o.log,
+  });
+  relay.start();
+  return {
+    relay,
+    async stop() {
+      await relay.stop();
+      await publisher.close();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import { fixKafkajsRequestQueue } from '../kafkajs/request-queue-fix';
+
+fixKafkajsRequestQueue();
+
+export interface ReadMessage {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: bigint;
+  readonly key: string;
+  readonly value: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Date.now() when this process received it. */
+  readonly receivedAt: number;
+}
+
+export interface TopicReader {
+  readonly messages: readonly ReadMessage[];
+  /** Resolves once `done(messages)` holds; rejects after timeoutMs with how many messages arrived. */
+  waitFor(what: string, done: (messages: readonly ReadMessage[]) => boolean, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * What an analyst's consumer does, for tests: a fresh consumer group reading the given topics from the beginning,
+ * keeping every message with its partition and offset (duplicates included). Waits (bounded) for the topics to
+ * exist first, since the broker under test does not auto-create them.
+ */
+export async function startTopicReader(brokers: readonly string[], topics: readonly string[], timeoutMs = 60_000): Promise<TopicReader> {
+  const kafka = new Kafka({ clientId: 'topic-reader', brokers: [...brokers], logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const existing = new Set(await admin.listTopics());
+      if (topics.every((t) => existing.has(t))) break;
+      if (Date.now() > deadline) throw new Error(`topics ${topics.filter((t) => !existing.has(t)).join(', ')} do not exist`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await admin.disconnect();
+  }
+  const messages: ReadMessage[] = [];
+  const consumer: Consumer = kafka.consumer({ groupId: `reader-${randomBytes(6).toString('hex')}`, maxWaitTimeInMs: 100 });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [...topics], fromBeginning: true });
+  await consumer.run({
+    eachBatch: async ({ batch }) => {
+      const receivedAt = Date.now();
+      for (const m of batch.messages) {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(m.headers ?? {})) if (v !== undefined) headers[k] = v.toString();
+        messages.push({
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: BigInt(m.offset),
+          key: m.key?.toString() ?? '',
+          value: m.value?.toString() ?? '',
+          headers,
+          receivedAt,
+        });
+      }
+    },
+  });
+  return {
+    messages,
+    async waitFor(what, done, waitMs = 60_000) {
+      const deadline = Date.now() + waitMs;
+      while (!done(messages)) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${messages.length} messages read)`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    stop: () => consumer.disconnect(),
+  };
+}
+
+/** Tests on the shared broker clean up after themselves: their topics (under the run's prefix) go away. */
+export async function deleteTestTopics(brokers: readonly string[], topics: readonly string[]): Promise<void> {
+  const admin = new Kafka({ clientId: 'topic-cleanup', brokers: [...brokers], logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const mine = topics.filter((t) => existing.has(t));
+    if (mine.length) await admin.deleteTopics({ topics: mine });
+  } finally {
+    await admin.disconnect();
+  }
+}
