@@ -51,7 +51,7 @@ export interface RunningSystem {
   readonly db: SqlDatabase;
   readonly eventStore: EventStore;
   readonly devnet?: RunningDevnet;
-  readonly projections: ProjectionRunner<unknown>;
+  readonly projections: ProjectionRunner;
   ingestionStatus(): IngestionStatus;
   stop(): Promise<void>;
 }
@@ -176,7 +176,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       db: storage.db,
       eventStore: storage.eventStore,
       devnet,
-      projections: projections as ProjectionRunner<unknown>,
+      projections: projections,
       ingestionStatus: () => indexing.status(),
       stop: stopAll,
     };

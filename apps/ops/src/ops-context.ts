@@ -2,12 +2,11 @@ import { walletEvents } from '@dob/auth';
 import { createChainEventCatalog } from '@dob/domain';
 import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
 import { DataDirLockedError, loadAppConfig, openStorage, type Storage } from '@dob/runtime';
-import type { SqlExecutor } from '@dob/sql';
 
 /** What every ops command gets: the storage the apps use and a (not started) runner over the registry. */
 export interface OpsContext {
   readonly storage: Storage;
-  readonly runner: ProjectionRunner<SqlExecutor>;
+  readonly runner: ProjectionRunner;
 }
 
 /** A failure the CLI reports as one line and exit code 1 (no stack trace). */

@@ -1,4 +1,6 @@
 export * from './projection';
+export * from './documents/collections';
+export * from './documents/batch-state';
 export * from './read-model-store.port';
 export * from './sql/read-model-names';
 export * from './sql/sql-read-model-store';

@@ -31,7 +31,7 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
   let db: SqlDatabase;
   let events: EventStore;
   let indexing: NetworkIndexing;
-  let projections: ProjectionRunner<unknown>;
+  let projections: ProjectionRunner;
   let auth: Awaited<ReturnType<typeof createApiAuth>>;
   let trading: TradingService;
   let app: NestFastifyApplication;
@@ -55,7 +55,7 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
       scheduler: false,
       logger: silentLogger,
     });
-    projections = new ProjectionRunner(events, createSqlReadModelStore(db), projectionRegistry, { superviseIntervalMs: 100 }) as ProjectionRunner<unknown>;
+    projections = new ProjectionRunner(events, createSqlReadModelStore(db), projectionRegistry, { superviseIntervalMs: 100 });
     await projections.start();
     auth = await createApiAuth({ db, events, jwt: { secret: 'trading-e2e-secret-0123456789' }, ipRateLimitRpm: 10_000 });
     const tokens = [{ networkId: NET, symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }];

@@ -51,7 +51,7 @@ export class FeaturedQueries {
                      WHERE sold_at > $1::timestamptz - interval '24 hours'
                      GROUP BY network_id, pool) s ON s.network_id = p.network_id AND s.pool = p.address
          LEFT JOIN ${FEATURED_OVERRIDES_TABLE} o ON o.network_id = p.network_id AND o.address = p.address
-        WHERE (p.initialized OR p.registered) ${filter}
+        WHERE p.listed ${filter}
         ORDER BY p.network_id, p.address`,
       params,
     );

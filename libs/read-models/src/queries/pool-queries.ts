@@ -93,7 +93,7 @@ const POOL_COLUMNS = `p.network_id, p.address, p.name, p.ticker, p.access_type, 
        ttd.symbol AS token_to_distribute_symbol, dt.symbol AS distribution_token_symbol`;
 
 /** A listed pool is registered or initialised (the pools model also keeps rows for events of unknown pools). */
-const LISTED = '(p.initialized OR p.registered)';
+const LISTED = 'p.listed';
 
 // Member stats and token symbols are single-row lookups by primary key (no aggregate, no second query).
 const FROM_POOLS = `${V.pools} p

@@ -115,7 +115,7 @@ export class PortfolioQueries {
               COALESCE(m.total_shares, 0)::text AS total_shares,
               (SELECT COALESCE(SUM(c.amount), 0)::text FROM ${V.claims} c
                 WHERE c.network_id = h.network_id AND c.pool = h.pool AND c.holder = h.holder) AS earned,
-              (SELECT COALESCE(SUM(floor(r.total_amount * h.shares / NULLIF(r.total_shares, 0))), 0)::text FROM ${V.rounds} r
+              (SELECT COALESCE(SUM(div(r.total_amount * h.shares, NULLIF(r.total_shares, 0))), 0)::text FROM ${V.rounds} r
                 WHERE r.network_id = h.network_id AND r.pool = h.pool AND r.pool_version = '2' AND ${status} = 'completed'
                   AND NOT EXISTS (SELECT 1 FROM ${V.claims} c WHERE c.network_id = r.network_id AND c.pool = r.pool
                                    AND c.round_id = r.round_id AND c.holder = h.holder)) AS v2_unclaimed,
@@ -189,7 +189,7 @@ export class PortfolioQueries {
     const filter = networkId === undefined ? '' : (params.push(networkId), `AND h.network_id = $3`);
     const [rounds, pools, tokens] = await Promise.all([
       this.ctx.db.query<{ network_id: number; pool: string; name: string | null; round_id: string; token: string; estimate: string; claimable_from: Date; expires_at: Date | null; status: string }>(
-        `SELECT r.network_id, r.pool, p.name, r.round_id, r.token, floor(r.total_amount * h.shares / NULLIF(r.total_shares, 0))::text AS estimate,
+        `SELECT r.network_id, r.pool, p.name, r.round_id, r.token, div(r.total_amount * h.shares, NULLIF(r.total_shares, 0))::text AS estimate,
                 r.claimable_from, r.expires_at, ${status} AS status
            FROM ${V.members} h
            JOIN ${V.rounds} r ON r.network_id = h.network_id AND r.pool = h.pool AND r.pool_version = '2'
