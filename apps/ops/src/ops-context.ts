@@ -1,6 +1,7 @@
 import { walletEvents } from '@dob/auth';
 import { createChainEventCatalog } from '@dob/domain';
-import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
+import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
+import { projectionRegistry } from '@dob/read-models';
 import { DataDirLockedError, loadAppConfig, openStorage, type Storage } from '@dob/runtime';
 
 /** What every ops command gets: the storage the apps use and a (not started) runner over the registry. */

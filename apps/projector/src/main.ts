@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
-import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
+import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
+import { projectionRegistry } from '@dob/read-models';
 import { ConfigError, loadAppConfig, openStorage } from '@dob/runtime';
 
 /**

@@ -8,4 +8,6 @@ export * from './runner/slot-worker';
 export * from './runner/projection-report';
 export * from './runner/projection-runner';
 export * from './event-type-counts.projection';
-export * from './registry';
+export * from './mongo/mongo-documents';
+export * from './mongo/mongo-layout';
+export * from './mongo/mongo-read-model-store';

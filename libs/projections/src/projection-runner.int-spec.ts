@@ -129,7 +129,9 @@ describe.each(readModelStores())('ProjectionRunner on $name', (factory) => {
     await waitFor(async () => JSON.stringify(await t.physicalNames('rm_ledger_')) === JSON.stringify(['rm_ledger_v1_g1_applied', 'rm_ledger_v1_g1_balances']));
     // The runner follows the new slot live.
     await appendCredits(store, N, N + 10);
-    await waitFor(async () => (await credits(readModels)) === N + 10);
+    // (A store without transactions shows a batch's documents just before its checkpoint moves.)
+    await waitFor(async () => (await r.status())[0]!.active!.eventsApplied === N + 10);
+    expect(await credits(readModels)).toBe(N + 10);
     const status = (await r.status())[0]!;
     expect(status.active).toMatchObject({ slot: { generation: 1 }, status: 'live', eventsApplied: N + 10 });
     expect(status.building).toBeNull();
@@ -148,7 +150,8 @@ describe.each(readModelStores())('ProjectionRunner on $name', (factory) => {
     await v2.waitUntilCaughtUp();
     const status = (await v2.status())[0]!;
     expect(status.active).toMatchObject({ slot: { version: 2, generation: 0 }, eventsApplied: 500, lag: 0 });
-    expect((await readModels.states('ledger')).map((s) => s.slot.version)).toEqual([2]);
+    // The old version's slot is dropped right after the switch (the runner may report caught up just before).
+    await waitFor(async () => (await readModels.states('ledger')).map((s) => s.slot.version).join() === '2');
     expect((await balances(readModels, ledger2)).reduce((n, x) => n + x.credits, 0)).toBe(500);
   });
 

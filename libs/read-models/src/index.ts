@@ -13,3 +13,4 @@ export * from './queries/featured-queries';
 export * from './queries/portfolio-queries';
 export * from './queries/read-queries';
 export * from './queries/read-result-cache';
+export * from './registry';

@@ -1,5 +1,7 @@
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { createTestMongoDatabase } from '@dob/mongo';
+import { createPgliteDatabase, testDatabases, type SqlDatabase } from '@dob/sql';
+import { createMongoReadModelStore, type MongoReadModelStoreOptions } from '../mongo/mongo-read-model-store';
 import type { ReadModelStore } from '../read-model-store.port';
 import { createSqlReadModelStore } from '../sql/sql-read-model-store';
 
@@ -37,7 +39,30 @@ async function sqlStore(db: SqlDatabase): Promise<StoreUnderTest> {
   };
 }
 
+/** MongoDB read models (FerretDB here, in a database of the test's own) over an event store on PGlite. */
+export async function mongoStore(options: MongoReadModelStoreOptions = {}): Promise<StoreUnderTest> {
+  const mongo = await createTestMongoDatabase();
+  const db = await createPgliteDatabase();
+  const events = await createSqlEventStore(db, { pollIntervalMs: 20 });
+  return {
+    store: createMongoReadModelStore(mongo, { retireGraceMs: 0, ...options }),
+    events,
+    async physicalNames(prefix) {
+      const names = (await mongo.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+      return names.filter((n) => n.startsWith(prefix)).sort();
+    },
+    async close() {
+      await events.close();
+      await db.close();
+      await mongo.close();
+    },
+  };
+}
+
 /** Contract suites run once per read-model store: `describe.each(readModelStores())`. */
 export function readModelStores(): StoreFactory[] {
-  return testDatabases().map((f) => ({ name: f.name, open: async () => sqlStore(await f.create()) }));
+  return [
+    ...testDatabases().map((f) => ({ name: f.name, open: async () => sqlStore(await f.create()) })),
+    { name: 'mongodb (FerretDB)', open: () => mongoStore() },
+  ];
 }
