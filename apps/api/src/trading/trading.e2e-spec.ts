@@ -7,7 +7,7 @@ import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { DEVNET_KNOWN_WASMS, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
 import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
-import { createReadQueries, projectionRegistry } from '@dob/read-models';
+import { createReadQueries, createSqlReadModelReader, projectionRegistry } from '@dob/read-models';
 import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
 import { createTradingService, ReadModelPoolLookup, StellarRpcGateway, StellarNetworks, type TradingService } from '@dob/trading';
@@ -148,7 +148,7 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     const addr = (a: string) => new Address(a).toScVal();
     const i128 = (n: bigint) => nativeToScVal(n, { type: 'i128' });
     await invoke(admin, address, 'init', [addr(admin.publicKey()), addr(devnet.paymentToken), i128(USDC), i128(softCap), i128(softCap * 2n), xdr.ScVal.scvU64(deadline), xdr.ScVal.scvU32(0)]);
-    await eventually(`campaign ${name} in the read models`, async () => (await new ReadModelPoolLookup(db).find(NET, address))?.kind === 'crowdfunding');
+    await eventually(`campaign ${name} in the read models`, async () => (await new ReadModelPoolLookup(createSqlReadModelReader(db)).find(NET, address))?.kind === 'crowdfunding');
     return address;
   }
 

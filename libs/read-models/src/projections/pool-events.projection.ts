@@ -11,7 +11,8 @@ export const POOL_EVENTS = 'pool_events';
 export const POOL_EVENT_TYPES = ['init', 'distribute', 'claim', 'transfer_shares', 'withdraw', 'lock', 'set_admin'] as const;
 export type PoolEventType = (typeof POOL_EVENT_TYPES)[number];
 
-interface Row {
+/** What a pool event says besides its chain ref (the reducer's per-type mapping and the readers' rows share it). */
+export interface PoolEventRecord {
   event_type: PoolEventType;
   pool: string;
   from_address: string | null;
@@ -23,7 +24,7 @@ interface Row {
 }
 
 /** One document per domain event, keyed by its id (exactly-once application makes a plain write enough). */
-function record(map: (d: any, c: Chain) => Row): EventHandler {
+function record(map: (d: any, c: Chain) => PoolEventRecord): EventHandler {
   return (s, e) => {
     const d = e.data;
     const c: Chain = d.chain;
