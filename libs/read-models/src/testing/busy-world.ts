@@ -6,11 +6,12 @@ import { roundFields, usdc } from './demo-world';
  * addresses: V2 pools (PT mints, transfers and burns, config, schedule, rounds, claims, reclaims, listings created,
  * partly sold, re-listed and cancelled), V1 pools (initial cap table, transfers, push distributions, withdrawals,
  * an update_shares replacement, lock), campaigns (contributions, opt-outs, refunds, finalisation, activation) and
- * token symbols. Events interleave across groups, so batches mix projections' documents. Test and benchmark
- * support (exactly-once under SIGKILL, store comparisons, rebuild throughput).
+ * token symbols. Events interleave across groups, so batches mix projections' documents. The same addresses on
+ * another network id make the network_id ambiguity cases. Test and benchmark support (exactly-once under SIGKILL,
+ * store comparisons, rebuild throughput).
  */
-export function busyWorld(groups: number): ChainScenario {
-  const s = new ChainScenario(9, new Date('2026-01-01T00:00:00Z'));
+export function busyWorld(groups: number, networkId = 9): ChainScenario {
+  const s = new ChainScenario(networkId, new Date('2026-01-01T00:00:00Z'));
   const token = contractAddr('usdc');
   const issuer = accountAddr('usdc-issuer');
   const admin = accountAddr('admin');
