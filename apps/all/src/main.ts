@@ -12,6 +12,7 @@ async function main(): Promise<void> {
     port: config.PORT,
     devnetPort: config.DEVNET_PORT,
     databaseUrl: config.DATABASE_URL,
+    mongodbUrl: config.MONGODB_URL,
     rpcUrl: config.STELLAR_RPC_URL,
     networkPassphrase: config.STELLAR_NETWORK_PASSPHRASE,
     seed: config.DEVNET_SEED,
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
       `  Local chain   ${system.rpcUrl}  (passphrase "${system.networkPassphrase}")`,
       system.friendbotUrl ? `  Faucet        ${system.friendbotUrl}?addr=G…` : '',
       `  Data          ${system.storage.dataDir}`,
+      `  Read models   ${system.readModels.description}`,
       '',
     ]
       .filter((l) => l !== '')

@@ -17,3 +17,4 @@ export * from './queries/read-result-cache';
 export * from './sql/sql-read-model-reader';
 export * from './registry';
 export * from './mongo/mongo-read-model-reader';
+export * from './read-model-storage';

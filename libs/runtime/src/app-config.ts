@@ -19,6 +19,8 @@ export const appConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   /** PostgreSQL for the event store and read models; unset = embedded PGlite in DATA_DIR. */
   DATABASE_URL: optionalUrl,
+  /** MongoDB for the read models (mongodb://host:port/<database>); unset = the SQL database above. */
+  MONGODB_URL: optionalUrl,
   /** Stellar network 9 (testnet id) RPC; unset = the embedded devnet. */
   STELLAR_RPC_URL: optionalUrl,
   STELLAR_NETWORK_PASSPHRASE: z.string().min(1).optional(),
