@@ -86,7 +86,7 @@ async function rawInsertMany(source: ReadModelStore, target: MongoDatabase): Pro
   return { seconds: +seconds.toFixed(2), documents, documentsPerSecond: Math.round(documents / seconds) };
 }
 
-export async function run(groups = Number(process.argv[2] ?? 60)): Promise<object> {
+export async function run(groups = Number(process.argv[2] ?? 300)): Promise<object> {
   const machine = startMachineRecord();
   const schema = `bench_read_models_${randomBytes(4).toString('hex')}`;
   const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
