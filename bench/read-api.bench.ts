@@ -1,14 +1,16 @@
 /**
  * Read API throughput and latency: GET /pools and GET /marketplace/listings served by the real stack (API-key gate,
- * validation pipe, cached query services over projected read models) on embedded PGlite and on PostgreSQL, each
- * beside a raw Fastify handler that returns the same JSON bytes, in the same run. autocannon, no pipelining.
+ * validation pipe, cached query services over projected read models) with the read models on embedded PGlite, on
+ * PostgreSQL and on MongoDB (FerretDB here; keys and events on PGlite), each beside a raw Fastify handler that
+ * returns the same JSON bytes, in the same run. autocannon, no pipelining.
  *   node -r @swc-node/register bench/read-api.bench.ts   → bench/results/read-api.json
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { walletEvents } from '@dob/auth';
-import { createReadQueries, createReadResultCache } from '@dob/read-models';
+import { testMongoUrl } from '@dob/mongo';
+import { createReadQueries, openReadModelStorage } from '@dob/read-models';
 import { InProcessRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
 import { TEST_POSTGRES_URL, createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
@@ -33,22 +35,25 @@ async function cannon(url: string, headers: Record<string, string>) {
   };
 }
 
-type Store = 'pglite' | 'postgres';
+type Store = 'pglite' | 'postgres' | 'mongodb';
 
 async function openStore(store: Store): Promise<SqlDatabase> {
-  return store === 'pglite'
-    ? createPgliteDatabase({})
-    : createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `bench_read_api_${Date.now()}` });
+  return store === 'postgres'
+    ? createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `bench_read_api_${Date.now()}` })
+    : createPgliteDatabase({}); // PGlite also keeps the events and keys when the read models are in MongoDB
 }
 
 /** One store: the world projected, the API (gate, validation, cached query services) and the raw handler. */
 async function measure(store: Store): Promise<Record<string, object>> {
   const db = await openStore(store);
-  const models = await startReadModels(db, walletEvents);
+  const mongo = store === 'mongodb' ? testMongoUrl() : undefined;
+  // As the apps compose them: read models in the SQL database, or in MongoDB; the API reads through a cache.
+  const storage = await openReadModelStorage({ db, mongodbUrl: mongo?.url });
+  const models = await startReadModels(db, walletEvents, storage.store);
   await models.append(benchWorld().streamAppends());
   const auth = await createApiAuth({ db, events: models.store, rateLimiter: new InProcessRateLimiter(), jwt: { secret: 'bench' } });
-  const readCache = await createReadResultCache(db); // as composeApiDependencies serves them
-  const app: NestFastifyApplication = await createApiApp({ health: new HealthRegistry(), auth, read: { queries: createReadQueries({ db: readCache.db }) } }, { logger: false });
+  const readCache = await storage.openCachedReader();
+  const app: NestFastifyApplication = await createApiApp({ health: new HealthRegistry(), auth, read: { queries: createReadQueries({ reader: readCache.reader }) } }, { logger: false });
   const raw = Fastify();
   try {
     const { key, record } = await auth.keys.createKey(accountAddr('bench-agent'), { label: 'bench', scopes: ['read'], origin: 'key_management' });
@@ -86,18 +91,23 @@ async function measure(store: Store): Promise<Record<string, object>> {
     await auth.close();
     await readCache.close();
     await models.close();
+    await storage.close();
     await db.close();
+    await mongo?.drop();
   }
 }
 
 export async function run(): Promise<object> {
   const machine = startMachineRecord();
   const results: Record<string, object> = {};
-  for (const store of ['pglite', 'postgres'] as const) results[store] = await measure(store);
+  for (const store of ['pglite', 'postgres', 'mongodb'] as const) results[store] = await measure(store);
   const result = {
     benchmark: 'read-api',
     at: new Date().toISOString(),
-    machine: machine('shared 2-core machine (other engineers running); autocannon in the same process as both servers; read models on embedded PGlite (single connection) and on the local PostgreSQL server'),
+    machine: machine(
+      'shared 2-core machine (other engineers running); autocannon in the same process as both servers; read models on embedded PGlite (single connection), ' +
+        'on the local PostgreSQL server and on FerretDB 1.24 (MongoDB wire protocol, itself on that PostgreSQL)',
+    ),
     parameters: { durationSeconds: DURATION_S, connections: CONNECTIONS, pipelining: 1, pools: POOLS, listings: POOLS * HOLDERS_PER_POOL, events: benchWorld().size },
     results,
   };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Keypair, StrKey } from '@stellar/stellar-sdk';
 import { createSqlAuth } from '@dob/auth';
 import { DEFAULT_SEED } from '@dob/devnet';
-import { clearFeaturedOverride, setFeaturedOverride } from '@dob/read-models';
+import { testMongoUrl } from '@dob/mongo';
 import { startSystem, type RunningSystem } from '../apps/all/src/system';
 import { addressArg, ChainReader, decimalString, i128Arg, type ChainEvent } from './chain-reader';
 import { eventually as waitFor, settled as waitUntilSettled } from './system-waits';
@@ -16,13 +16,17 @@ import { eventually as waitFor, settled as waitUntilSettled } from './system-wai
  * spec. Values are checked AGAINST THE CHAIN (contract getters via simulateTransaction, history via getEvents),
  * never against the projections. Written for any seed content: pools, listings and campaigns are discovered, not
  * hard-coded. Freshness (chain tx → visible through the API) is measured and printed, never asserted.
+ * Runs twice: read models in the embedded PGlite (npm start's default) and in MongoDB (FerretDB; MONGODB_URL).
  */
 jest.setTimeout(600_000);
 
 type Json = any;
 const NET = 9;
 
-describe('read API against the running system, checked against the chain', () => {
+describe.each([
+  { store: 'PGlite' as const, mongo: undefined },
+  { store: 'MongoDB' as const, mongo: testMongoUrl() },
+])('read API against the running system with read models in $store, checked against the chain', ({ store, mongo }) => {
   let system: RunningSystem;
   let chain: ChainReader;
   let key: string;
@@ -64,7 +68,8 @@ describe('read API against the running system, checked against the chain', () =>
   const ptOf = new Map<string, { token: string; crowdfunding: boolean }>();
 
   beforeAll(async () => {
-    system = await startSystem({ dataDir: mkdtempSync(join(tmpdir(), 'read-api-e2e-')), port: 0, devnetPort: 0, quiet: true, ledgerIntervalMs: 250 });
+    system = await startSystem({ dataDir: mkdtempSync(join(tmpdir(), 'read-api-e2e-')), port: 0, devnetPort: 0, quiet: true, ledgerIntervalMs: 250, mongodbUrl: mongo?.url });
+    expect(system.readModels.kind).toBe(mongo ? 'mongodb' : 'sql');
     chain = new ChainReader(system.rpcUrl, system.networkPassphrase);
     await settled();
     // The agent is a seeded holder, so its portfolio has content.
@@ -87,6 +92,7 @@ describe('read API against the running system, checked against the chain', () =>
 
   afterAll(async () => {
     await system?.stop();
+    await mongo?.drop();
   });
 
   it('refuses calls without an API key', async () => {
@@ -120,10 +126,11 @@ describe('read API against the running system, checked against the chain', () =>
       share_transfer_to_members_ms: transferMs,
       sale_to_marketplace_stats_ms: saleMs,
       machine: { cpus: cpus().length, node: process.version },
+      read_models: system.readModels.description,
     };
     console.log(`freshness: transfer → members ${transferMs} ms, sale → stats ${saleMs} ms`);
     mkdirSync(join(__dirname, '../bench/results'), { recursive: true });
-    writeFileSync(join(__dirname, '../bench/results/freshness.json'), `${JSON.stringify(result, null, 2)}\n`);
+    writeFileSync(join(__dirname, `../bench/results/freshness${store === 'PGlite' ? '' : `-${store.toLowerCase()}`}.json`), `${JSON.stringify(result, null, 2)}\n`);
     await settled();
   });
 
@@ -296,11 +303,11 @@ describe('read API against the running system, checked against the chain', () =>
       expect(f).toEqual({ address: p.address, name: p.name, ticker: p.ticker, network_id: NET, estimated_apr: p.estimated_apr, member_count: p.member_count, featured_reason: expect.any(String) });
     }
     const pick = pools[pools.length - 1];
-    await setFeaturedOverride(system.db, { networkId: NET, address: pick.address, reason: 'Operator pick (e2e)', position: 0 });
+    await system.readModels.setFeatured({ networkId: NET, address: pick.address, reason: 'Operator pick (e2e)', position: 0 });
     const picked = await ok(`/pools/featured?network_id=${NET}`);
     expect(picked.data[0]).toMatchObject({ address: pick.address, featured_reason: 'Operator pick (e2e)' });
     expect(new Set(picked.data.map((x: Json) => x.address)).size).toBe(picked.data.length);
-    await clearFeaturedOverride(system.db, NET, pick.address);
+    await system.readModels.clearFeatured(NET, pick.address);
     expect((await ok(`/pools/featured?network_id=${NET}`)).data).toEqual(rules.data);
   });
 

@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     devnetPort: config.DEVNET_PORT,
     databaseUrl: config.DATABASE_URL,
     eventStoreUrl: config.EVENTSTORE_URL,
+    mongodbUrl: config.MONGODB_URL,
     rpcUrl: config.STELLAR_RPC_URL,
     networkPassphrase: config.STELLAR_NETWORK_PASSPHRASE,
     seed: config.DEVNET_SEED,
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
       system.friendbotUrl ? `  Faucet        ${system.friendbotUrl}?addr=G…` : '',
       system.kafkaRelay ? `  Kafka topics  ${system.kafkaRelay.topicNames.join(', ')}` : '',
       `  Data          ${system.storage.dataDir}`,
+      `  Read models   ${system.readModels.description}`,
       '',
     ]
       .filter((l) => l !== '')

@@ -2,7 +2,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import type { EventStore } from '@dob/event-store';
 import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type IngestionStatus } from '@dob/indexer';
-import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
+import { ProjectionRunner } from '@dob/projections';
+import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import { loadKafkaRelaySettings, startKafkaRelay, type KafkaRelay } from '@dob/kafka-relay';
 import { HealthRegistry, openStorage, type Storage } from '@dob/runtime';
 import type { SqlDatabase } from '@dob/sql';
@@ -24,6 +25,8 @@ export interface SystemOptions {
   readonly databaseUrl?: string;
   /** KurrentDB / EventStoreDB for the event store instead of the SQL database. */
   readonly eventStoreUrl?: string;
+  /** MongoDB for the read models (mongodb://host:port/<database>) instead of the SQL database. */
+  readonly mongodbUrl?: string;
   /** An external Stellar RPC for network 9 instead of the embedded devnet. */
   readonly rpcUrl?: string;
   readonly networkPassphrase?: string;
@@ -53,10 +56,12 @@ export interface RunningSystem {
   readonly friendbotUrl?: string;
   readonly networkId: number;
   readonly storage: Storage;
+  /** Where the read models are (the SQL database, or MongoDB): their store, readers and featured picks. */
+  readonly readModels: ReadModelStorage;
   readonly db: SqlDatabase;
   readonly eventStore: EventStore;
   readonly devnet?: RunningDevnet;
-  readonly projections: ProjectionRunner<unknown>;
+  readonly projections: ProjectionRunner;
   /** Present when KAFKA_BROKERS is set. */
   readonly kafkaRelay?: KafkaRelay;
   ingestionStatus(): IngestionStatus;
@@ -121,7 +126,10 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     stops.push(() => indexing.stop());
     health.register(`indexer_${EMBEDDED_NETWORK_ID}`, () => indexing.health());
 
-    const projections = new ProjectionRunner(storage.eventStore, createSqlReadModelStore(storage.db), projectionRegistry, {
+    const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: options.mongodbUrl });
+    stops.push(() => readModels.close());
+    log(`[read models] ${readModels.description}`);
+    const projections = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry, {
       log,
     });
     await projections.start();
@@ -157,6 +165,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
     const api$ = await composeApiDependencies({
       storage,
+      readModels,
       health,
       tokens,
       webhooks: notifier.components.service,
@@ -189,10 +198,11 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       friendbotUrl: devnet?.friendbotUrl,
       networkId: EMBEDDED_NETWORK_ID,
       storage,
+      readModels,
       db: storage.db,
       eventStore: storage.eventStore,
       devnet,
-      projections: projections as ProjectionRunner<unknown>,
+      projections,
       kafkaRelay: kafka?.relay,
       ingestionStatus: () => indexing.status(),
       stop: stopAll,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { RedisRateLimiter } from '@dob/rate-limit';
-import { createReadQueries, createReadResultCache, migrateFeaturedOverrides, type TokenInfo } from '@dob/read-models';
+import { createReadQueries, type ReadModelStorage, type TokenInfo } from '@dob/read-models';
 import { readOrCreateSecretFile, type HealthRegistry, type Storage } from '@dob/runtime';
 import { createTradingService, type StellarNetwork } from '@dob/trading';
 import type { WebhookService } from '@dob/webhooks';
@@ -9,6 +9,8 @@ import { createApiAuth } from './auth';
 
 export interface ApiCompositionOptions {
   readonly storage: Storage;
+  /** Where the read models are (openReadModelStorage: the SQL database, or MongoDB). */
+  readonly readModels: ReadModelStorage;
   readonly health: HealthRegistry;
   /** Stellar networks trading may use (ids 9 / 10). */
   readonly networks: readonly StellarNetwork[];
@@ -27,17 +29,17 @@ export interface ApiCompositionOptions {
  * running alone (apps/api/src/main.ts), so both compose the same auth, read models, trading and webhooks.
  */
 export async function composeApiDependencies(o: ApiCompositionOptions): Promise<{ deps: ApiDependencies; close(): Promise<void> }> {
-  await migrateFeaturedOverrides(o.storage.db);
-  // Read-model results are kept until the projections commit a change (LISTEN/NOTIFY; see read-result-cache.ts).
-  const readCache = await createReadResultCache(o.storage.db);
-  const read = { queries: createReadQueries({ db: readCache.db, tokens: o.tokens }) };
+  // Read-model results are kept until the projections commit a change (SQL: LISTEN/NOTIFY, see read-result-cache.ts;
+  // MongoDB: the bookkeeping's change token, see mongo-read-model-reader.ts).
+  const readCache = await o.readModels.openCachedReader();
+  const read = { queries: createReadQueries({ reader: readCache.reader, tokens: o.tokens }) };
   const auth = await createApiAuth({
     db: o.storage.db,
     events: o.storage.eventStore,
     rateLimiter: o.redisUrl ? new RedisRateLimiter({ url: o.redisUrl }) : undefined,
     jwt: { secret: o.jwtSecret ?? readOrCreateSecretFile(join(o.storage.dataDir, 'jwt-secret.key')).toString('hex') },
   });
-  const trading = await createTradingService({ db: o.storage.db, networks: o.networks });
+  const trading = await createTradingService({ db: o.storage.db, networks: o.networks, readModels: o.readModels.reader });
   return {
     deps: { health: o.health, auth, read, trading, webhooks: o.webhooks },
     close: async () => {

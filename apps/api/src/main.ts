@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { ConfigError, DataDirLockedError, HealthRegistry, loadAppConfig, openStorage } from '@dob/runtime';
 import { createWebhookComponents, loadWebhookSettings } from '@dob/webhooks';
 import type { StellarNetwork } from '@dob/trading';
-import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
+import { ProjectionRunner } from '@dob/projections';
+import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
 import { startApi } from './bootstrap';
 import { composeApiDependencies } from './compose-api-dependencies';
 import { systemEventCatalog } from './system-event-catalog';
@@ -37,11 +38,13 @@ async function main(): Promise<void> {
   }
 
   const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
+  const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
+  log.log(`read models: ${readModels.description}`);
   const health = new HealthRegistry();
   // Reads the projector's checkpoints without running projections, to report whether read models caught up.
-  const readModels = new ProjectionRunner(storage.eventStore, createSqlReadModelStore(storage.db), projectionRegistry);
+  const projections = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry);
   health.register('read_models', async () => {
-    const report = await readModels.status();
+    const report = await projections.status();
     return {
       status: report.some((p) => p.active?.status === 'faulted') ? 'down' : 'up',
       ready: report.every((p) => p.active !== null && p.active.lag === 0),
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
   const webhooks = await createWebhookComponents({ db: storage.db, ...loadWebhookSettings(process.env, storage.dataDir) });
   const composed = await composeApiDependencies({
     storage,
+    readModels,
     health,
     networks,
     tokens: config.STELLAR_TOKENS,
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
     await app.close();
     await composed.close();
     await webhooks.close();
+    await readModels.close();
     await storage.close();
     process.exit(0);
   };

@@ -3,8 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
+import { openMongoDatabase, testMongoUrl } from '@dob/mongo';
+import { createMongoReadModelReader } from '@dob/read-models';
 import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
+import { busyWorld } from '../../../libs/read-models/src/testing/busy-world';
 
 const ROOT = join(__dirname, '../../..');
 const ops = (args: string[], env: Record<string, string>) =>
@@ -56,5 +60,37 @@ describe('ops CLI', () => {
     const unknown = ops(['projections', 'reset', 'nope'], env);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('unknown projection nope');
+  });
+
+  it('rebuilds read models in MongoDB (MONGODB_URL) blue/green into new collections and sets featured picks there', async () => {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
+    const store = await createSqlEventStore(db, { catalog: createChainEventCatalog() });
+    for (const a of busyWorld(2).streamAppends()) await store.appendToStream(a.streamId, a.events);
+    await store.close();
+    await db.close();
+    const mongo = testMongoUrl();
+    const env = { DATABASE_URL: `${TEST_POSTGRES_URL}?options=-c%20search_path%3D${schema}`, MONGODB_URL: mongo.url };
+    const m = await openMongoDatabase(mongo.url);
+    try {
+      const first = ops(['projections', 'rebuild', 'pools'], env);
+      expect(first.stderr).toBe('');
+      expect(first.stdout).toMatch(/switched pools to v\d+ g0 \(from nothing\)/);
+      const second = ops(['projections', 'rebuild', 'pools'], env);
+      expect(second.stderr).toBe('');
+      expect(second.stdout).toMatch(/switched pools to v(\d+) g1 \(from v\1 g0\)/);
+      const status = JSON.parse(ops(['projections', 'status', '--json'], env).stdout) as { name: string; active: { slot: { generation: number }; lag: number } | null }[];
+      expect(status.find((r) => r.name === 'pools')!.active).toMatchObject({ slot: { generation: 1 }, lag: 0 });
+      const collections = (await m.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+      expect(collections).toContain('rm_pools_v3_g1_pools'); // the new generation's collection (the old one is retired after a grace)
+
+      const pool = (await createMongoReadModelReader(m).poolPage({}, 'created_asc', { offset: 0, limit: 1 })).rows[0]!;
+      const set = ops(['featured', 'set', pool.address, '--network', '9', '--reason', 'Operator pick'], env);
+      expect(set.stderr).toBe('');
+      expect((await m.db.collection('featured_pool_overrides').find({}).toArray()).map((o) => [o.address, o.reason])).toEqual([[pool.address, 'Operator pick']]);
+    } finally {
+      await m.close();
+      await mongo.drop();
+    }
   });
 });

@@ -1,13 +1,15 @@
 import { walletEvents } from '@dob/auth';
 import { createChainEventCatalog } from '@dob/domain';
-import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
+import { ProjectionRunner } from '@dob/projections';
+import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import { DataDirLockedError, loadAppConfig, openStorage, type Storage } from '@dob/runtime';
-import type { SqlExecutor } from '@dob/sql';
 
 /** What every ops command gets: the storage the apps use and a (not started) runner over the registry. */
 export interface OpsContext {
   readonly storage: Storage;
-  readonly runner: ProjectionRunner<SqlExecutor>;
+  /** The read models' store (MONGODB_URL, else the SQL database). */
+  readonly readModels: ReadModelStorage;
+  readonly runner: ProjectionRunner;
 }
 
 /** A failure the CLI reports as one line and exit code 1 (no stack trace). */
@@ -33,8 +35,15 @@ export async function openOpsContext(): Promise<OpsContext> {
     }
     throw e;
   }
-  const runner = new ProjectionRunner(storage.eventStore, createSqlReadModelStore(storage.db), projectionRegistry);
-  return { storage, runner };
+  let readModels: ReadModelStorage;
+  try {
+    readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
+  } catch (e) {
+    await storage.close();
+    throw e;
+  }
+  const runner = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry);
+  return { storage, readModels, runner };
 }
 
 /** Opens the context, runs fn, always closes (releasing the data-folder lock). */
@@ -44,6 +53,7 @@ export async function withOpsContext<T>(fn: (ctx: OpsContext) => Promise<T>): Pr
     return await fn(ctx);
   } finally {
     await ctx.runner.stop();
+    await ctx.readModels.close();
     await ctx.storage.close();
   }
 }

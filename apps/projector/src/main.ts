@@ -1,11 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
-import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
+import { ProjectionRunner } from '@dob/projections';
+import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
 import { ConfigError, loadAppConfig, openStorage } from '@dob/runtime';
 
 /**
  * The projector alone: follows the event store and keeps every registered projection's read models current.
- * Run it against PostgreSQL (DATABASE_URL) next to the api and indexer; `npm start` embeds it instead.
+ * Run it against PostgreSQL (DATABASE_URL) next to the api and indexer, with the read models in MongoDB when
+ * MONGODB_URL is set; `npm start` embeds it instead.
  */
 async function main(): Promise<void> {
   const log = new Logger('projector');
@@ -16,13 +18,16 @@ async function main(): Promise<void> {
     eventStoreUrl: config.EVENTSTORE_URL,
     catalog: systemEventCatalog(),
   });
-  const runner = new ProjectionRunner(storage.eventStore, createSqlReadModelStore(storage.db), projectionRegistry, {
+  const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
+  log.log(`read models: ${readModels.description}`);
+  const runner = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry, {
     log: (line) => log.log(line),
   });
   await runner.start();
   log.log(`running ${runner.names.join(', ')}`);
   const shutdown = async () => {
     await runner.stop();
+    await readModels.close();
     await storage.close();
     process.exit(0);
   };

@@ -48,8 +48,7 @@ describe('exactly-once projection effects across SIGKILL (PostgreSQL)', () => {
     const crashed = (await readModels.states('ledger'))[0]!;
     // Killed inside the batch that crossed killAfter: only whole earlier batches are in, that one rolled back.
     expect(crashed.eventsApplied).toBe(Math.floor((killAfter - 1) / 100) * 100);
-    const partial = await db.query<{ n: string }>('SELECT count(*) AS n FROM rm_ledger_applied');
-    expect(Number(partial.rows[0]!.n)).toBe(crashed.eventsApplied);
+    expect((await readModels.documents(ledgerProjection(), 'applied')).length).toBe(crashed.eventsApplied);
 
     const runner = new ProjectionRunner(store, readModels, [ledgerProjection(), ledgerProjection({ name: 'ledger_clean' })], {
       batchSize: 100,
@@ -60,15 +59,12 @@ describe('exactly-once projection effects across SIGKILL (PostgreSQL)', () => {
     } finally {
       await runner.stop();
     }
-    const model = (name: string) =>
-      db.query(`SELECT account, balance::text AS balance, credits FROM rm_${name}_balances ORDER BY account`).then((r) => r.rows);
+    const model = (name: string) => readModels.documents(ledgerProjection({ name }), 'balances');
     const restarted = await model('ledger');
     expect(restarted).toEqual(await model('ledger_clean'));
     expect(restarted.reduce((n, r) => n + Number(r.credits), 0)).toBe(N);
-    const applied = await db.query<{ n: string; max: number; min: number }>(
-      'SELECT count(*) AS n, max(times) AS max, min(times) AS min FROM rm_ledger_applied',
-    );
-    expect(applied.rows[0]).toEqual({ n: String(N), max: 1, min: 1 });
+    const times = (await readModels.documents(ledgerProjection(), 'applied')).map((d) => d.times);
+    expect({ n: times.length, max: Math.max(...(times as number[])), min: Math.min(...(times as number[])) }).toEqual({ n: N, max: 1, min: 1 });
     expect(crashed.eventsApplied).toBeLessThan(N);
   });
 });

@@ -1,4 +1,6 @@
 export * from './projection';
+export * from './documents/collections';
+export * from './documents/batch-state';
 export * from './read-model-store.port';
 export * from './sql/read-model-names';
 export * from './sql/sql-read-model-store';
@@ -6,4 +8,6 @@ export * from './runner/slot-worker';
 export * from './runner/projection-report';
 export * from './runner/projection-runner';
 export * from './event-type-counts.projection';
-export * from './registry';
+export * from './mongo/mongo-documents';
+export * from './mongo/mongo-layout';
+export * from './mongo/mongo-read-model-store';

@@ -1,5 +1,6 @@
-import type { GlobalPosition } from '@dob/event-store';
-import type { ProjectionDefinition, ProjectionSlot, ProjectionStatus, ProjectionTables } from './projection';
+import type { GlobalPosition, RecordedEvent } from '@dob/event-store';
+import type { Doc } from './documents/collections';
+import type { ProjectionDefinition, ProjectionHeader, ProjectionSlot, ProjectionStatus, ProjectionTables } from './projection';
 
 export interface ProjectionFault {
   readonly error: string;
@@ -32,42 +33,45 @@ export class CheckpointConflictError extends Error {
 }
 
 /**
- * Where read models and their checkpoints live. Every write to a slot's tables happens in a transaction that also
- * moves that slot's checkpoint, which is what makes projection effects exactly-once. The SQL adapter keeps tables
- * per slot and stable views; a MongoDB adapter would keep collections per slot, the checkpoint in a collection
- * written in the same replica-set transaction, and the active row read by queries (or Mongo views) to pick the
- * serving collections.
+ * Where read models and their checkpoints live. A batch's document writes and its checkpoint move take effect
+ * exactly once: the SQL store commits both in one transaction; the MongoDB store (no multi-document transactions
+ * on FerretDB or a standalone server) journals the batch's writes, guards every document write by the position
+ * it carries, and moves the checkpoint last (docs/read-models.md). Both keep collections per slot, and switch the
+ * serving slot atomically (SQL: stable views; MongoDB: the active-slot document queries resolve names through).
  */
-export interface ReadModelStore<Tx> {
+export interface ReadModelStore<D extends ProjectionHeader = ProjectionDefinition> {
   /** Creates the checkpoint and active-slot bookkeeping (idempotent). */
   init(): Promise<void>;
-  /** Physical names of a slot's tables. */
+  /** Physical names of a slot's collections. */
   tablesFor(slot: ProjectionSlot, logical: readonly string[]): ProjectionTables;
   /** Checkpoints of every slot (of one projection when name is given), with which one is active. */
   states(name?: string): Promise<SlotState[]>;
   state(slot: ProjectionSlot): Promise<SlotState | null>;
   activeSlot(name: string): Promise<ProjectionSlot | null>;
-  /** One transaction: the definition's setup on fresh tables + the checkpoint at START with this status. */
-  createSlot(definition: ProjectionDefinition<Tx>, slot: ProjectionSlot, status: ProjectionStatus): Promise<void>;
+  /** Creates the definition's empty collections (with their indexes) and the checkpoint at START with this status. */
+  createSlot(definition: D, slot: ProjectionSlot, status: ProjectionStatus): Promise<void>;
   /**
-   * One transaction: locks the checkpoint, checks it is still `expected` and not faulted (else
-   * CheckpointConflictError), runs `write` (if any), moves the checkpoint to `next` and adds `applied`.
+   * Applies `events` with the definition's reducer and moves the checkpoint from `expected` to `next`, exactly
+   * once: if the checkpoint is not `expected` or the slot is faulted, nothing is written (CheckpointConflictError);
+   * if the reducer throws, nothing is written and the error propagates.
    */
   commitBatch(
+    definition: D,
     slot: ProjectionSlot,
     expected: GlobalPosition,
     next: GlobalPosition,
-    applied: number,
-    write?: (tx: Tx, tables: ProjectionTables) => Promise<void>,
+    events: readonly RecordedEvent[],
   ): Promise<void>;
   setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void>;
   /**
-   * The atomic blue/green switch: in one transaction the slot becomes the one queries read (stable views + the
-   * active row); a `rebuilding` slot becomes `live`. Returns the previously active slot.
+   * The atomic blue/green switch: the slot becomes the one queries read; a `rebuilding` slot becomes `live`.
+   * Returns the previously active slot.
    */
   activate(slot: ProjectionSlot): Promise<ProjectionSlot | null>;
-  /** Drops a slot that no longer serves: its checkpoint row (first, so a straggling batch conflicts) and tables. */
+  /** Drops a slot that no longer serves: its checkpoint (first, so a straggling batch conflicts) and collections. */
   dropSlot(slot: ProjectionSlot): Promise<void>;
-  /** One transaction: the slot's tables re-created empty, checkpoint back to START, status catching_up. */
-  resetSlot(definition: ProjectionDefinition<Tx>, slot: ProjectionSlot): Promise<void>;
+  /** The slot's collections re-created empty, checkpoint back to START, status catching_up. */
+  resetSlot(definition: D, slot: ProjectionSlot): Promise<void>;
+  /** Every document of one collection of the serving slot, in key order (operators' reads, tests). */
+  documents(definition: ProjectionDefinition, collection: string): Promise<Doc[]>;
 }

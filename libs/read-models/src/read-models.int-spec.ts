@@ -1,23 +1,20 @@
-import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { createReadQueries, type ReadQueries } from './queries/read-queries';
 import { demoWorld, W } from './testing/demo-world';
-import { startReadModels, type ReadModelHarness } from './testing/read-model-harness';
+import { readModelBackends, type ReadModelBackend } from './testing/read-model-backends';
 
-describe.each(testDatabases())('read models on $name', (factory) => {
-  let db: SqlDatabase;
-  let h: ReadModelHarness;
+describe.each(readModelBackends())('read models on $name', (factory) => {
+  let b: ReadModelBackend;
   let q: ReadQueries;
   const world = demoWorld();
+  const at = (now: Date) => createReadQueries({ reader: b.reader, now: () => now });
 
   beforeAll(async () => {
-    db = await factory.create();
-    h = await startReadModels(db);
-    await h.append([...world.testnet.streamAppends(), ...world.mainnet.streamAppends()]);
-    q = createReadQueries({ db, now: () => world.now });
+    b = await factory.open();
+    await b.harness.append([...world.testnet.streamAppends(), ...world.mainnet.streamAppends()]);
+    q = at(world.now);
   });
   afterAll(async () => {
-    await h.close();
-    await db.close();
+    await b?.close();
   });
 
   it('projects pools with registry metadata, members and totals', async () => {
@@ -50,7 +47,7 @@ describe.each(testDatabases())('read models on $name', (factory) => {
       [1, 'pending', '500.00', '0.00', 0, '0.0005'],
       [0, 'completed', '1000.00', '600.00', 1, '0.001'],
     ]);
-    const later = createReadQueries({ db, now: () => new Date(world.now.getTime() + 40 * 86_400_000) });
+    const later = at(new Date(world.now.getTime() + 40 * 86_400_000));
     const expired = await later.poolActivity.distributions({ address: W.solar, networkId: 9, status: 'expired', page: 1, limit: 20 });
     expect(expired.items.map((r) => r.round_id)).toEqual([1, 0]);
     const v1 = await q.poolActivity.distributions({ address: W.wind, page: 1, limit: 20 });
@@ -70,7 +67,7 @@ describe.each(testDatabases())('read models on $name', (factory) => {
       pool_address: W.solar, pool_name: 'Solar Farm Alpha', network_id: 9, floor_price: '2.50', highest_price: '2.50', payment_token: 'USDC',
       active_listings: 1, total_shares_listed: 60, volume_24h: '100.00', volume_7d: '100.00', volume_30d: '100.00', total_volume: '100.00', total_sales: 1,
     });
-    const weekLater = createReadQueries({ db, now: () => new Date(world.now.getTime() + 2 * 86_400_000) });
+    const weekLater = at(new Date(world.now.getTime() + 2 * 86_400_000));
     expect(await weekLater.marketplace.stats({ address: W.solar, networkId: 9 })).toMatchObject({ volume_24h: '0.00', volume_7d: '100.00' });
   });
 

@@ -16,4 +16,10 @@ describe('loadAppConfig', () => {
   it('treats an empty URL as unset', () => {
     expect(loadAppConfig({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });
+
+  it('takes MONGODB_URL for the read models (a mongodb:// URL), unset by default', () => {
+    expect(loadAppConfig({}).MONGODB_URL).toBeUndefined();
+    expect(loadAppConfig({ MONGODB_URL: 'mongodb://127.0.0.1:27017/dob' }).MONGODB_URL).toBe('mongodb://127.0.0.1:27017/dob');
+    expect(() => loadAppConfig({ MONGODB_URL: 'mongo at 27017' })).toThrow(/MONGODB_URL/);
+  });
 });

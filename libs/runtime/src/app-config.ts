@@ -21,6 +21,8 @@ export const appConfigSchema = z.object({
   DATABASE_URL: optionalUrl,
   /** EventStoreDB / KurrentDB for the event store (kurrentdb://…); unset = the event store is in the SQL database. */
   EVENTSTORE_URL: optionalUrl,
+  /** MongoDB for the read models (mongodb://host:port/<database>); unset = the SQL database above. */
+  MONGODB_URL: optionalUrl,
   /** Stellar network 9 (testnet id) RPC; unset = the embedded devnet. */
   STELLAR_RPC_URL: optionalUrl,
   STELLAR_NETWORK_PASSPHRASE: z.string().min(1).optional(),

@@ -1,3 +1,4 @@
+import { createSqlReadModelReader, type ReadModelReader } from '@dob/read-models';
 import type { SqlDatabase } from '@dob/sql';
 import { ReadModelListingLookup, ReadModelPoolLookup } from './adapters/read-model-lookups';
 import { SqlPreparedTransactions } from './adapters/sql-prepared-transactions';
@@ -6,8 +7,10 @@ import { StellarNetworks, type StellarNetwork } from './networks/stellar-network
 import { TradingService } from './trading-service';
 
 export interface CreateTradingOptions {
-  /** The database holding the read models; the prepared-transactions table is created in it too. */
+  /** The prepared-transactions table lives here (and the read models too, unless `readModels` says otherwise). */
   readonly db: SqlDatabase;
+  /** Where listings and pools are looked up; default the SQL read models in `db`. */
+  readonly readModels?: Pick<ReadModelReader, 'listing' | 'campaignInfo' | 'poolInfo'>;
   /** e.g. [{ id: 9, rpcUrl: devnet.rpcUrl, passphrase: devnet.networkPassphrase, explorerUrl, tokens: [{ symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }] }] */
   readonly networks: readonly StellarNetwork[];
   readonly clock?: () => Date;
@@ -19,8 +22,8 @@ export async function createTradingService(options: CreateTradingOptions): Promi
   return new TradingService({
     networks: new StellarNetworks(options.networks),
     chain: new StellarRpcGateway(),
-    listings: new ReadModelListingLookup(options.db),
-    pools: new ReadModelPoolLookup(options.db),
+    listings: new ReadModelListingLookup(options.readModels ?? createSqlReadModelReader(options.db)),
+    pools: new ReadModelPoolLookup(options.readModels ?? createSqlReadModelReader(options.db)),
     prepared: await SqlPreparedTransactions.open(options.db),
     clock: options.clock,
     pollIntervalMs: options.pollIntervalMs,

@@ -1,6 +1,6 @@
 import type { EventStore } from '@dob/event-store';
-import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
-import type { SqlDatabase, SqlExecutor } from '@dob/sql';
+import { ProjectionRunner, createSqlReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
+import type { SqlDatabase } from '@dob/sql';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { createHttpsSender, type WebhookSender } from './delivery/https-sender';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './delivery/retry-schedule';
@@ -99,7 +99,7 @@ export interface Notifier {
  */
 export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
   const components = await createWebhookComponents(o);
-  const runner = new ProjectionRunner<SqlExecutor>(o.eventStore, createSqlReadModelStore(o.db), [createFanoutProjection({ now: o.now, tokens: o.tokens })], {
+  const runner = new ProjectionRunner<SqlProjectionDefinition>(o.eventStore, createSqlReadModelStore(o.db), [createFanoutProjection({ now: o.now, tokens: o.tokens })], {
     log: o.log,
     pollIntervalMs: o.pollIntervalMs,
   });

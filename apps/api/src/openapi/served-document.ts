@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openReadModelStorage } from '@dob/read-models';
 import { HealthRegistry, openStorage } from '@dob/runtime';
 import { createWebhookComponents, loadWebhookSettings } from '@dob/webhooks';
 import { API_PREFIX, createApiApp } from '../bootstrap';
@@ -21,8 +22,10 @@ export async function renderServedOpenApiDocument(): Promise<Record<string, unkn
   const storage = await openStorage({ dataDir, catalog: systemEventCatalog() });
   try {
     const webhooks = await createWebhookComponents({ db: storage.db, ...loadWebhookSettings({}, dataDir) });
+    const readModels = await openReadModelStorage({ db: storage.db });
     const composed = await composeApiDependencies({
       storage,
+      readModels,
       health: new HealthRegistry(),
       networks: [{ id: 9, rpcUrl: NO_RPC, passphrase: 'Test SDF Network ; September 2015', explorerUrl: 'https://stellar.expert/explorer/testnet', tokens: [] }],
       tokens: [],
@@ -39,6 +42,7 @@ export async function renderServedOpenApiDocument(): Promise<Record<string, unkn
       await app.close();
       await composed.close();
       await webhooks.close();
+      await readModels.close();
     }
   } finally {
     await storage.close();

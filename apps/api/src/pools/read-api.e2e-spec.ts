@@ -1,66 +1,32 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { walletEvents } from '@dob/auth';
-import { createReadQueries, setFeaturedOverride } from '@dob/read-models';
-import { InProcessRateLimiter } from '@dob/rate-limit';
-import { HealthRegistry } from '@dob/runtime';
-import { testDatabases, type SqlDatabase } from '@dob/sql';
-import { accountKeypair, contractAddr } from '../../../../libs/read-models/src/testing/chain-scenario';
+import { contractAddr } from '../../../../libs/read-models/src/testing/chain-scenario';
 import { W, demoWorld } from '../../../../libs/read-models/src/testing/demo-world';
-import { startReadModels, type ReadModelHarness } from '../../../../libs/read-models/src/testing/read-model-harness';
-import { createApiAuth } from '../auth';
-import { createApiApp } from '../bootstrap';
+import { readModelBackends, type ReadModelBackend } from '../../../../libs/read-models/src/testing/read-model-backends';
+import type { ReadModelHarness } from '../../../../libs/read-models/src/testing/read-model-harness';
+import { startReadApi, type ReadApi } from './read-api-harness';
 
 /**
  * The read API through HTTP (app.inject) over read models filled by the real projection runner from catalog
- * events, on PGlite. Clock: the world's "now" for queries; the auth clock ticks 1.1 s per call so the per-key
- * limit (60 rpm) never refuses this paced client.
+ * events, with the read models on embedded PGlite and on MongoDB (FerretDB). Clock: the world's "now".
  */
-describe('read API (e2e over projected read models)', () => {
-  const pglite = testDatabases().find((f) => f.name === 'pglite')!;
+describe.each(readModelBackends().filter((b) => b.name !== 'postgres'))('read API (e2e over read models on $name)', (backend) => {
   const world = demoWorld();
-  let db: SqlDatabase;
+  let api: ReadApi;
+  let b: ReadModelBackend;
   let h: ReadModelHarness;
-  let auth: Awaited<ReturnType<typeof createApiAuth>>;
   let app: NestFastifyApplication;
-  let authClock = Date.parse('2026-03-10T12:00:00Z');
   const keys: Record<string, string> = {};
-
-  const get = async (url: string, key = keys.bob) => {
-    const r = await app.inject({ method: 'GET', url: `/api/agent${url}`, headers: key ? { 'x-api-key': key } : {} });
-    return { status: r.statusCode, body: r.json(), raw: r.body };
-  };
-
-  async function register(name: string): Promise<string> {
-    const kp = accountKeypair(name);
-    const c = await app.inject({ method: 'GET', url: `/api/agent/auth/challenge/${kp.publicKey()}` });
-    const message = c.json().data.message as string;
-    const r = await app.inject({
-      method: 'POST',
-      url: '/api/agent/auth/register',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ wallet: kp.publicKey(), signature: Buffer.from(kp.sign(Buffer.from(message, 'utf8'))).toString('hex'), label: name, scopes: ['read'] }),
-    });
-    expect(r.statusCode).toBe(201);
-    return r.json().data.api_key.key;
-  }
+  const get = (url: string, key = keys.bob!) => api.get(url, key);
 
   beforeAll(async () => {
-    db = await pglite.create();
-    h = await startReadModels(db, walletEvents);
-    await h.append([...world.testnet.streamAppends(), ...world.mainnet.streamAppends()]);
-    auth = await createApiAuth({ db, events: h.store, rateLimiter: new InProcessRateLimiter(() => authClock), clock: () => (authClock += 1100), jwt: { secret: 'test-secret-0123456789abcdef' } });
-    const queries = createReadQueries({ db, now: () => world.now });
-    app = await createApiApp({ health: new HealthRegistry(), auth, read: { queries } }, { logger: false });
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
-    keys.bob = await register('bob');
-    keys.erin = await register('erin');
+    api = await startReadApi(backend, [...world.testnet.streamAppends(), ...world.mainnet.streamAppends()], world.now);
+    ({ backend: b, app } = api);
+    h = b.harness;
+    keys.bob = await api.register('bob');
+    keys.erin = await api.register('erin');
   });
   afterAll(async () => {
-    await app.close();
-    await auth.close();
-    await h.close();
-    await db.close();
+    await api?.close();
   });
 
   it('refuses calls without an API key', async () => {
@@ -97,7 +63,7 @@ describe('read API (e2e over projected read models)', () => {
   });
 
   it('serves featured and crowdfunding pools', async () => {
-    await setFeaturedOverride(db, { networkId: 9, address: W.campaign, reason: 'Editor’s pick', position: 0 });
+    await b.setFeatured({ networkId: 9, address: W.campaign, reason: 'Editor’s pick', position: 0 });
     const f = await get('/pools/featured?network_id=9');
     expect(f.body.data.map((x: { name: string; featured_reason: string }) => [x.name, x.featured_reason])).toEqual([
       ['Sun Campaign', 'Editor’s pick'], ['Solar Farm Alpha', 'Highest estimated APR'], ['Wind Coop', 'Most members'],

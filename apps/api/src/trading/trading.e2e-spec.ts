@@ -6,8 +6,8 @@ import { startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { DEVNET_KNOWN_WASMS, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
-import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
-import { createReadQueries } from '@dob/read-models';
+import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
+import { createReadQueries, createSqlReadModelReader, projectionRegistry } from '@dob/read-models';
 import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
 import { createTradingService, ReadModelPoolLookup, StellarRpcGateway, StellarNetworks, type TradingService } from '@dob/trading';
@@ -31,7 +31,7 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
   let db: SqlDatabase;
   let events: EventStore;
   let indexing: NetworkIndexing;
-  let projections: ProjectionRunner<unknown>;
+  let projections: ProjectionRunner;
   let auth: Awaited<ReturnType<typeof createApiAuth>>;
   let trading: TradingService;
   let app: NestFastifyApplication;
@@ -55,7 +55,7 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
       scheduler: false,
       logger: silentLogger,
     });
-    projections = new ProjectionRunner(events, createSqlReadModelStore(db), projectionRegistry, { superviseIntervalMs: 100 }) as ProjectionRunner<unknown>;
+    projections = new ProjectionRunner(events, createSqlReadModelStore(db), projectionRegistry, { superviseIntervalMs: 100 });
     await projections.start();
     auth = await createApiAuth({ db, events, jwt: { secret: 'trading-e2e-secret-0123456789' }, ipRateLimitRpm: 10_000 });
     const tokens = [{ networkId: NET, symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }];
@@ -148,7 +148,7 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     const addr = (a: string) => new Address(a).toScVal();
     const i128 = (n: bigint) => nativeToScVal(n, { type: 'i128' });
     await invoke(admin, address, 'init', [addr(admin.publicKey()), addr(devnet.paymentToken), i128(USDC), i128(softCap), i128(softCap * 2n), xdr.ScVal.scvU64(deadline), xdr.ScVal.scvU32(0)]);
-    await eventually(`campaign ${name} in the read models`, async () => (await new ReadModelPoolLookup(db).find(NET, address))?.kind === 'crowdfunding');
+    await eventually(`campaign ${name} in the read models`, async () => (await new ReadModelPoolLookup(createSqlReadModelReader(db)).find(NET, address))?.kind === 'crowdfunding');
     return address;
   }
 

@@ -6,8 +6,8 @@ import { startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
-import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
-import { createReadQueries } from '@dob/read-models';
+import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
+import { createReadQueries, projectionRegistry } from '@dob/read-models';
 import { HealthRegistry } from '@dob/runtime';
 import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { createTradingService, type TradingService } from '@dob/trading';
@@ -31,7 +31,7 @@ describe('devnet buy through the API → marketplace_sale_completed webhook (e2e
   let db: SqlDatabase;
   let events: EventStore;
   let indexing: NetworkIndexing;
-  let projections: ProjectionRunner<unknown>;
+  let projections: ProjectionRunner;
   let auth: Awaited<ReturnType<typeof createApiAuth>>;
   let trading: TradingService;
   let notifier: Notifier;
@@ -56,7 +56,7 @@ describe('devnet buy through the API → marketplace_sale_completed webhook (e2e
       scheduler: false,
       logger: silentLogger,
     });
-    projections = new ProjectionRunner(events, createSqlReadModelStore(db), projectionRegistry, { superviseIntervalMs: 100 }) as ProjectionRunner<unknown>;
+    projections = new ProjectionRunner(events, createSqlReadModelStore(db), projectionRegistry, { superviseIntervalMs: 100 });
     await projections.start();
     auth = await createApiAuth({ db, events, jwt: { secret: 'webhook-e2e-secret-0123456789' }, ipRateLimitRpm: 10_000 });
     const tokens = [{ networkId: NET, symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }];

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
-import { clearFeaturedOverride, migrateFeaturedOverrides, setFeaturedOverride } from '@dob/read-models';
 import { OpsError, withOpsContext } from '../ops-context';
 import { parseAddress, parseInteger } from './arguments';
 
 /**
- * Operator picks for `GET /pools/featured` (shown before the rule-based picks, lower position first). The table is
- * service-owned configuration, never rebuilt from events (libs/read-models featured-overrides).
+ * Operator picks for `GET /pools/featured` (shown before the rule-based picks, lower position first). They are
+ * service-owned configuration beside the read models (SQL table or MongoDB collection), never rebuilt from events.
  */
 export function registerFeaturedCommands(program: Command): void {
   const featured = program.command('featured').description('operator-chosen featured pools');
@@ -23,9 +22,8 @@ export function registerFeaturedCommands(program: Command): void {
       if (!reason) throw new OpsError('--reason must not be empty');
       if (reason.length > 200) throw new OpsError('--reason must be at most 200 characters');
       const pool = parseAddress(address, 'C', 'pool address');
-      await withOpsContext(async ({ storage }) => {
-        await migrateFeaturedOverrides(storage.db);
-        await setFeaturedOverride(storage.db, { networkId, address: pool, reason, position });
+      await withOpsContext(async ({ readModels }) => {
+        await readModels.setFeatured({ networkId, address: pool, reason, position });
         console.log(`featured ${pool} on network ${networkId} at position ${position}: ${reason}`);
       });
     });
@@ -37,9 +35,8 @@ export function registerFeaturedCommands(program: Command): void {
     .action(async (address: string, opts: { network: string }) => {
       const networkId = parseInteger(opts.network, '--network', 0);
       const pool = parseAddress(address, 'C', 'pool address');
-      await withOpsContext(async ({ storage }) => {
-        await migrateFeaturedOverrides(storage.db);
-        await clearFeaturedOverride(storage.db, networkId, pool);
+      await withOpsContext(async ({ readModels }) => {
+        await readModels.clearFeatured(networkId, pool);
         console.log(`cleared featured ${pool} on network ${networkId}`);
       });
     });

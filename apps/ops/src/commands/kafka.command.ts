@@ -9,12 +9,12 @@ import {
   relayCheckpointName,
   replayRange,
 } from '@dob/kafka-relay';
-import { createSqlReadModelStore } from '@dob/projections';
+import { createSqlReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
 import { OpsError, withOpsContext, type OpsContext } from '../ops-context';
 import { printTable } from '../print-table';
 
 const checkpointOf = (ctx: OpsContext, prefix: string) =>
-  new RelayCheckpoint(createSqlReadModelStore(ctx.storage.db), relayCheckpointName(prefix));
+  new RelayCheckpoint(createSqlReadModelStore<SqlProjectionDefinition>(ctx.storage.db), relayCheckpointName(prefix));
 
 /** `beginning` or `commit:prepare`; a position P means "from the event at P, inclusive". */
 function parseFrom(text: string): GlobalPosition {

@@ -1,5 +1,5 @@
 import type { EventStore } from '@dob/event-store';
-import { createSqlReadModelStore } from '@dob/projections';
+import { createSqlReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
 import type { SqlDatabase } from '@dob/sql';
 import type { KafkaRelaySettings } from '../config';
 import { createKafkajsPublisher } from '../kafkajs/kafkajs-publisher';
@@ -21,7 +21,7 @@ export function startKafkaRelay(o: {
   const publisher = createKafkajsPublisher({ brokers: o.settings.brokers, clientId: o.settings.clientId, log: o.log });
   const relay = new KafkaRelay({
     events: o.eventStore,
-    checkpoints: createSqlReadModelStore(o.db),
+    checkpoints: createSqlReadModelStore<SqlProjectionDefinition>(o.db),
     publisher,
     topicPrefix: o.settings.topicPrefix,
     partitions: o.settings.partitions,

@@ -1,5 +1,5 @@
 import { START, positionToString, type EventStore, type GlobalPosition, type ReadAllPage, type Subscription } from '@dob/event-store';
-import { CheckpointConflictError, type ReadModelStore } from '@dob/projections';
+import { CheckpointConflictError, type ReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
 import { ANALYST_TOPICS, RELAYED_EVENT_TYPES, brokerTopic } from '../analyst-topics';
 import { toAnalystMessage, type AnalystMessage } from '../cloud-event';
 import type { EventPublisher, TopicSpec } from '../event-publisher.port';
@@ -8,7 +8,7 @@ import { RelayCheckpoint, relayCheckpointName, type RelayStatus } from './relay-
 export interface KafkaRelayOptions {
   readonly events: EventStore;
   /** Where the checkpoint lives: the projections' checkpoint store. */
-  readonly checkpoints: ReadModelStore<unknown>;
+  readonly checkpoints: ReadModelStore<SqlProjectionDefinition>;
   readonly publisher: EventPublisher;
   /** Deployment prefix of every topic name (e.g. `staging.`); also names the checkpoint. Default none. */
   readonly topicPrefix?: string;
@@ -224,7 +224,7 @@ export class KafkaRelay {
 
   private async deliver(page: ReadAllPage, messages: readonly AnalystMessage[]): Promise<void> {
     if (messages.length > 0) await this.publishUntilAcknowledged(messages);
-    await this.checkpoint.advance(this.position, page.last, page.events.length);
+    await this.checkpoint.advance(this.position, page.last, page.events);
     this.position = page.last;
     if (messages.length > 0) {
       this.published += messages.length;

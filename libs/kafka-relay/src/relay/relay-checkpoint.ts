@@ -1,8 +1,8 @@
-import { START, comparePositions, positionToString, type EventStore, type GlobalPosition } from '@dob/event-store';
+import { START, comparePositions, positionToString, type EventStore, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
 import {
   matchingEvents,
   slotReport,
-  type ProjectionDefinition,
+  type SqlProjectionDefinition,
   type ProjectionSlot,
   type ReadModelStore,
   type SlotState,
@@ -20,7 +20,7 @@ export function relayCheckpointName(topicPrefix = ''): string {
   return suffix ? `kafka_relay_${suffix}` : 'kafka_relay';
 }
 
-export function relayCheckpointDefinition(name: string): ProjectionDefinition<unknown> {
+export function relayCheckpointDefinition(name: string): SqlProjectionDefinition {
   return {
     name,
     version: 1,
@@ -33,10 +33,10 @@ export function relayCheckpointDefinition(name: string): ProjectionDefinition<un
 
 export class RelayCheckpoint {
   readonly slot: ProjectionSlot;
-  private readonly definition: ProjectionDefinition<unknown>;
+  private readonly definition: SqlProjectionDefinition;
 
   constructor(
-    private readonly store: ReadModelStore<unknown>,
+    private readonly store: ReadModelStore<SqlProjectionDefinition>,
     name: string,
   ) {
     this.slot = { name, version: 1, generation: 0 };
@@ -55,9 +55,9 @@ export class RelayCheckpoint {
     return (await this.store.state(this.slot))!;
   }
 
-  /** Moves expected → next after the broker acknowledged `published` events; CheckpointConflictError if it moved. */
-  advance(expected: GlobalPosition, next: GlobalPosition, published: number): Promise<void> {
-    return this.store.commitBatch(this.slot, expected, next, published);
+  /** Moves expected → next after the broker acknowledged `published`; CheckpointConflictError if it moved. */
+  advance(expected: GlobalPosition, next: GlobalPosition, published: readonly RecordedEvent[]): Promise<void> {
+    return this.store.commitBatch(this.definition, this.slot, expected, next, published);
   }
 
   markLive(): Promise<void> {

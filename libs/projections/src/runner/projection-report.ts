@@ -4,7 +4,7 @@ import {
   type EventStoreStats,
   type GlobalPosition,
 } from '@dob/event-store';
-import type { ProjectionDefinition, ProjectionSlot, ProjectionStatus } from '../projection';
+import type { ProjectionHeader, ProjectionSlot, ProjectionStatus } from '../projection';
 import type { ProjectionFault, SlotState } from '../read-model-store.port';
 
 export interface SlotReport {
@@ -32,7 +32,7 @@ export interface ProjectionReport {
 }
 
 /** Events of the definition's types in the store now: the "count" half of lag (the head is the other half). */
-export function matchingEvents(def: ProjectionDefinition<unknown>, stats: EventStoreStats): number {
+export function matchingEvents(def: ProjectionHeader, stats: EventStoreStats): number {
   if (def.eventTypes.length === 0) return stats.events;
   return def.eventTypes.reduce((n, t) => n + (stats.byType[t] ?? 0), 0);
 }

@@ -1,5 +1,5 @@
 import type { EventStore, GlobalPosition } from '@dob/event-store';
-import { sameSlot, slotKey, type ProjectionDefinition, type ProjectionSlot } from '../projection';
+import { sameSlot, slotKey, type ProjectionDefinition, type ProjectionHeader, type ProjectionSlot } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore } from '../read-model-store.port';
 import { matchingEvents, slotReport, type ProjectionReport } from './projection-report';
 import { SlotWorker, type WorkerEnd } from './slot-worker';
@@ -45,10 +45,10 @@ export class ProjectionFaultedError extends Error {
 
 type Mode = 'idle' | 'following' | 'faulted' | 'upgrading' | 'superseded';
 
-interface Entry<Tx> {
-  readonly definition: ProjectionDefinition<Tx>;
+interface Entry<D extends ProjectionHeader> {
+  readonly definition: D;
   mode: Mode;
-  worker?: SlotWorker<Tx>;
+  worker?: SlotWorker<D>;
   /** The followed slot has read everything committed at least once (and its status says `live`). */
   ready: boolean;
   building?: Promise<RebuildResult>;
@@ -61,8 +61,8 @@ interface Entry<Tx> {
  * does zero-downtime rebuilds: the next build fills its own tables beside the serving ones, then an atomic switch
  * re-points the stable views and the old tables are dropped.
  */
-export class ProjectionRunner<Tx> {
-  private readonly entries = new Map<string, Entry<Tx>>();
+export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition> {
+  private readonly entries = new Map<string, Entry<D>>();
   private readonly batchSize: number;
   private started = false;
   private supervisor?: NodeJS.Timeout;
@@ -70,8 +70,8 @@ export class ProjectionRunner<Tx> {
 
   constructor(
     private readonly store: EventStore,
-    private readonly readModels: ReadModelStore<Tx>,
-    definitions: readonly ProjectionDefinition<Tx>[],
+    private readonly readModels: ReadModelStore<D>,
+    definitions: readonly D[],
     private readonly options: ProjectionRunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
@@ -132,7 +132,7 @@ export class ProjectionRunner<Tx> {
     ]);
     return [...this.entries.values()].map((entry) => {
       const def = entry.definition;
-      const matching = matchingEvents(def as ProjectionDefinition<unknown>, stats);
+      const matching = matchingEvents(def, stats);
       const mine = states.filter((s) => s.slot.name === def.name);
       const active = mine.find((s) => s.active);
       const building = mine.find((s) => !s.active && s.status === 'rebuilding');
@@ -194,13 +194,13 @@ export class ProjectionRunner<Tx> {
     return this.initialised;
   }
 
-  private entry(name: string): Entry<Tx> {
+  private entry(name: string): Entry<D> {
     const entry = this.entries.get(name);
     if (!entry) throw new Error(`unknown projection ${name}; known: ${this.names.join(', ') || '(none)'}`);
     return entry;
   }
 
-  private serial<T>(name: string, fn: (entry: Entry<Tx>) => Promise<T>): Promise<T> {
+  private serial<T>(name: string, fn: (entry: Entry<D>) => Promise<T>): Promise<T> {
     const entry = this.entry(name);
     const run = entry.queue.then(() => fn(entry));
     entry.queue = run.catch(() => undefined);
@@ -212,7 +212,7 @@ export class ProjectionRunner<Tx> {
   }
 
   /** Brings this process in line with the stored state: follow the active slot, upgrade, or stand aside. */
-  private async reconcileNow(entry: Entry<Tx>): Promise<void> {
+  private async reconcileNow(entry: Entry<D>): Promise<void> {
     if (!this.started) return;
     const def = entry.definition;
     let active = await this.readModels.activeSlot(def.name);
@@ -264,7 +264,7 @@ export class ProjectionRunner<Tx> {
   }
 
   /** Slots nobody will serve again: old versions and finished or failed builds of this version. */
-  private async collectGarbage(def: ProjectionDefinition<Tx>, active: ProjectionSlot): Promise<void> {
+  private async collectGarbage(def: D, active: ProjectionSlot): Promise<void> {
     for (const s of await this.readModels.states(def.name)) {
       if (s.active || sameSlot(s.slot, active) || s.slot.version > def.version) continue;
       if (s.slot.version === def.version && s.status === 'rebuilding') continue; // maybe another process's build
@@ -275,10 +275,10 @@ export class ProjectionRunner<Tx> {
 
   private newWorker(
     slot: ProjectionSlot,
-    def: ProjectionDefinition<Tx>,
+    def: D,
     from: GlobalPosition,
     hooks: { onCommitted?: (n: number, p: GlobalPosition) => void; onCaughtUp?: () => void } = {},
-  ): SlotWorker<Tx> {
+  ): SlotWorker<D> {
     return new SlotWorker(this.store, this.readModels, def, slot, from, {
       batchSize: this.batchSize,
       pollIntervalMs: this.options.pollIntervalMs,
@@ -286,14 +286,14 @@ export class ProjectionRunner<Tx> {
     });
   }
 
-  private follow(entry: Entry<Tx>, worker: SlotWorker<Tx>, ready: boolean): void {
+  private follow(entry: Entry<D>, worker: SlotWorker<D>, ready: boolean): void {
     entry.worker = worker;
     entry.mode = 'following';
     entry.ready = ready;
     void worker.done.then((end) => this.onWorkerEnd(entry, worker, end));
   }
 
-  private onWorkerEnd(entry: Entry<Tx>, worker: SlotWorker<Tx>, end: WorkerEnd): void {
+  private onWorkerEnd(entry: Entry<D>, worker: SlotWorker<D>, end: WorkerEnd): void {
     if (entry.worker !== worker) return;
     entry.worker = undefined;
     entry.ready = false;
@@ -310,14 +310,14 @@ export class ProjectionRunner<Tx> {
     else this.log(`${worker.slot.name}: stopped on error, retrying: ${String(end.error)}`);
   }
 
-  private async stopWorker(entry: Entry<Tx>): Promise<void> {
+  private async stopWorker(entry: Entry<D>): Promise<void> {
     const worker = entry.worker;
     entry.worker = undefined;
     entry.ready = false;
     if (worker) await worker.stop();
   }
 
-  private async runRebuild(entry: Entry<Tx>, options: RebuildOptions): Promise<RebuildResult> {
+  private async runRebuild(entry: Entry<D>, options: RebuildOptions): Promise<RebuildResult> {
     await this.init();
     const def = entry.definition;
     const states = await this.readModels.states(def.name);
@@ -333,7 +333,7 @@ export class ProjectionRunner<Tx> {
     }
     const start = await this.readModels.state(target);
     if (!start) throw new CheckpointConflictError(target, 'build slot vanished');
-    const total = matchingEvents(def as ProjectionDefinition<unknown>, await this.store.stats());
+    const total = matchingEvents(def, await this.store.stats());
     const report = (n: number, position: GlobalPosition) =>
       options.onProgress?.({ slot: target, applied: start.eventsApplied + n, total: Math.max(total, start.eventsApplied + n), position });
 

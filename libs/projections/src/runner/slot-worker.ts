@@ -7,7 +7,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from '@dob/event-store';
-import type { ProjectionDefinition, ProjectionSlot } from '../projection';
+import type { ProjectionDefinition, ProjectionHeader, ProjectionSlot } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore } from '../read-model-store.port';
 
 export type WorkerEnd =
@@ -32,12 +32,12 @@ export interface SlotWorkerOptions {
 }
 
 /**
- * Follows `$all` for one slot from its checkpoint. Each page is applied in ONE read-model transaction that also
- * moves the checkpoint. If apply throws, that transaction rolled back; the page is then replayed one event per
- * transaction so the good prefix lands, and the first failing event faults the slot (error, event id and position
+ * Follows `$all` for one slot from its checkpoint. Each page is applied as ONE batch that also moves the
+ * checkpoint, exactly once however the store achieves it. If apply throws, nothing of the batch was written; the
+ * page is then replayed one event per batch so the good prefix lands, and the first failing event faults the slot (error, event id and position
  * recorded) — only this slot stops.
  */
-export class SlotWorker<Tx> {
+export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
   private position: GlobalPosition;
   private subscription?: Subscription;
   private stopping = false;
@@ -47,8 +47,8 @@ export class SlotWorker<Tx> {
 
   constructor(
     private readonly store: EventStore,
-    private readonly readModels: ReadModelStore<Tx>,
-    private readonly definition: ProjectionDefinition<Tx>,
+    private readonly readModels: ReadModelStore<D>,
+    private readonly definition: D,
     readonly slot: ProjectionSlot,
     from: GlobalPosition,
     private readonly options: SlotWorkerOptions,
@@ -126,13 +126,7 @@ export class SlotWorker<Tx> {
   }
 
   private async commit(next: GlobalPosition, events: readonly RecordedEvent[]): Promise<void> {
-    await this.readModels.commitBatch(
-      this.slot,
-      this.position,
-      next,
-      events.length,
-      events.length ? (tx, tables) => this.definition.apply(tx, events, tables) : undefined,
-    );
+    await this.readModels.commitBatch(this.definition, this.slot, this.position, next, events);
     this.position = next;
     this.appliedHere += events.length;
     this.options.onCommitted?.(this.appliedHere, next);

@@ -1,6 +1,14 @@
 import type { SqlDatabase, SqlExecutor } from '@dob/sql';
-import { START, positionFromString as parsePosition, positionToString as formatPosition, type GlobalPosition } from '@dob/event-store';
-import type { ProjectionDefinition, ProjectionSlot, ProjectionStatus, ProjectionTables } from '../projection';
+import {
+  START,
+  positionFromString as parsePosition,
+  positionToString as formatPosition,
+  type GlobalPosition,
+  type RecordedEvent,
+} from '@dob/event-store';
+import { reduceBatch } from '../documents/batch-state';
+import type { Doc } from '../documents/collections';
+import { isSqlProjection, type ProjectionDefinition, type ProjectionSlot, type ProjectionStatus, type ProjectionTables, type SqlProjectionDefinition } from '../projection';
 import {
   CheckpointConflictError,
   type ProjectionFault,
@@ -8,6 +16,7 @@ import {
   type SlotState,
 } from '../read-model-store.port';
 import { physicalTables, readModelView } from './read-model-names';
+import { SqlDocumentSource, createTablesSql, readAllDocuments, writeDocuments } from './sql-collections';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS projection_checkpoints (
@@ -82,12 +91,31 @@ const lockKey = (what: string) => `SELECT pg_advisory_xact_lock(hashtext('${what
 export const READ_MODELS_CHANGED_CHANNEL = 'read_models_changed';
 const notifyChanged = (tx: SqlExecutor, name: string) => tx.query('SELECT pg_notify($1, $2)', [READ_MODELS_CHANGED_CHANNEL, name]);
 
-/** Read models in SQL (PGlite or PostgreSQL through libs/sql): tables per slot, stable views, checkpoints beside. */
-export function createSqlReadModelStore(db: SqlDatabase): ReadModelStore<SqlExecutor> {
+/**
+ * Read models in SQL (PGlite or PostgreSQL through libs/sql): tables per slot generated from the definitions'
+ * collections, stable views, checkpoints beside; a batch's rows and its checkpoint commit in one transaction.
+ */
+export function createSqlReadModelStore<D extends AnySqlDefinition = ProjectionDefinition>(db: SqlDatabase): ReadModelStore<D> {
   return new SqlReadModelStore(db);
 }
 
-class SqlReadModelStore implements ReadModelStore<SqlExecutor> {
+/** Read-model projections (documents) and SQL-transactional ones (the webhook fan-out) run side by side here. */
+export type AnySqlDefinition = ProjectionDefinition | SqlProjectionDefinition;
+
+const logicalTables = (def: AnySqlDefinition): string[] => (isSqlProjection(def) ? [...def.tables] : Object.keys(def.collections));
+
+async function createTables(tx: SqlExecutor, def: AnySqlDefinition, tables: ProjectionTables): Promise<void> {
+  if (isSqlProjection(def)) await def.setup(tx, tables);
+  else await tx.exec(createTablesSql(tables, def.collections));
+}
+
+async function applyBatch(tx: SqlExecutor, def: AnySqlDefinition, tables: ProjectionTables, events: readonly RecordedEvent[]): Promise<void> {
+  if (isSqlProjection(def)) return def.apply(tx, events, tables);
+  const writes = await reduceBatch(new SqlDocumentSource(tx, tables, def.collections), def.collections, def.apply, events);
+  await writeDocuments(tx, tables, def.collections, writes);
+}
+
+class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   constructor(private readonly db: SqlDatabase) {}
 
   async init(): Promise<void> {
@@ -124,10 +152,10 @@ class SqlReadModelStore implements ReadModelStore<SqlExecutor> {
     return rows[0] ?? null;
   }
 
-  async createSlot(def: ProjectionDefinition<SqlExecutor>, slot: ProjectionSlot, status: ProjectionStatus): Promise<void> {
-    const tables = this.tablesFor(slot, def.tables);
+  async createSlot(def: AnySqlDefinition, slot: ProjectionSlot, status: ProjectionStatus): Promise<void> {
+    const tables = this.tablesFor(slot, logicalTables(def));
     await this.db.transaction(async (tx) => {
-      await def.setup(tx, tables);
+      await createTables(tx, def, tables);
       await tx.query(
         `INSERT INTO projection_checkpoints (name, version, generation, position, status, tables)
          VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -137,11 +165,11 @@ class SqlReadModelStore implements ReadModelStore<SqlExecutor> {
   }
 
   async commitBatch(
+    def: AnySqlDefinition,
     slot: ProjectionSlot,
     expected: GlobalPosition,
     next: GlobalPosition,
-    applied: number,
-    write?: (tx: SqlExecutor, tables: ProjectionTables) => Promise<void>,
+    events: readonly RecordedEvent[],
   ): Promise<void> {
     await this.db.transaction(async (tx) => {
       // Row lock: a second runner, a reset or a drop of this slot waits for us, then sees the new position.
@@ -155,14 +183,14 @@ class SqlReadModelStore implements ReadModelStore<SqlExecutor> {
       if (row.position !== formatPosition(expected)) {
         throw new CheckpointConflictError(slot, `at ${row.position}, expected ${formatPosition(expected)}`);
       }
-      if (write) {
-        await write(tx, row.tables);
+      if (events.length) {
+        await applyBatch(tx, def, row.tables, events);
         await notifyChanged(tx, slot.name);
       }
       await tx.query(
         `UPDATE projection_checkpoints SET position = $4, events_applied = events_applied + $5, updated_at = now()
           WHERE ${WHERE_SLOT}`,
-        [...slotParams(slot), formatPosition(next), applied],
+        [...slotParams(slot), formatPosition(next), events.length],
       );
     });
   }
@@ -242,7 +270,7 @@ class SqlReadModelStore implements ReadModelStore<SqlExecutor> {
     });
   }
 
-  async resetSlot(def: ProjectionDefinition<SqlExecutor>, slot: ProjectionSlot): Promise<void> {
+  async resetSlot(def: AnySqlDefinition, slot: ProjectionSlot): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
       const row = await lockedRow(tx, slot);
@@ -252,11 +280,11 @@ class SqlReadModelStore implements ReadModelStore<SqlExecutor> {
         slotParams(slot),
       );
       const active = rows.length > 0;
-      const tables = this.tablesFor(slot, def.tables);
+      const tables = this.tablesFor(slot, logicalTables(def));
       if (active) for (const t of Object.keys(row.tables)) await tx.exec(`DROP VIEW IF EXISTS ${readModelView(slot.name, t)}`);
       const physical = Object.values(row.tables);
       if (physical.length) await tx.exec(`DROP TABLE IF EXISTS ${physical.join(', ')}`);
-      await def.setup(tx, tables);
+      await createTables(tx, def, tables);
       if (active) {
         for (const [t, p] of Object.entries(tables)) await tx.exec(`CREATE VIEW ${readModelView(slot.name, t)} AS SELECT * FROM ${p}`);
       }
@@ -269,6 +297,12 @@ class SqlReadModelStore implements ReadModelStore<SqlExecutor> {
       );
       if (active) await notifyChanged(tx, slot.name);
     });
+  }
+
+  async documents(def: ProjectionDefinition, collection: string): Promise<Doc[]> {
+    const spec = def.collections[collection];
+    if (!spec) throw new Error(`${def.name} has no collection ${collection}`);
+    return readAllDocuments(this.db, readModelView(def.name, collection), spec);
   }
 }
 

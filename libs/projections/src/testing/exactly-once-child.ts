@@ -1,6 +1,7 @@
 /**
  * Child process of exactly-once.int-spec.ts: runs the ledger projection on PostgreSQL and SIGKILLs itself in the
- * middle of a batch's transaction (between its two writes) once KILL_AFTER events have been handed to apply.
+ * middle of a batch's transaction (while its reducer runs, the checkpoint row locked) once KILL_AFTER events have
+ * been handed to apply.
  */
 import { createSqlEventStore } from '@dob/event-store';
 import { createPostgresDatabase } from '@dob/sql';
@@ -14,8 +15,8 @@ async function main(): Promise<void> {
   const store = await createSqlEventStore(db, { pollIntervalMs: 20 });
   let handed = 0;
   const ledger = ledgerProjection({
-    midApply: (events) => {
-      handed += events.length;
+    beforeApply: () => {
+      handed += 1;
       if (handed >= killAfter) process.kill(process.pid, 'SIGKILL');
     },
   });

@@ -1,5 +1,4 @@
 import type { RecordedEvent } from '@dob/event-store';
-import type { SqlExecutor } from '@dob/sql';
 import type { ProjectionDefinition } from '../projection';
 
 /** Test-only projection: per-account balances (non-idempotent sums) plus a per-event application counter. */
@@ -15,47 +14,38 @@ export interface Credited {
 export interface LedgerOptions {
   readonly name?: string;
   readonly version?: number;
-  /** Called before each batch's writes, e.g. to SIGKILL the process mid-batch. */
-  readonly beforeApply?: (events: readonly RecordedEvent[]) => void;
-  /** Called between the batch's two writes. */
-  readonly midApply?: (events: readonly RecordedEvent[]) => void;
+  /** Called for each event before its writes, e.g. to SIGKILL the process mid-batch. */
+  readonly beforeApply?: (event: RecordedEvent) => void;
 }
 
-export function ledgerProjection(options: LedgerOptions = {}): ProjectionDefinition<SqlExecutor> {
+interface Balance {
+  [field: string]: string | bigint | number;
+  account: string;
+  balance: bigint;
+  credits: number;
+}
+
+/**
+ * Balances add every credit (applying one twice would show), and `applied` counts how often each event was
+ * applied: exactly-once means every count is 1 and the balances equal a clean build's.
+ */
+export function ledgerProjection(options: LedgerOptions = {}): ProjectionDefinition {
   return {
     name: options.name ?? 'ledger',
     version: options.version ?? 1,
     eventTypes: [CREDITED],
-    tables: ['balances', 'applied'],
-    async setup(tx, t) {
-      await tx.exec(`
-        CREATE TABLE ${t.balances} (account text PRIMARY KEY, balance numeric NOT NULL, credits int NOT NULL);
-        CREATE TABLE ${t.applied} (event_id text PRIMARY KEY, times int NOT NULL)`);
+    collections: {
+      balances: { fields: { account: 'text', balance: 'amount', credits: 'int' }, key: ['account'] },
+      applied: { fields: { event_id: 'text', times: 'int' }, key: ['event_id'] },
     },
-    async apply(tx, events, t) {
-      options.beforeApply?.(events);
-      const sums = new Map<string, { account: string; amount: bigint; credits: number }>();
-      for (const e of events) {
-        const d = e.data as Credited;
-        if (d.poison) throw new Error(`cannot apply poison credit ${e.id}`);
-        const s = sums.get(d.account) ?? { account: d.account, amount: 0n, credits: 0 };
-        s.amount += BigInt(d.amount);
-        s.credits += 1;
-        sums.set(d.account, s);
-      }
-      await tx.query(
-        `INSERT INTO ${t.applied} (event_id, times) SELECT id, 1 FROM jsonb_array_elements_text($1::jsonb) AS id
-         ON CONFLICT (event_id) DO UPDATE SET times = ${t.applied}.times + 1`,
-        [JSON.stringify(events.map((e) => e.id))],
-      );
-      options.midApply?.(events);
-      await tx.query(
-        `INSERT INTO ${t.balances} (account, balance, credits)
-         SELECT account, amount::numeric, credits FROM jsonb_to_recordset($1::jsonb) AS x(account text, amount text, credits int)
-         ON CONFLICT (account) DO UPDATE
-           SET balance = ${t.balances}.balance + EXCLUDED.balance, credits = ${t.balances}.credits + EXCLUDED.credits`,
-        [JSON.stringify([...sums.values()].map((s) => ({ ...s, amount: s.amount.toString() })))],
-      );
+    async apply(state, e) {
+      options.beforeApply?.(e);
+      const d = e.data as Credited;
+      if (d.poison) throw new Error(`cannot apply poison credit ${e.id}`);
+      const applied = await state.get<{ event_id: string; times: number }>('applied', { event_id: e.id });
+      state.put('applied', { event_id: e.id, times: (applied?.times ?? 0) + 1 });
+      const b = await state.get<Balance>('balances', { account: d.account });
+      state.put('balances', { account: d.account, balance: (b?.balance ?? 0n) + BigInt(d.amount), credits: (b?.credits ?? 0) + 1 });
     },
   };
 }

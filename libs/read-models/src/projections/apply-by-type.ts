@@ -1,19 +1,16 @@
 import type { RecordedEvent } from '@dob/event-store';
-import type { ProjectionTables } from '@dob/projections';
-import type { SqlExecutor } from '@dob/sql';
+import type { ProjectionState } from '@dob/projections';
 
-export type EventHandler = (tx: SqlExecutor, t: ProjectionTables, e: RecordedEvent<any>) => Promise<void>;
+export type EventHandler = (state: ProjectionState, e: RecordedEvent<any>) => Promise<void> | void;
 
 /**
- * Applies a batch one event at a time, in `$all` order, through a handler per event type. Read models here keep
- * state across events (a sale reduces the listing it hits), so each event sees the writes of the ones before it.
+ * A reducer that dispatches on the event type. Read models here keep state across events (a sale reduces the
+ * listing it hits), so each event reads the documents as the events before it left them.
  */
 export function applyByType(handlers: Readonly<Record<string, EventHandler>>) {
-  return async (tx: SqlExecutor, events: readonly RecordedEvent[], t: ProjectionTables): Promise<void> => {
-    for (const e of events) {
-      const handle = handlers[e.type];
-      if (handle) await handle(tx, t, e);
-    }
+  return async (state: ProjectionState, e: RecordedEvent): Promise<void> => {
+    const handle = handlers[e.type];
+    if (handle) await handle(state, e);
   };
 }
 

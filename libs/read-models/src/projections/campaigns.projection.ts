@@ -1,28 +1,56 @@
-import type { ProjectionDefinition } from '@dob/projections';
-import type { SqlExecutor } from '@dob/sql';
+import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
 import { applyByType, type Chain, type EventHandler } from './apply-by-type';
 
 /**
  * Crowdfunding campaigns (one crowdfunding contract each) and their contributors. raised_amount follows the
  * contract's own total_raised: contributions add, opt-outs subtract (CF-d+), refunds after failure do not
  * (dob-contracts §4.6), and cf_done/cf_expr carry the authoritative totals. `is_active` depends on the clock and
- * is decided at query time (fundraising and deadline not passed).
+ * is decided at query time (fundraising and deadline not passed). Events of a campaign whose cf_init was never
+ * seen change nothing.
  */
 export const CAMPAIGNS = 'crowdfunding';
 
-const setStatus = (status: string, totals: boolean): EventHandler => async (tx, t, e) => {
+export type CampaignDoc = {
+  network_id: number;
+  address: string;
+  admin: string;
+  payment_token: string;
+  price_per_share: bigint;
+  soft_cap_shares: bigint;
+  hard_cap_shares: bigint;
+  deadline: string;
+  total_shares_sold: bigint;
+  total_raised: bigint;
+  status: string;
+  splitter: string | null;
+  created_at: string;
+};
+export type ContributorDoc = { network_id: number; campaign: string; investor: string; shares: bigint; paid: bigint; refunded: bigint };
+
+async function updateCampaign(s: ProjectionState, networkId: number, address: string, change: (c: CampaignDoc) => Partial<CampaignDoc> | null): Promise<void> {
+  const current = await s.get<CampaignDoc>('campaigns', { network_id: networkId, address });
+  const changed = current && change(current);
+  if (current && changed) s.put('campaigns', { ...current, ...changed });
+}
+
+async function updateContributor(s: ProjectionState, c: Chain, investor: string, create: boolean, change: (x: ContributorDoc) => Partial<ContributorDoc>): Promise<void> {
+  const key = { network_id: c.network_id, campaign: c.contract_id, investor };
+  const current = (await s.get<ContributorDoc>('contributors', key)) ?? (create ? { ...key, shares: 0n, paid: 0n, refunded: 0n } : null);
+  if (current) s.put('contributors', { ...current, ...change(current) });
+}
+
+const setStatus = (status: string, totals: boolean): EventHandler => async (s, e) => {
   const d = e.data;
   const c: Chain = d.chain;
-  await tx.query(
-    `UPDATE ${t.campaigns} SET status = $3 ${totals ? ', total_shares_sold = $4::numeric, total_raised = $5::numeric' : ''}
-      WHERE network_id = $1 AND address = $2`,
-    totals ? [c.network_id, c.contract_id, status, d.total_shares_sold, d.total_raised] : [c.network_id, c.contract_id, status],
+  await updateCampaign(s, c.network_id, c.contract_id, () =>
+    totals ? { status, total_shares_sold: BigInt(d.total_shares_sold), total_raised: BigInt(d.total_raised) } : { status },
   );
 };
 
-export const campaignsProjection: ProjectionDefinition<SqlExecutor> = {
+export const campaignsProjection: ProjectionDefinition = {
   name: CAMPAIGNS,
-  version: 1,
+  // v2: a document reducer for both stores.
+  version: 2,
   eventTypes: [
     'CampaignCreated',
     'CampaignContributed',
@@ -35,112 +63,72 @@ export const campaignsProjection: ProjectionDefinition<SqlExecutor> = {
     'CampaignActivationExpired',
     'CampaignEffectivelyFailed',
   ],
-  tables: ['campaigns', 'contributors'],
-  async setup(tx, t) {
-    await tx.exec(`CREATE TABLE ${t.campaigns} (
-      network_id        int         NOT NULL,
-      address           text        NOT NULL,
-      admin             text        NOT NULL,
-      payment_token     text        NOT NULL,
-      price_per_share   numeric     NOT NULL,
-      soft_cap_shares   numeric     NOT NULL,
-      hard_cap_shares   numeric     NOT NULL,
-      deadline          timestamptz NOT NULL,
-      total_shares_sold numeric     NOT NULL DEFAULT 0,
-      total_raised      numeric     NOT NULL DEFAULT 0,
-      status            text        NOT NULL,
-      splitter          text,
-      created_at        timestamptz NOT NULL,
-      PRIMARY KEY (network_id, address)
-    );
-    CREATE INDEX ON ${t.campaigns} (deadline, network_id, address);
-    CREATE INDEX ON ${t.campaigns} (splitter);
-    CREATE TABLE ${t.contributors} (
-      network_id int     NOT NULL,
-      campaign   text    NOT NULL,
-      investor   text    NOT NULL,
-      shares     numeric NOT NULL DEFAULT 0,
-      paid       numeric NOT NULL DEFAULT 0,
-      refunded   numeric NOT NULL DEFAULT 0,
-      PRIMARY KEY (network_id, campaign, investor)
-    );
-    CREATE INDEX ON ${t.contributors} (investor);`);
+  collections: {
+    campaigns: {
+      fields: {
+        network_id: 'int', address: 'text', admin: 'text', payment_token: 'text', price_per_share: 'amount', soft_cap_shares: 'amount',
+        hard_cap_shares: 'amount', deadline: 'timestamp', total_shares_sold: 'amount', total_raised: 'amount', status: 'text',
+        splitter: 'text?', created_at: 'timestamp',
+      },
+      key: ['network_id', 'address'],
+      indexes: [{ keys: ['deadline', 'network_id', 'address'] }, { keys: ['splitter'] }],
+    },
+    contributors: {
+      fields: { network_id: 'int', campaign: 'text', investor: 'text', shares: 'amount', paid: 'amount', refunded: 'amount' },
+      key: ['network_id', 'campaign', 'investor'],
+      indexes: [{ keys: ['investor'] }],
+    },
   },
   apply: applyByType({
-    async CampaignCreated(tx, t, e) {
+    async CampaignCreated(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      await tx.query(
-        `INSERT INTO ${t.campaigns} (network_id, address, admin, payment_token, price_per_share, soft_cap_shares,
-                                     hard_cap_shares, deadline, status, created_at)
-         VALUES ($1, $2, $3, $4, $5::numeric, $6::numeric, $7::numeric, $8, 'fundraising', $9)
-         ON CONFLICT (network_id, address) DO NOTHING`,
-        [c.network_id, c.contract_id, d.admin, d.payment_token, d.price_per_share, d.soft_cap_shares, d.hard_cap_shares, d.deadline, c.closed_at],
-      );
+      const key = { network_id: c.network_id, address: c.contract_id };
+      if (await s.get('campaigns', key)) return;
+      s.put('campaigns', {
+        ...key, admin: d.admin, payment_token: d.payment_token, price_per_share: BigInt(d.price_per_share),
+        soft_cap_shares: BigInt(d.soft_cap_shares), hard_cap_shares: BigInt(d.hard_cap_shares), deadline: d.deadline,
+        total_shares_sold: 0n, total_raised: 0n, status: 'fundraising', splitter: null, created_at: c.closed_at,
+      });
     },
-    async CampaignContributed(tx, t, e) {
+    async CampaignContributed(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      await tx.query(
-        `UPDATE ${t.campaigns} SET total_raised = total_raised + $3::numeric, total_shares_sold = $4::numeric
-          WHERE network_id = $1 AND address = $2`,
-        [c.network_id, c.contract_id, d.payment, d.total_shares_sold],
-      );
-      await tx.query(
-        `INSERT INTO ${t.contributors} (network_id, campaign, investor, shares, paid) VALUES ($1, $2, $3, $4::numeric, $5::numeric)
-         ON CONFLICT (network_id, campaign, investor) DO UPDATE
-           SET shares = ${t.contributors}.shares + EXCLUDED.shares, paid = ${t.contributors}.paid + EXCLUDED.paid`,
-        [c.network_id, c.contract_id, d.investor, d.shares, d.payment],
-      );
+      await updateCampaign(s, c.network_id, c.contract_id, (x) => ({ total_raised: x.total_raised + BigInt(d.payment), total_shares_sold: BigInt(d.total_shares_sold) }));
+      await updateContributor(s, c, d.investor, true, (x) => ({ shares: x.shares + BigInt(d.shares), paid: x.paid + BigInt(d.payment) }));
     },
-    async CampaignOptedOut(tx, t, e) {
+    async CampaignOptedOut(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      await tx.query(
-        `UPDATE ${t.campaigns} SET total_raised = total_raised - $3::numeric, total_shares_sold = total_shares_sold - $4::numeric
-          WHERE network_id = $1 AND address = $2`,
-        [c.network_id, c.contract_id, d.refund_amount, d.shares],
-      );
-      await tx.query(
-        `UPDATE ${t.contributors} SET shares = shares - $4::numeric, paid = paid - $5::numeric
-          WHERE network_id = $1 AND campaign = $2 AND investor = $3`,
-        [c.network_id, c.contract_id, d.investor, d.shares, d.refund_amount],
-      );
+      await updateCampaign(s, c.network_id, c.contract_id, (x) => ({
+        total_raised: x.total_raised - BigInt(d.refund_amount), total_shares_sold: x.total_shares_sold - BigInt(d.shares),
+      }));
+      await updateContributor(s, c, d.investor, false, (x) => ({ shares: x.shares - BigInt(d.shares), paid: x.paid - BigInt(d.refund_amount) }));
     },
-    async CampaignFinalized(tx, t, e) {
-      await setStatus(e.data.outcome === 'succeeded' ? 'succeeded' : 'failed', true)(tx, t, e);
+    async CampaignFinalized(s, e) {
+      await setStatus(e.data.outcome === 'succeeded' ? 'succeeded' : 'failed', true)(s, e);
     },
-    async CampaignActivationProposed(tx, t, e) {
+    async CampaignActivationProposed(s, e) {
       const c: Chain = e.data.chain;
-      await tx.query(`UPDATE ${t.campaigns} SET splitter = $3 WHERE network_id = $1 AND address = $2`, [c.network_id, c.contract_id, e.data.splitter]);
+      await updateCampaign(s, c.network_id, c.contract_id, () => ({ splitter: e.data.splitter }));
     },
-    async CampaignActivated(tx, t, e) {
+    async CampaignActivated(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      await tx.query(
-        `UPDATE ${t.campaigns} SET status = 'activated', splitter = $3, total_raised = $4::numeric WHERE network_id = $1 AND address = $2`,
-        [c.network_id, c.contract_id, d.splitter, d.total_raised],
-      );
+      await updateCampaign(s, c.network_id, c.contract_id, () => ({ status: 'activated', splitter: d.splitter, total_raised: BigInt(d.total_raised) }));
     },
-    async CampaignActivationCancelled(tx, t, e) {
+    async CampaignActivationCancelled(s, e) {
       const c: Chain = e.data.chain;
-      await tx.query(`UPDATE ${t.campaigns} SET splitter = NULL WHERE network_id = $1 AND address = $2`, [c.network_id, c.contract_id]);
+      await updateCampaign(s, c.network_id, c.contract_id, () => ({ splitter: null }));
     },
-    async CampaignRefunded(tx, t, e) {
+    async CampaignRefunded(s, e) {
       const d = e.data;
-      const c: Chain = d.chain;
-      await tx.query(
-        `UPDATE ${t.contributors} SET refunded = refunded + $4::numeric WHERE network_id = $1 AND campaign = $2 AND investor = $3`,
-        [c.network_id, c.contract_id, d.investor, d.refund_amount],
-      );
+      await updateContributor(s, d.chain, d.investor, false, (x) => ({ refunded: x.refunded + BigInt(d.refund_amount) }));
     },
     CampaignActivationExpired: setStatus('failed', true),
-    async CampaignEffectivelyFailed(tx, t, e) {
+    async CampaignEffectivelyFailed(s, e) {
       const d = e.data;
-      await tx.query(
-        `UPDATE ${t.campaigns} SET status = 'failed' WHERE network_id = $1 AND address = $2 AND status = 'fundraising'`,
-        [d.network_id, d.campaign],
-      );
+      await updateCampaign(s, d.network_id, d.campaign, (x) => (x.status === 'fundraising' ? { status: 'failed' } : null));
     },
   }),
 };

@@ -1,5 +1,4 @@
 import type { ProjectionDefinition } from '@dob/projections';
-import type { SqlExecutor } from '@dob/sql';
 import { campaignsProjection } from './campaigns.projection';
 import { marketplaceProjection } from './marketplace.projection';
 import { membersProjection } from './members.projection';
@@ -18,8 +17,8 @@ export * from './rounds.projection';
 export * from './tokens.projection';
 export * from './wallet-history.projection';
 
-/** Every read model the query API serves from (each its own projection, checkpoint and stable views). */
-export const readModelProjections: ProjectionDefinition<SqlExecutor>[] = [
+/** Every read model the query API serves from (each its own projection, checkpoint and collections). */
+export const readModelProjections: ProjectionDefinition[] = [
   poolsProjection,
   membersProjection,
   roundsProjection,

@@ -1,5 +1,4 @@
-import type { ProjectionDefinition } from '@dob/projections';
-import type { SqlExecutor } from '@dob/sql';
+import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
 import { saleAddress } from '../sale-address';
 import { applyByType, type Chain } from './apply-by-type';
 
@@ -11,96 +10,94 @@ import { applyByType, type Chain } from './apply-by-type';
  */
 export const MARKETPLACE = 'marketplace';
 
-export const marketplaceProjection: ProjectionDefinition<SqlExecutor> = {
+export type ListingStatus = 'active' | 'sold' | 'cancelled';
+export type ListingDoc = {
+  sale_address: string;
+  network_id: number;
+  pool: string;
+  seller: string;
+  shares_listed: bigint;
+  shares_amount: bigint;
+  price_per_share: bigint;
+  payment_token: string;
+  status: ListingStatus;
+  created_at: string;
+  chain_event_id: string;
+  tx_hash: string;
+  closed_at: string | null;
+};
+
+/** The seller's active listings in the pool (at most one, but every match is treated alike). */
+const activeListings = (s: ProjectionState, c: Chain, pool: string, seller: string) =>
+  s.find<ListingDoc>('listings', { network_id: c.network_id, pool, seller, status: 'active' });
+
+async function cancelActive(s: ProjectionState, c: Chain, pool: string, seller: string): Promise<void> {
+  for (const l of await activeListings(s, c, pool, seller)) s.put('listings', { ...l, status: 'cancelled', closed_at: c.closed_at });
+}
+
+export const marketplaceProjection: ProjectionDefinition = {
   name: MARKETPLACE,
-  // v2: indexes for the listing sorts.
-  version: 2,
+  // v2: indexes for the listing sorts. v3: a document reducer for both stores.
+  version: 3,
   eventTypes: ['ListingCreated', 'ListingSold', 'ListingCancelled'],
-  tables: ['listings', 'sales'],
-  async setup(tx, t) {
-    await tx.exec(`CREATE TABLE ${t.listings} (
-      sale_address     text        PRIMARY KEY,
-      network_id       int         NOT NULL,
-      pool             text        NOT NULL,
-      seller           text        NOT NULL,
-      shares_listed    numeric     NOT NULL,
-      shares_amount    numeric     NOT NULL,
-      price_per_share  numeric     NOT NULL,
-      payment_token    text        NOT NULL,
-      status           text        NOT NULL CHECK (status IN ('active', 'sold', 'cancelled')),
-      created_at       timestamptz NOT NULL,
-      chain_event_id   text        NOT NULL,
-      tx_hash          text        NOT NULL,
-      closed_at        timestamptz
-    );
-    CREATE INDEX ON ${t.listings} (network_id, pool, seller) WHERE status = 'active';
-    -- One index per listing sort, in the exact ORDER BY of marketplace-queries, behind the status filter every list
-    -- has by default (active): a page reads LIMIT index entries instead of sorting every listing.
-    CREATE INDEX ON ${t.listings} (status, created_at DESC, chain_event_id DESC, sale_address);
-    CREATE INDEX ON ${t.listings} (status, created_at ASC, chain_event_id ASC, sale_address);
-    CREATE INDEX ON ${t.listings} (status, price_per_share ASC, created_at DESC, sale_address);
-    CREATE INDEX ON ${t.listings} (status, price_per_share DESC, created_at DESC, sale_address);
-    CREATE INDEX ON ${t.listings} (seller);
-    CREATE TABLE ${t.sales} (
-      event_id        text        PRIMARY KEY,
-      sale_address    text,
-      network_id      int         NOT NULL,
-      pool            text        NOT NULL,
-      seller          text        NOT NULL,
-      buyer           text        NOT NULL,
-      shares          numeric     NOT NULL,
-      total_price     numeric     NOT NULL,
-      payment_token   text        NOT NULL,
-      sold_at         timestamptz NOT NULL,
-      tx_hash         text        NOT NULL
-    );
-    CREATE INDEX ON ${t.sales} (network_id, pool, sold_at);`);
+  collections: {
+    listings: {
+      fields: {
+        sale_address: 'text', network_id: 'int', pool: 'text', seller: 'text', shares_listed: 'amount', shares_amount: 'amount',
+        price_per_share: 'amount', payment_token: 'text', status: 'text', created_at: 'timestamp', chain_event_id: 'text',
+        tx_hash: 'text', closed_at: 'timestamp?',
+      },
+      key: ['sale_address'],
+      // One index per listing sort, in the exact order of marketplace-queries, behind the status filter every list
+      // has by default (active): a page reads LIMIT index entries instead of sorting every listing.
+      indexes: [
+        { keys: ['network_id', 'pool', 'seller', 'status'] },
+        { keys: ['status', 'created_at desc', 'chain_event_id desc', 'sale_address'] },
+        { keys: ['status', 'created_at asc', 'chain_event_id asc', 'sale_address'] },
+        { keys: ['status', 'price_per_share asc', 'created_at desc', 'sale_address'] },
+        { keys: ['status', 'price_per_share desc', 'created_at desc', 'sale_address'] },
+        { keys: ['seller', 'status', 'created_at desc', 'chain_event_id desc', 'sale_address'] },
+      ],
+    },
+    sales: {
+      fields: {
+        event_id: 'text', sale_address: 'text?', network_id: 'int', pool: 'text', seller: 'text', buyer: 'text', shares: 'amount',
+        total_price: 'amount', payment_token: 'text', sold_at: 'timestamp', tx_hash: 'text',
+      },
+      key: ['event_id'],
+      indexes: [{ keys: ['network_id', 'pool', 'sold_at'] }, { keys: ['sold_at'] }],
+    },
   },
   apply: applyByType({
-    async ListingCreated(tx, t, e) {
+    async ListingCreated(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
       // V1 re-listing overwrites the seller's previous listing in the pool: the old one ends as cancelled.
-      await tx.query(
-        `UPDATE ${t.listings} SET status = 'cancelled', closed_at = $4
-          WHERE network_id = $1 AND pool = $2 AND seller = $3 AND status = 'active'`,
-        [c.network_id, d.pool, d.seller, c.closed_at],
-      );
-      await tx.query(
-        `INSERT INTO ${t.listings} (sale_address, network_id, pool, seller, shares_listed, shares_amount, price_per_share,
-                                    payment_token, status, created_at, chain_event_id, tx_hash)
-         VALUES ($1, $2, $3, $4, $5::numeric, $5::numeric, $6::numeric, $7, 'active', $8, $9, $10)
-         ON CONFLICT (sale_address) DO NOTHING`,
-        [saleAddress(c.network_id, d.pool, d.seller, c.event_id), c.network_id, d.pool, d.seller, d.shares_amount, d.price_per_share, d.payment_token, c.closed_at, c.event_id, c.tx_hash],
-      );
+      await cancelActive(s, c, d.pool, d.seller);
+      const address = saleAddress(c.network_id, d.pool, d.seller, c.event_id);
+      if (await s.get('listings', { sale_address: address })) return;
+      s.put('listings', {
+        sale_address: address, network_id: c.network_id, pool: d.pool, seller: d.seller, shares_listed: BigInt(d.shares_amount),
+        shares_amount: BigInt(d.shares_amount), price_per_share: BigInt(d.price_per_share), payment_token: d.payment_token,
+        status: 'active', created_at: c.closed_at, chain_event_id: c.event_id, tx_hash: c.tx_hash, closed_at: null,
+      });
     },
-    async ListingSold(tx, t, e) {
+    async ListingSold(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      const { rows } = await tx.query<{ sale_address: string }>(
-        `UPDATE ${t.listings}
-            SET shares_amount = GREATEST(shares_amount - $4::numeric, 0),
-                status = CASE WHEN shares_amount - $4::numeric <= 0 THEN 'sold' ELSE 'active' END,
-                closed_at = CASE WHEN shares_amount - $4::numeric <= 0 THEN $5::timestamptz END
-          WHERE network_id = $1 AND pool = $2 AND seller = $3 AND status = 'active'
-          RETURNING sale_address`,
-        [c.network_id, d.pool, d.seller, d.shares_sold, c.closed_at],
-      );
-      await tx.query(
-        `INSERT INTO ${t.sales} (event_id, sale_address, network_id, pool, seller, buyer, shares, total_price, payment_token,
-                                 sold_at, tx_hash)
-         VALUES ($1, $2, $3, $4, $5, $6, $7::numeric, $8::numeric, $9, $10, $11) ON CONFLICT (event_id) DO NOTHING`,
-        [e.id, rows[0]?.sale_address ?? null, c.network_id, d.pool, d.seller, d.buyer, d.shares_sold, d.total_price, d.payment_token, c.closed_at, c.tx_hash],
-      );
+      const sold = BigInt(d.shares_sold);
+      const hit = await activeListings(s, c, d.pool, d.seller);
+      for (const l of hit) {
+        const left = l.shares_amount - sold;
+        s.put('listings', { ...l, shares_amount: left > 0n ? left : 0n, status: left <= 0n ? 'sold' : 'active', closed_at: left <= 0n ? c.closed_at : null });
+      }
+      s.put('sales', {
+        event_id: e.id, sale_address: hit[0]?.sale_address ?? null, network_id: c.network_id, pool: d.pool, seller: d.seller, buyer: d.buyer,
+        shares: sold, total_price: BigInt(d.total_price), payment_token: d.payment_token, sold_at: c.closed_at, tx_hash: c.tx_hash,
+      });
     },
-    async ListingCancelled(tx, t, e) {
-      const d = e.data;
-      const c: Chain = d.chain;
-      await tx.query(
-        `UPDATE ${t.listings} SET status = 'cancelled', closed_at = $4
-          WHERE network_id = $1 AND pool = $2 AND seller = $3 AND status = 'active'`,
-        [c.network_id, d.pool, d.seller, c.closed_at],
-      );
+    async ListingCancelled(s, e) {
+      await cancelActive(s, e.data.chain, e.data.pool, e.data.seller);
     },
   }),
 };

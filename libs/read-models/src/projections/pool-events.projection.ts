@@ -1,9 +1,8 @@
 import type { ProjectionDefinition } from '@dob/projections';
-import type { SqlExecutor } from '@dob/sql';
 import { applyByType, type Chain, type EventHandler } from './apply-by-type';
 
 /**
- * The pool event log (spec: Pool event). One row per user-facing chain fact, typed init | distribute | claim |
+ * The pool event log (spec: Pool event). One document per user-facing chain fact, typed init | distribute | claim |
  * transfer_shares | withdraw | lock | set_admin. Amounts stay in base units (or share counts, `amount_kind`);
  * the human description is written at query time, when the token's symbol and decimals are known.
  */
@@ -12,7 +11,8 @@ export const POOL_EVENTS = 'pool_events';
 export const POOL_EVENT_TYPES = ['init', 'distribute', 'claim', 'transfer_shares', 'withdraw', 'lock', 'set_admin'] as const;
 export type PoolEventType = (typeof POOL_EVENT_TYPES)[number];
 
-interface Row {
+/** What a pool event says besides its chain ref (the reducer's per-type mapping and the readers' rows share it). */
+export interface PoolEventRecord {
   event_type: PoolEventType;
   pool: string;
   from_address: string | null;
@@ -23,25 +23,26 @@ interface Row {
   detail: string | null;
 }
 
-function record(map: (d: any, c: Chain) => Row): EventHandler {
-  return async (tx, t, e) => {
+/** One document per domain event, keyed by its id (exactly-once application makes a plain write enough). */
+function record(map: (d: any, c: Chain) => PoolEventRecord): EventHandler {
+  return (s, e) => {
     const d = e.data;
     const c: Chain = d.chain;
     const r = map(d, c);
-    await tx.query(
-      `INSERT INTO ${t.events} (network_id, pool, event_type, transaction_hash, from_address, to_address, amount,
-                                amount_kind, token, detail, date, chain_event_id, event_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (event_id) DO NOTHING`,
-      [c.network_id, r.pool, r.event_type, c.tx_hash, r.from_address, r.to_address, r.amount, r.amount_kind, r.token, r.detail, c.closed_at, c.event_id, e.id],
-    );
+    s.put('events', {
+      network_id: c.network_id, pool: r.pool, event_type: r.event_type, transaction_hash: c.tx_hash, from_address: r.from_address,
+      to_address: r.to_address, amount: r.amount, amount_kind: r.amount_kind, token: r.token, detail: r.detail, date: c.closed_at,
+      chain_event_id: c.event_id, event_id: e.id,
+    });
   };
 }
 
 const base = { from_address: null, to_address: null, amount: null, amount_kind: null, token: null, detail: null } as const;
 
-export const poolEventsProjection: ProjectionDefinition<SqlExecutor> = {
+export const poolEventsProjection: ProjectionDefinition = {
   name: POOL_EVENTS,
-  version: 1,
+  // v2: a document reducer for both stores; an index per list (all types, one type) in the list's order.
+  version: 2,
   eventTypes: [
     'PoolInitialized',
     'RoundCreated',
@@ -53,24 +54,18 @@ export const poolEventsProjection: ProjectionDefinition<SqlExecutor> = {
     'PoolLocked',
     'PoolAdminChanged',
   ],
-  tables: ['events'],
-  async setup(tx, t) {
-    await tx.exec(`CREATE TABLE ${t.events} (
-      network_id       int         NOT NULL,
-      pool             text        NOT NULL,
-      event_type       text        NOT NULL,
-      transaction_hash text        NOT NULL,
-      from_address     text,
-      to_address       text,
-      amount           text,
-      amount_kind      text,
-      token            text,
-      detail           text,
-      date             timestamptz NOT NULL,
-      chain_event_id   text        NOT NULL,
-      event_id         text        PRIMARY KEY
-    );
-    CREATE INDEX ON ${t.events} (network_id, pool, date DESC, chain_event_id DESC, event_id DESC);`);
+  collections: {
+    events: {
+      fields: {
+        network_id: 'int', pool: 'text', event_type: 'text', transaction_hash: 'text', from_address: 'text?', to_address: 'text?',
+        amount: 'text?', amount_kind: 'text?', token: 'text?', detail: 'text?', date: 'timestamp', chain_event_id: 'text', event_id: 'text',
+      },
+      key: ['event_id'],
+      indexes: [
+        { keys: ['network_id', 'pool', 'date desc', 'chain_event_id desc', 'event_id desc'] },
+        { keys: ['network_id', 'pool', 'event_type', 'date desc', 'chain_event_id desc', 'event_id desc'] },
+      ],
+    },
   },
   apply: applyByType({
     PoolInitialized: record((d, c) => ({ ...base, event_type: 'init', pool: c.contract_id, from_address: d.admin, detail: `V${d.pool_version}` })),

@@ -1,25 +1,74 @@
-import type { ProjectionDefinition } from '@dob/projections';
-import type { SqlExecutor } from '@dob/sql';
-import { applyByType } from './apply-by-type';
+import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
+import { applyByType, type Chain } from './apply-by-type';
 
 /**
- * One row per pool (network, splitter address): registry metadata (name, ticker, access/distribution type, APR —
- * no contract holds these, dob-contracts §7), what `init` says (version, creator, participation token), lock and
- * admin state, V2 distribution config/schedule, and the running total distributed. Member counts and share totals
- * come from the members model at query time.
+ * One document per pool (network, splitter address): registry metadata (name, ticker, access/distribution type,
+ * APR — no contract holds these, dob-contracts §7), what `init` says (version, creator, participation token), lock
+ * and admin state, V2 distribution config/schedule, and the running total distributed. Member counts and share
+ * totals come from the members model at query time. `listed` (initialised or registered) is what the lists show:
+ * the model also keeps documents for events of unknown pools.
  */
 export const POOLS = 'pools';
 
-const upsertKey = `INSERT INTO %T (network_id, address) VALUES ($1, $2) ON CONFLICT (network_id, address) DO NOTHING`;
+export type PoolDoc = {
+  network_id: number;
+  address: string;
+  listed: boolean;
+  registered: boolean;
+  name: string | null;
+  ticker: string | null;
+  access_type: string | null;
+  distribution_type: string | null;
+  estimated_apr: string | null;
+  max_participants: number | null;
+  token_to_distribute: string | null;
+  initialized: boolean;
+  pool_version: string | null;
+  pool_type: string | null;
+  creator_address: string | null;
+  admin: string | null;
+  mutable: boolean | null;
+  locked: boolean;
+  participation_token: string | null;
+  created_at: string | null;
+  created_event_id: string | null;
+  min_interval_seconds: bigint | null;
+  claim_delay_seconds: bigint | null;
+  round_expiry_seconds: bigint | null;
+  schedule_first: bigint | null;
+  schedule_interval: bigint | null;
+  schedule_total: number | null;
+  schedule_enabled: boolean;
+  total_distributed: bigint;
+  distribution_count: number;
+  last_distribution_at: string | null;
+  distribution_token: string | null;
+};
 
-async function ensure(tx: SqlExecutor, table: string, networkId: number, address: string): Promise<void> {
-  await tx.query(upsertKey.replace('%T', table), [networkId, address]);
+const newPool = (network_id: number, address: string): PoolDoc => ({
+  network_id, address, listed: false, registered: false, name: null, ticker: null, access_type: null, distribution_type: null,
+  estimated_apr: null, max_participants: null, token_to_distribute: null, initialized: false, pool_version: null, pool_type: null,
+  creator_address: null, admin: null, mutable: null, locked: false, participation_token: null, created_at: null, created_event_id: null,
+  min_interval_seconds: null, claim_delay_seconds: null, round_expiry_seconds: null, schedule_first: null, schedule_interval: null,
+  schedule_total: null, schedule_enabled: false, total_distributed: 0n, distribution_count: 0, last_distribution_at: null, distribution_token: null,
+});
+
+/** Reads the pool (a fresh one if this is its first event), lets `change` compute the new fields, writes it. */
+async function updatePool(s: ProjectionState, networkId: number, address: string, change: (p: PoolDoc) => Partial<PoolDoc>): Promise<void> {
+  const current = (await s.get<PoolDoc>(POOLS, { network_id: networkId, address })) ?? newPool(networkId, address);
+  const next = { ...current, ...change(current) };
+  s.put(POOLS, { ...next, listed: next.initialized || next.registered });
 }
 
-export const poolsProjection: ProjectionDefinition<SqlExecutor> = {
+const METADATA = ['name', 'ticker', 'access_type', 'distribution_type', 'estimated_apr', 'max_participants', 'token_to_distribute'] as const;
+
+/** Every list sort of pool-queries, behind the `listed` predicate, ending on the (network_id, address) tie-breaker. */
+const LIST_SORTS = ['created_at desc nulls last', 'created_at asc nulls last', 'estimated_apr desc nulls last', 'estimated_apr asc nulls last'];
+
+export const poolsProjection: ProjectionDefinition = {
   name: POOLS,
-  // v2: indexes for the list's sorts (each order of pool-queries ORDER, over listed pools only).
-  version: 2,
+  // v2: indexes for the list's sorts. v3: a document reducer for both stores; `listed` leads the list indexes.
+  version: 3,
   eventTypes: [
     'PoolRegistered',
     'PoolMetadataUpdated',
@@ -32,142 +81,90 @@ export const poolsProjection: ProjectionDefinition<SqlExecutor> = {
     'RoundCreated',
     'DistributionCompleted',
   ],
-  tables: ['pools'],
-  async setup(tx, t) {
-    await tx.exec(`CREATE TABLE ${t.pools} (
-      network_id           int         NOT NULL,
-      address              text        NOT NULL,
-      registered           boolean     NOT NULL DEFAULT false,
-      name                 text,
-      ticker               text,
-      access_type          text,
-      distribution_type    text,
-      estimated_apr        numeric,
-      max_participants     int,
-      token_to_distribute  text,
-      initialized          boolean     NOT NULL DEFAULT false,
-      pool_version         text,
-      pool_type            text,
-      creator_address      text,
-      admin                text,
-      mutable              boolean,
-      locked               boolean     NOT NULL DEFAULT false,
-      participation_token  text,
-      created_at           timestamptz,
-      created_event_id     text,
-      min_interval_seconds int8,
-      claim_delay_seconds  int8,
-      round_expiry_seconds int8,
-      schedule_first       int8,
-      schedule_interval    int8,
-      schedule_total       int,
-      schedule_enabled     boolean     NOT NULL DEFAULT false,
-      total_distributed    numeric     NOT NULL DEFAULT 0,
-      distribution_count   int         NOT NULL DEFAULT 0,
-      last_distribution_at timestamptz,
-      distribution_token   text,
-      PRIMARY KEY (network_id, address)
-    );
-    CREATE INDEX ON ${t.pools} (address);
-    -- One index per list sort, in the exact ORDER BY of pool-queries (NULLS LAST included: a DESC index is NULLS
-    -- FIRST by default and could not serve it), partial on the list's own predicate, so a page reads LIMIT rows.
-    CREATE INDEX ON ${t.pools} (created_at DESC NULLS LAST, network_id, address) WHERE initialized OR registered;
-    CREATE INDEX ON ${t.pools} (created_at ASC NULLS LAST, network_id, address) WHERE initialized OR registered;
-    CREATE INDEX ON ${t.pools} (estimated_apr DESC NULLS LAST, network_id, address) WHERE initialized OR registered;
-    CREATE INDEX ON ${t.pools} (estimated_apr ASC NULLS LAST, network_id, address) WHERE initialized OR registered;`);
+  collections: {
+    pools: {
+      fields: {
+        network_id: 'int', address: 'text', listed: 'bool', registered: 'bool', name: 'text?', ticker: 'text?', access_type: 'text?',
+        distribution_type: 'text?', estimated_apr: 'decimal?', max_participants: 'int?', token_to_distribute: 'text?', initialized: 'bool',
+        pool_version: 'text?', pool_type: 'text?', creator_address: 'text?', admin: 'text?', mutable: 'bool?', locked: 'bool',
+        participation_token: 'text?', created_at: 'timestamp?', created_event_id: 'text?',
+        // u64 on chain (seconds): exact, like amounts.
+        min_interval_seconds: 'amount?', claim_delay_seconds: 'amount?', round_expiry_seconds: 'amount?', schedule_first: 'amount?',
+        schedule_interval: 'amount?',
+        schedule_total: 'int?', schedule_enabled: 'bool', total_distributed: 'amount', distribution_count: 'int',
+        last_distribution_at: 'timestamp?', distribution_token: 'text?',
+      },
+      key: ['network_id', 'address'],
+      indexes: [
+        { keys: ['address'] },
+        ...LIST_SORTS.map((sort) => ({ keys: ['listed', sort, 'network_id', 'address'] })),
+        { keys: ['listed', 'network_id', 'address'] },
+      ],
+    },
   },
   apply: applyByType({
-    async PoolRegistered(tx, t, e) {
+    async PoolRegistered(s, e) {
       const d = e.data;
-      await ensure(tx, t.pools, d.network_id, d.pool);
-      await tx.query(
-        `UPDATE ${t.pools} SET registered = true, name = $3, ticker = $4, access_type = $5, distribution_type = $6,
-                estimated_apr = $7::numeric, max_participants = $8, token_to_distribute = $9,
-                created_at = COALESCE(created_at, $10::timestamptz), created_event_id = COALESCE(created_event_id, $11)
-          WHERE network_id = $1 AND address = $2`,
-        [d.network_id, d.pool, d.name, d.ticker, d.access_type, d.distribution_type, d.estimated_apr, d.max_participants, d.token_to_distribute, d.registered_at, e.id],
-      );
+      await updatePool(s, d.network_id, d.pool, (p) => ({
+        registered: true, name: d.name, ticker: d.ticker, access_type: d.access_type, distribution_type: d.distribution_type,
+        estimated_apr: d.estimated_apr, max_participants: d.max_participants, token_to_distribute: d.token_to_distribute,
+        created_at: p.created_at ?? d.registered_at, created_event_id: p.created_event_id ?? e.id,
+      }));
     },
-    async PoolMetadataUpdated(tx, t, e) {
+    async PoolMetadataUpdated(s, e) {
       const d = e.data;
-      await ensure(tx, t.pools, d.network_id, d.pool);
-      const columns = ['name', 'ticker', 'access_type', 'distribution_type', 'estimated_apr', 'max_participants', 'token_to_distribute'];
-      const set = columns.filter((c) => c in d.changes);
-      if (!set.length) return;
-      await tx.query(
-        `UPDATE ${t.pools} SET ${set.map((c, i) => `${c} = $${i + 3}${c === 'estimated_apr' ? '::numeric' : ''}`).join(', ')}
-          WHERE network_id = $1 AND address = $2`,
-        [d.network_id, d.pool, ...set.map((c) => d.changes[c])],
-      );
+      const changed = METADATA.filter((c) => c in d.changes);
+      await updatePool(s, d.network_id, d.pool, () => Object.fromEntries(changed.map((c) => [c, d.changes[c]])));
     },
-    async PoolInitialized(tx, t, e) {
+    async PoolInitialized(s, e) {
       const d = e.data;
-      const c = d.chain;
-      await ensure(tx, t.pools, c.network_id, c.contract_id);
+      const c: Chain = d.chain;
       // The first sighting of the pool on chain is its creation time (no on-chain "pool created" event, §7).
-      await tx.query(
-        `UPDATE ${t.pools} SET initialized = true, pool_version = $3, pool_type = $4, creator_address = $5, admin = $5,
-                mutable = $6, participation_token = $7, created_at = $8::timestamptz, created_event_id = $9
-          WHERE network_id = $1 AND address = $2`,
-        [c.network_id, c.contract_id, d.pool_version, d.pool_type, d.admin, d.mutable, d.participation_token, c.closed_at, c.event_id],
-      );
+      await updatePool(s, c.network_id, c.contract_id, () => ({
+        initialized: true, pool_version: d.pool_version, pool_type: d.pool_type, creator_address: d.admin, admin: d.admin,
+        mutable: d.mutable, participation_token: d.participation_token, created_at: c.closed_at, created_event_id: c.event_id,
+      }));
     },
-    async PoolAdminChanged(tx, t, e) {
-      const c = e.data.chain;
-      await ensure(tx, t.pools, c.network_id, c.contract_id);
-      await tx.query(`UPDATE ${t.pools} SET admin = $3 WHERE network_id = $1 AND address = $2`, [c.network_id, c.contract_id, e.data.new_admin]);
+    async PoolAdminChanged(s, e) {
+      const c: Chain = e.data.chain;
+      await updatePool(s, c.network_id, c.contract_id, () => ({ admin: e.data.new_admin }));
     },
-    async PoolLocked(tx, t, e) {
-      const c = e.data.chain;
-      await ensure(tx, t.pools, c.network_id, c.contract_id);
-      await tx.query(`UPDATE ${t.pools} SET locked = true WHERE network_id = $1 AND address = $2`, [c.network_id, c.contract_id]);
+    async PoolLocked(s, e) {
+      const c: Chain = e.data.chain;
+      await updatePool(s, c.network_id, c.contract_id, () => ({ locked: true }));
     },
-    async PoolDistributionConfigured(tx, t, e) {
+    async PoolDistributionConfigured(s, e) {
       const d = e.data;
-      const c = d.chain;
-      await ensure(tx, t.pools, c.network_id, c.contract_id);
-      await tx.query(
-        `UPDATE ${t.pools} SET min_interval_seconds = $3, claim_delay_seconds = $4, round_expiry_seconds = $5
-          WHERE network_id = $1 AND address = $2`,
-        [c.network_id, c.contract_id, d.min_interval_seconds, d.claim_delay_seconds, d.round_expiry_seconds],
-      );
+      const c: Chain = d.chain;
+      await updatePool(s, c.network_id, c.contract_id, () => ({
+        min_interval_seconds: BigInt(d.min_interval_seconds), claim_delay_seconds: BigInt(d.claim_delay_seconds),
+        round_expiry_seconds: BigInt(d.round_expiry_seconds),
+      }));
     },
-    async PoolScheduleSet(tx, t, e) {
+    async PoolScheduleSet(s, e) {
       const d = e.data;
-      const c = d.chain;
-      await ensure(tx, t.pools, c.network_id, c.contract_id);
-      await tx.query(
-        `UPDATE ${t.pools} SET schedule_enabled = true, schedule_first = $3, schedule_interval = $4, schedule_total = $5
-          WHERE network_id = $1 AND address = $2`,
-        [c.network_id, c.contract_id, d.first_distribution_time, d.interval_seconds, d.total_distributions],
-      );
+      const c: Chain = d.chain;
+      await updatePool(s, c.network_id, c.contract_id, () => ({
+        schedule_enabled: true, schedule_first: BigInt(d.first_distribution_time), schedule_interval: BigInt(d.interval_seconds),
+        schedule_total: d.total_distributions,
+      }));
     },
-    async PoolScheduleDisabled(tx, t, e) {
-      const c = e.data.chain;
-      await ensure(tx, t.pools, c.network_id, c.contract_id);
-      await tx.query(`UPDATE ${t.pools} SET schedule_enabled = false WHERE network_id = $1 AND address = $2`, [c.network_id, c.contract_id]);
+    async PoolScheduleDisabled(s, e) {
+      const c: Chain = e.data.chain;
+      await updatePool(s, c.network_id, c.contract_id, () => ({ schedule_enabled: false }));
     },
-    async RoundCreated(tx, t, e) {
-      await addDistribution(tx, t.pools, e.data.chain, e.data.total_amount, e.data.token);
+    async RoundCreated(s, e) {
+      await addDistribution(s, e.data.chain, e.data.total_amount, e.data.token);
     },
-    async DistributionCompleted(tx, t, e) {
-      await addDistribution(tx, t.pools, e.data.chain, e.data.total_distributed, e.data.token);
+    async DistributionCompleted(s, e) {
+      await addDistribution(s, e.data.chain, e.data.total_distributed, e.data.token);
     },
   }),
 };
 
-async function addDistribution(
-  tx: SqlExecutor,
-  table: string,
-  c: { network_id: number; contract_id: string; closed_at: string },
-  amount: string,
-  token: string,
-): Promise<void> {
-  await ensure(tx, table, c.network_id, c.contract_id);
-  await tx.query(
-    `UPDATE ${table} SET total_distributed = total_distributed + $3::numeric, distribution_count = distribution_count + 1,
-            last_distribution_at = $4::timestamptz, distribution_token = $5
-      WHERE network_id = $1 AND address = $2`,
-    [c.network_id, c.contract_id, amount, c.closed_at, token],
-  );
+async function addDistribution(s: ProjectionState, c: Chain, amount: string, token: string): Promise<void> {
+  await updatePool(s, c.network_id, c.contract_id, (p) => ({
+    total_distributed: p.total_distributed + BigInt(amount), distribution_count: p.distribution_count + 1,
+    last_distribution_at: c.closed_at, distribution_token: token,
+  }));
 }

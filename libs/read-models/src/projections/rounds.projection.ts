@@ -1,7 +1,6 @@
 import type { ProjectionDefinition } from '@dob/projections';
-import type { SqlExecutor } from '@dob/sql';
 import { applyByType, type Chain, type EventHandler } from './apply-by-type';
-import { SHARE_EVENT_TYPES, poolVersionsDdl, shareDeltas, shareTableReplacement } from './share-ledger';
+import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement } from './share-ledger';
 
 /**
  * Distribution rounds per pool with their totals and claims (brief: round status).
@@ -14,40 +13,53 @@ import { SHARE_EVENT_TYPES, poolVersionsDdl, shareDeltas, shareTableReplacement 
  */
 export const ROUNDS = 'distribution_rounds';
 
-const shares: EventHandler = async (tx, t, e) => {
-  for (const d of await shareDeltas(tx, t.versions, e)) {
-    await tx.query(
-      `INSERT INTO ${t.totals} (network_id, pool, total_shares) VALUES ($1, $2, $3::numeric)
-       ON CONFLICT (network_id, pool) DO UPDATE SET total_shares = ${t.totals}.total_shares + EXCLUDED.total_shares`,
-      [d.networkId, d.pool, d.delta.toString()],
-    );
+export type RoundDoc = {
+  network_id: number;
+  pool: string;
+  round_id: number;
+  pool_version: string;
+  token: string;
+  total_amount: bigint;
+  total_shares: bigint;
+  total_claimed: bigint;
+  claim_count: number;
+  reclaimed: bigint | null;
+  created_at: string;
+  claimable_from: string;
+  expires_at: string | null;
+  tx_hash: string;
+};
+export type ClaimDoc = { network_id: number; pool: string; round_id: number; holder: string; token: string; amount: bigint; claimed_at: string };
+type TotalsDoc = { network_id: number; pool: string; total_shares: bigint; v1_rounds: number };
+/** Credits of the V1 round in progress; `open` until its dist_all turns them into claims. */
+type PendingDoc = { network_id: number; pool: string; holder: string; token: string; amount: bigint; open: boolean };
+export type WithdrawalDoc = { network_id: number; pool: string; holder: string; token: string; amount: bigint };
+
+const HOLDER_AMOUNT = { network_id: 'int', pool: 'text', holder: 'text', token: 'text', amount: 'amount' } as const;
+
+const totalsOf = async (s: Parameters<EventHandler>[0], networkId: number, pool: string): Promise<TotalsDoc> =>
+  (await s.get<TotalsDoc>('totals', { network_id: networkId, pool })) ?? { network_id: networkId, pool, total_shares: 0n, v1_rounds: 0 };
+
+const shares: EventHandler = async (s, e) => {
+  for (const d of await shareDeltas(s, e)) {
+    const t = await totalsOf(s, d.networkId, d.pool);
+    s.put('totals', { ...t, total_shares: t.total_shares + d.delta });
   }
-  const table = await shareTableReplacement(tx, t.versions, e);
+  const table = await shareTableReplacement(s, e);
   if (table) {
-    const total = [...table.holders.values()].reduce((a, b) => a + b, 0n);
-    await tx.query(
-      `INSERT INTO ${t.totals} (network_id, pool, total_shares) VALUES ($1, $2, $3::numeric)
-       ON CONFLICT (network_id, pool) DO UPDATE SET total_shares = EXCLUDED.total_shares`,
-      [table.networkId, table.pool, total.toString()],
-    );
+    const t = await totalsOf(s, table.networkId, table.pool);
+    s.put('totals', { ...t, total_shares: [...table.holders.values()].reduce((a, b) => a + b, 0n) });
   }
 };
 
 /** V1 shares are basis points: init and update_shares require Σ = 10,000 (dob-contracts §2, InvalidShareTotal). */
-const V1_TOTAL_SHARES = '10000';
+const V1_TOTAL_SHARES = 10_000n;
 
-async function totalShares(tx: SqlExecutor, table: string, c: Chain): Promise<string> {
-  const { rows } = await tx.query<{ total_shares: string }>(
-    `SELECT total_shares::text FROM ${table} WHERE network_id = $1 AND pool = $2`,
-    [c.network_id, c.contract_id],
-  );
-  return rows[0]?.total_shares ?? '0';
-}
-
-export const roundsProjection: ProjectionDefinition<SqlExecutor> = {
+export const roundsProjection: ProjectionDefinition = {
   name: ROUNDS,
   // v2: share totals include V1 initial cap tables and update_shares replacements (see share-ledger).
-  version: 2,
+  // v3: a document reducer for both stores; V1 credits are closed (open = false) rather than deleted.
+  version: 3,
   eventTypes: [
     ...SHARE_EVENT_TYPES,
     'RoundCreated',
@@ -57,146 +69,91 @@ export const roundsProjection: ProjectionDefinition<SqlExecutor> = {
     'DistributionCompleted',
     'AllocationWithdrawn',
   ],
-  tables: ['rounds', 'claims', 'totals', 'versions', 'v1_pending', 'withdrawals'],
-  async setup(tx, t) {
-    await tx.exec(`CREATE TABLE ${t.rounds} (
-      network_id     int         NOT NULL,
-      pool           text        NOT NULL,
-      round_id       int8        NOT NULL,
-      pool_version   text        NOT NULL,
-      token          text        NOT NULL,
-      total_amount   numeric     NOT NULL,
-      total_shares   numeric     NOT NULL,
-      total_claimed  numeric     NOT NULL DEFAULT 0,
-      claim_count    int         NOT NULL DEFAULT 0,
-      reclaimed      numeric,
-      created_at     timestamptz NOT NULL,
-      claimable_from timestamptz NOT NULL,
-      expires_at     timestamptz,
-      tx_hash        text        NOT NULL,
-      PRIMARY KEY (network_id, pool, round_id)
-    );
-    CREATE INDEX ON ${t.rounds} (claimable_from);
-    CREATE TABLE ${t.claims} (
-      network_id int         NOT NULL,
-      pool       text        NOT NULL,
-      round_id   int8        NOT NULL,
-      holder     text        NOT NULL,
-      token      text        NOT NULL,
-      amount     numeric     NOT NULL,
-      claimed_at timestamptz NOT NULL,
-      PRIMARY KEY (network_id, pool, round_id, holder)
-    );
-    CREATE INDEX ON ${t.claims} (holder, network_id, pool);
-    CREATE TABLE ${t.totals} (
-      network_id   int     NOT NULL,
-      pool         text    NOT NULL,
-      total_shares numeric NOT NULL DEFAULT 0,
-      v1_rounds    int     NOT NULL DEFAULT 0,
-      PRIMARY KEY (network_id, pool)
-    );
-    ${poolVersionsDdl(t.versions)};
-    CREATE TABLE ${t.v1_pending} (
-      network_id int     NOT NULL,
-      pool       text    NOT NULL,
-      holder     text    NOT NULL,
-      token      text    NOT NULL,
-      amount     numeric NOT NULL,
-      PRIMARY KEY (network_id, pool, holder, token)
-    );
-    CREATE TABLE ${t.withdrawals} (
-      network_id int     NOT NULL,
-      pool       text    NOT NULL,
-      holder     text    NOT NULL,
-      token      text    NOT NULL,
-      amount     numeric NOT NULL,
-      PRIMARY KEY (network_id, pool, holder, token)
-    );`);
+  collections: {
+    rounds: {
+      fields: {
+        network_id: 'int', pool: 'text', round_id: 'int8', pool_version: 'text', token: 'text', total_amount: 'amount',
+        total_shares: 'amount', total_claimed: 'amount', claim_count: 'int', reclaimed: 'amount?', created_at: 'timestamp',
+        claimable_from: 'timestamp', expires_at: 'timestamp?', tx_hash: 'text',
+      },
+      key: ['network_id', 'pool', 'round_id'],
+      indexes: [{ keys: ['claimable_from'] }, { keys: ['network_id', 'pool', 'created_at desc', 'round_id desc'] }],
+    },
+    claims: {
+      fields: { network_id: 'int', pool: 'text', round_id: 'int8', holder: 'text', token: 'text', amount: 'amount', claimed_at: 'timestamp' },
+      key: ['network_id', 'pool', 'round_id', 'holder'],
+      indexes: [{ keys: ['holder', 'network_id', 'pool'] }],
+    },
+    totals: { fields: { network_id: 'int', pool: 'text', total_shares: 'amount', v1_rounds: 'int' }, key: ['network_id', 'pool'] },
+    versions: POOL_VERSIONS,
+    v1_pending: {
+      fields: { ...HOLDER_AMOUNT, open: 'bool' },
+      key: ['network_id', 'pool', 'holder', 'token'],
+      indexes: [{ keys: ['network_id', 'pool', 'token', 'open'] }],
+    },
+    withdrawals: { fields: HOLDER_AMOUNT, key: ['network_id', 'pool', 'holder', 'token'], indexes: [{ keys: ['holder', 'network_id', 'pool'] }] },
   },
   apply: applyByType({
     ...Object.fromEntries(SHARE_EVENT_TYPES.map((type) => [type, shares])),
-    async RoundCreated(tx, t, e) {
+    async RoundCreated(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      await tx.query(
-        `INSERT INTO ${t.rounds} (network_id, pool, round_id, pool_version, token, total_amount, total_shares, created_at,
-                                  claimable_from, expires_at, tx_hash)
-         VALUES ($1, $2, $3, '2', $4, $5::numeric, $6::numeric, $7, $8, $9, $10)
-         ON CONFLICT (network_id, pool, round_id) DO NOTHING`,
-        [c.network_id, c.contract_id, d.round_id, d.token, d.total_amount, await totalShares(tx, t.totals, c), c.closed_at, d.claimable_from, d.expires_at, c.tx_hash],
-      );
+      const key = { network_id: c.network_id, pool: c.contract_id, round_id: Number(d.round_id) };
+      if (await s.get('rounds', key)) return;
+      s.put('rounds', {
+        ...key, pool_version: '2', token: d.token, total_amount: BigInt(d.total_amount),
+        total_shares: (await totalsOf(s, c.network_id, c.contract_id)).total_shares, total_claimed: 0n, claim_count: 0,
+        reclaimed: null, created_at: c.closed_at, claimable_from: d.claimable_from, expires_at: d.expires_at, tx_hash: c.tx_hash,
+      });
     },
-    async RoundClaimed(tx, t, e) {
+    async RoundClaimed(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      await tx.query(
-        `INSERT INTO ${t.claims} (network_id, pool, round_id, holder, token, amount, claimed_at)
-         VALUES ($1, $2, $3, $4, $5, $6::numeric, $7) ON CONFLICT DO NOTHING`,
-        [c.network_id, c.contract_id, d.round_id, d.shareholder, d.token, d.amount, c.closed_at],
-      );
-      await tx.query(
-        `UPDATE ${t.rounds} SET total_claimed = total_claimed + $4::numeric, claim_count = claim_count + 1
-          WHERE network_id = $1 AND pool = $2 AND round_id = $3`,
-        [c.network_id, c.contract_id, d.round_id, d.amount],
-      );
+      const round = { network_id: c.network_id, pool: c.contract_id, round_id: Number(d.round_id) };
+      const claim = { ...round, holder: d.shareholder };
+      if (!(await s.get('claims', claim))) s.put('claims', { ...claim, token: d.token, amount: BigInt(d.amount), claimed_at: c.closed_at });
+      const r = await s.get<RoundDoc>('rounds', round);
+      if (r) s.put('rounds', { ...r, total_claimed: r.total_claimed + BigInt(d.amount), claim_count: r.claim_count + 1 });
     },
-    async RoundReclaimed(tx, t, e) {
+    async RoundReclaimed(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      await tx.query(
-        `UPDATE ${t.rounds} SET reclaimed = COALESCE(reclaimed, 0) + $4::numeric
-          WHERE network_id = $1 AND pool = $2 AND round_id = $3`,
-        [c.network_id, c.contract_id, d.round_id, d.unclaimed],
-      );
+      const r = await s.get<RoundDoc>('rounds', { network_id: c.network_id, pool: c.contract_id, round_id: Number(d.round_id) });
+      if (r) s.put('rounds', { ...r, reclaimed: (r.reclaimed ?? 0n) + BigInt(d.unclaimed) });
     },
-    async DistributionAllocated(tx, t, e) {
+    async DistributionAllocated(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      await tx.query(
-        `INSERT INTO ${t.v1_pending} (network_id, pool, holder, token, amount) VALUES ($1, $2, $3, $4, $5::numeric)
-         ON CONFLICT (network_id, pool, holder, token) DO UPDATE SET amount = ${t.v1_pending}.amount + EXCLUDED.amount`,
-        [c.network_id, c.contract_id, d.shareholder, d.token, d.amount],
-      );
+      const key = { network_id: c.network_id, pool: c.contract_id, holder: d.shareholder, token: d.token };
+      const p = await s.get<PendingDoc>('v1_pending', key);
+      s.put('v1_pending', { ...key, amount: (p?.open ? p.amount : 0n) + BigInt(d.amount), open: true });
     },
-    async DistributionCompleted(tx, t, e) {
+    async DistributionCompleted(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      const { rows } = await tx.query<{ v1_rounds: number }>(
-        `INSERT INTO ${t.totals} (network_id, pool, v1_rounds) VALUES ($1, $2, 1)
-         ON CONFLICT (network_id, pool) DO UPDATE SET v1_rounds = ${t.totals}.v1_rounds + 1
-         RETURNING v1_rounds`,
-        [c.network_id, c.contract_id],
-      );
-      const roundId = rows[0]!.v1_rounds - 1;
+      const t = await totalsOf(s, c.network_id, c.contract_id);
+      s.put('totals', { ...t, v1_rounds: t.v1_rounds + 1 });
+      const roundId = t.v1_rounds;
       // The push model credited each holder just before dist_all: those credits are this round's claims.
-      await tx.query(
-        `INSERT INTO ${t.claims} (network_id, pool, round_id, holder, token, amount, claimed_at)
-         SELECT network_id, pool, $3, holder, token, amount, $5::timestamptz FROM ${t.v1_pending}
-          WHERE network_id = $1 AND pool = $2 AND token = $4`,
-        [c.network_id, c.contract_id, roundId, d.token, c.closed_at],
-      );
-      const { rows: sums } = await tx.query<{ claimed: string; n: number }>(
-        `SELECT COALESCE(SUM(amount), 0)::text AS claimed, COUNT(*)::int AS n FROM ${t.v1_pending}
-          WHERE network_id = $1 AND pool = $2 AND token = $3`,
-        [c.network_id, c.contract_id, d.token],
-      );
-      await tx.query(`DELETE FROM ${t.v1_pending} WHERE network_id = $1 AND pool = $2 AND token = $3`, [c.network_id, c.contract_id, d.token]);
-      await tx.query(
-        `INSERT INTO ${t.rounds} (network_id, pool, round_id, pool_version, token, total_amount, total_shares, total_claimed,
-                                  claim_count, created_at, claimable_from, expires_at, tx_hash)
-         VALUES ($1, $2, $3, '1', $4, $5::numeric, $6::numeric, $7::numeric, $8, $9, $9, NULL, $10)
-         ON CONFLICT (network_id, pool, round_id) DO NOTHING`,
-        [c.network_id, c.contract_id, roundId, d.token, d.total_distributed, V1_TOTAL_SHARES, sums[0]!.claimed, Number(sums[0]!.n), c.closed_at, c.tx_hash],
-      );
+      const credits = await s.find<PendingDoc>('v1_pending', { network_id: c.network_id, pool: c.contract_id, token: d.token, open: true });
+      for (const p of credits) {
+        s.put('claims', { network_id: p.network_id, pool: p.pool, round_id: roundId, holder: p.holder, token: p.token, amount: p.amount, claimed_at: c.closed_at });
+        s.put('v1_pending', { ...p, amount: 0n, open: false });
+      }
+      const key = { network_id: c.network_id, pool: c.contract_id, round_id: roundId };
+      if (await s.get('rounds', key)) return;
+      s.put('rounds', {
+        ...key, pool_version: '1', token: d.token, total_amount: BigInt(d.total_distributed), total_shares: V1_TOTAL_SHARES,
+        total_claimed: credits.reduce((n, p) => n + p.amount, 0n), claim_count: credits.length, reclaimed: null,
+        created_at: c.closed_at, claimable_from: c.closed_at, expires_at: null, tx_hash: c.tx_hash,
+      });
     },
-    async AllocationWithdrawn(tx, t, e) {
+    async AllocationWithdrawn(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      await tx.query(
-        `INSERT INTO ${t.withdrawals} (network_id, pool, holder, token, amount) VALUES ($1, $2, $3, $4, $5::numeric)
-         ON CONFLICT (network_id, pool, holder, token) DO UPDATE SET amount = ${t.withdrawals}.amount + EXCLUDED.amount`,
-        [c.network_id, c.contract_id, d.shareholder, d.token, d.amount],
-      );
+      const key = { network_id: c.network_id, pool: c.contract_id, holder: d.shareholder, token: d.token };
+      const w = await s.get<WithdrawalDoc>('withdrawals', key);
+      s.put('withdrawals', { ...key, amount: (w?.amount ?? 0n) + BigInt(d.amount) });
     },
   }),
 };

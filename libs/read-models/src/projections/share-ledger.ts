@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@dob/event-store';
-import type { SqlExecutor } from '@dob/sql';
+import type { CollectionSpec, ProjectionState } from '@dob/projections';
 
 /**
  * Who holds how many shares. V1 pools keep the cap table in the splitter: `init` sets it (the indexer reads the
@@ -7,7 +7,7 @@ import type { SqlExecutor } from '@dob/sql';
  * dob-contracts §2.4), SharesTransferred moves points, and `update_shares` replaces it (ShareTableUpdated.shares).
  * V2 pools keep balances in the participation token, so V2 balances come from ParticipationToken* events and V2's
  * SharesTransferred / ShareTableUpdated are only records (per the event catalog's note on SharesTransferred).
- * A pool's version is learned from PoolInitialized into a per-projection table (`versions`).
+ * A pool's version is learned from PoolInitialized into a per-projection collection (`versions`).
  */
 export const SHARE_EVENT_TYPES = [
   'PoolInitialized',
@@ -26,36 +26,31 @@ export interface ShareDelta {
   readonly delta: bigint;
 }
 
-export function poolVersionsDdl(table: string): string {
-  return `CREATE TABLE ${table} (network_id int NOT NULL, pool text NOT NULL, version text NOT NULL, PRIMARY KEY (network_id, pool))`;
-}
+export const POOL_VERSIONS: CollectionSpec = { fields: { network_id: 'int', pool: 'text', version: 'text' }, key: ['network_id', 'pool'] };
+
+type VersionDoc = { network_id: number; pool: string; version: string };
+
+const poolVersion = async (s: ProjectionState, networkId: number, pool: string): Promise<string | undefined> =>
+  (await s.get<VersionDoc>('versions', { network_id: networkId, pool }))?.version;
 
 /** The share movements one event makes (empty for events that move none); records pool versions on the way. */
-export async function shareDeltas(tx: SqlExecutor, versions: string, e: RecordedEvent<any>): Promise<ShareDelta[]> {
+export async function shareDeltas(s: ProjectionState, e: RecordedEvent<any>): Promise<ShareDelta[]> {
   const d = e.data;
   const networkId: number = d.chain.network_id;
   switch (e.type) {
     case 'PoolInitialized':
-      await tx.query(
-        `INSERT INTO ${versions} (network_id, pool, version) VALUES ($1, $2, $3)
-         ON CONFLICT (network_id, pool) DO UPDATE SET version = EXCLUDED.version`,
-        [networkId, d.chain.contract_id, d.pool_version],
-      );
+      s.put('versions', { network_id: networkId, pool: d.chain.contract_id, version: d.pool_version });
       if (d.pool_version !== '1' || !Array.isArray(d.initial_shares)) return [];
       // A pool starts empty, so the initial table is a set of deltas from zero.
-      return (d.initial_shares as { shareholder: string; share: string }[]).map((s) => ({
+      return (d.initial_shares as { shareholder: string; share: string }[]).map((x) => ({
         networkId,
         pool: d.chain.contract_id,
-        holder: s.shareholder,
-        delta: BigInt(s.share),
+        holder: x.shareholder,
+        delta: BigInt(x.share),
       }));
     case 'SharesTransferred': {
       if (d.reason === 'crowdfunding_allocation') return []; // always a V2 PT mint, counted from the PT event
-      const { rows } = await tx.query<{ version: string }>(
-        `SELECT version FROM ${versions} WHERE network_id = $1 AND pool = $2`,
-        [networkId, d.pool],
-      );
-      if (rows[0]?.version === '2') return [];
+      if ((await poolVersion(s, networkId, d.pool)) === '2') return [];
       const shares = BigInt(d.shares);
       const out: ShareDelta[] = [{ networkId, pool: d.pool, holder: d.to, delta: shares }];
       if (d.from) out.unshift({ networkId, pool: d.pool, holder: d.from, delta: -shares });
@@ -88,14 +83,13 @@ export interface ShareTableReplacement {
  * V1 `update_shares` replaces the whole cap table (dob-contracts §2.2): the new table when the event carries it
  * (null for V2, whose PT mints/clawbacks carry the change, and when the indexer could not read the call).
  */
-export async function shareTableReplacement(tx: SqlExecutor, versions: string, e: RecordedEvent<any>): Promise<ShareTableReplacement | null> {
+export async function shareTableReplacement(s: ProjectionState, e: RecordedEvent<any>): Promise<ShareTableReplacement | null> {
   const d = e.data;
   if (e.type !== 'ShareTableUpdated' || !Array.isArray(d.shares)) return null;
   const networkId: number = d.chain.network_id;
   const pool: string = d.chain.contract_id;
-  const { rows } = await tx.query<{ version: string }>(`SELECT version FROM ${versions} WHERE network_id = $1 AND pool = $2`, [networkId, pool]);
-  if (rows[0]?.version !== '1') return null;
+  if ((await poolVersion(s, networkId, pool)) !== '1') return null;
   const holders = new Map<string, bigint>();
-  for (const s of d.shares as { shareholder: string; share: string }[]) holders.set(s.shareholder, (holders.get(s.shareholder) ?? 0n) + BigInt(s.share));
+  for (const x of d.shares as { shareholder: string; share: string }[]) holders.set(x.shareholder, (holders.get(x.shareholder) ?? 0n) + BigInt(x.share));
   return { networkId, pool, holders };
 }

@@ -1,5 +1,4 @@
 import type { ProjectionDefinition } from '@dob/projections';
-import type { SqlExecutor } from '@dob/sql';
 import { applyByType, type Chain } from './apply-by-type';
 
 /**
@@ -9,30 +8,22 @@ import { applyByType, type Chain } from './apply-by-type';
  */
 export const TOKENS = 'tokens';
 
-export const tokensProjection: ProjectionDefinition<SqlExecutor> = {
+export const tokensProjection: ProjectionDefinition = {
   name: TOKENS,
-  version: 1,
+  // v2: a document reducer for both stores.
+  version: 2,
   eventTypes: ['PaymentTokenTransferred'],
-  tables: ['tokens'],
-  async setup(tx, t) {
-    await tx.exec(`CREATE TABLE ${t.tokens} (
-      network_id int  NOT NULL,
-      address    text NOT NULL,
-      symbol     text NOT NULL,
-      asset      text NOT NULL,
-      PRIMARY KEY (network_id, address)
-    )`);
+  collections: {
+    tokens: { fields: { network_id: 'int', address: 'text', symbol: 'text', asset: 'text' }, key: ['network_id', 'address'] },
   },
   apply: applyByType({
-    async PaymentTokenTransferred(tx, t, e) {
+    async PaymentTokenTransferred(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
       if (!d.asset) return;
-      const symbol = d.asset === 'native' ? 'XLM' : String(d.asset).split(':')[0];
-      await tx.query(
-        `INSERT INTO ${t.tokens} (network_id, address, symbol, asset) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-        [c.network_id, d.token, symbol, d.asset],
-      );
+      const key = { network_id: c.network_id, address: d.token };
+      if (await s.get('tokens', key)) return; // the first sighting names it
+      s.put('tokens', { ...key, symbol: d.asset === 'native' ? 'XLM' : String(d.asset).split(':')[0]!, asset: d.asset });
     },
   }),
 };

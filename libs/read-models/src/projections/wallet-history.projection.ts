@@ -1,10 +1,9 @@
 import type { ProjectionDefinition } from '@dob/projections';
-import type { SqlExecutor } from '@dob/sql';
 import { applyByType, type Chain, type EventHandler } from './apply-by-type';
 
 /**
  * Per-wallet transaction history for the portfolio: share movements, claims, marketplace activity and
- * crowdfunding contributions, one row per (domain event, wallet side). Marketplace share moves are recorded once,
+ * crowdfunding contributions, one document per (domain event, wallet side). Marketplace share moves are recorded once,
  * as the sale (shares_sold / shares_bought), not again as a share transfer.
  */
 export const WALLET_HISTORY = 'wallet_history';
@@ -36,25 +35,24 @@ interface Entry {
   token?: string | null;
 }
 
+/** One document per (domain event, wallet side), keyed by both (exactly-once application makes a write enough). */
 function record(map: (d: any, c: Chain) => Entry[]): EventHandler {
-  return async (tx, t, e) => {
+  return (s, e) => {
     const d = e.data;
     const c: Chain = d.chain;
-    const entries = map(d, c);
-    for (const [i, x] of entries.entries()) {
-      await tx.query(
-        `INSERT INTO ${t.entries} (event_id, side, network_id, wallet, type, pool, counterparty, shares, amount, token,
-                                   tx_hash, occurred_at, chain_event_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING`,
-        [e.id, i, c.network_id, x.wallet, x.type, x.pool, x.counterparty ?? null, x.shares ?? null, x.amount ?? null, x.token ?? null, c.tx_hash, c.closed_at, c.event_id],
-      );
+    for (const [i, x] of map(d, c).entries()) {
+      s.put('entries', {
+        event_id: e.id, side: i, network_id: c.network_id, wallet: x.wallet, type: x.type, pool: x.pool, counterparty: x.counterparty ?? null,
+        shares: x.shares ?? null, amount: x.amount ?? null, token: x.token ?? null, tx_hash: c.tx_hash, occurred_at: c.closed_at, chain_event_id: c.event_id,
+      });
     }
   };
 }
 
-export const walletHistoryProjection: ProjectionDefinition<SqlExecutor> = {
+export const walletHistoryProjection: ProjectionDefinition = {
   name: WALLET_HISTORY,
-  version: 1,
+  // v2: a document reducer for both stores.
+  version: 2,
   eventTypes: [
     'SharesTransferred',
     'RoundClaimed',
@@ -67,25 +65,15 @@ export const walletHistoryProjection: ProjectionDefinition<SqlExecutor> = {
     'CampaignOptedOut',
     'CampaignRefunded',
   ],
-  tables: ['entries'],
-  async setup(tx, t) {
-    await tx.exec(`CREATE TABLE ${t.entries} (
-      event_id       text        NOT NULL,
-      side           int         NOT NULL,
-      network_id     int         NOT NULL,
-      wallet         text        NOT NULL,
-      type           text        NOT NULL,
-      pool           text        NOT NULL,
-      counterparty   text,
-      shares         text,
-      amount         text,
-      token          text,
-      tx_hash        text        NOT NULL,
-      occurred_at    timestamptz NOT NULL,
-      chain_event_id text        NOT NULL,
-      PRIMARY KEY (event_id, side)
-    );
-    CREATE INDEX ON ${t.entries} (wallet, occurred_at DESC, chain_event_id DESC, event_id, side);`);
+  collections: {
+    entries: {
+      fields: {
+        event_id: 'text', side: 'int', network_id: 'int', wallet: 'text', type: 'text', pool: 'text', counterparty: 'text?', shares: 'text?',
+        amount: 'text?', token: 'text?', tx_hash: 'text', occurred_at: 'timestamp', chain_event_id: 'text',
+      },
+      key: ['event_id', 'side'],
+      indexes: [{ keys: ['wallet', 'occurred_at desc', 'chain_event_id desc', 'event_id', 'side'] }],
+    },
   },
   apply: applyByType({
     SharesTransferred: record((d) => {

@@ -1,5 +1,6 @@
 import { formatAmount, percent } from '../money';
-import { V, iso, type QueryContext } from './query-context';
+import { iso, type QueryContext } from './query-context';
+import type { CampaignRow } from './read-model-reader.port';
 
 export const CROWDFUNDING_SORTS = ['deadline_asc', 'deadline_desc', 'progress_desc'] as const;
 export type CrowdfundingSort = (typeof CROWDFUNDING_SORTS)[number];
@@ -20,13 +21,21 @@ export interface CrowdfundingPool {
   is_active: boolean;
 }
 
-// Active = still fundraising and the deadline not passed, judged against the query's clock.
-const ACTIVE = `(c.status = 'fundraising' AND c.deadline > $1::timestamptz)`;
-const TARGET = '(c.soft_cap_shares * c.price_per_share)';
-const ORDER: Record<CrowdfundingSort, string> = {
-  deadline_asc: 'c.deadline ASC',
-  deadline_desc: 'c.deadline DESC',
-  progress_desc: `(c.total_raised / NULLIF(${TARGET}, 0)) DESC NULLS LAST`,
+/**
+ * raised / target compared exactly (cross-multiplied; targets are positive), a zero target (no progress) last.
+ * Rows arrive in (network_id, address) order and the sort is stable, which breaks ties the same way everywhere.
+ */
+const byProgressDesc = (a: CampaignRow, b: CampaignRow): number => {
+  const [ta, tb] = [BigInt(a.target), BigInt(b.target)];
+  if (ta <= 0n || tb <= 0n) return (ta <= 0n ? 1 : 0) - (tb <= 0n ? 1 : 0);
+  const [x, y] = [BigInt(a.raised) * tb, BigInt(b.raised) * ta];
+  return x === y ? 0 : x > y ? -1 : 1;
+};
+
+const ORDER: Record<CrowdfundingSort, (a: CampaignRow, b: CampaignRow) => number> = {
+  deadline_asc: (a, b) => a.deadline.getTime() - b.deadline.getTime(),
+  deadline_desc: (a, b) => b.deadline.getTime() - a.deadline.getTime(),
+  progress_desc: byProgressDesc,
 };
 
 /**
@@ -38,29 +47,8 @@ export class CrowdfundingQueries {
   constructor(private readonly ctx: QueryContext) {}
 
   async list(q: { networkId?: number; sort: CrowdfundingSort; status: 'active' | 'all' }): Promise<CrowdfundingPool[]> {
-    const params: unknown[] = [this.ctx.now().toISOString()];
-    const where: string[] = [];
-    if (q.status === 'active') where.push(ACTIVE);
-    if (q.networkId !== undefined) {
-      params.push(q.networkId);
-      where.push(`c.network_id = $${params.length}`);
-    }
-    const tokens = await this.ctx.tokens.lookup();
-    const { rows } = await this.ctx.db.query<{
-      network_id: number; address: string; name: string | null; ticker: string | null; target: string; raised: string;
-      contributors: number; deadline: Date; payment_token: string; active: boolean;
-    }>(
-      `SELECT c.network_id, c.address, COALESCE(pc.name, ps.name) AS name, COALESCE(pc.ticker, ps.ticker) AS ticker,
-              ${TARGET}::text AS target, c.total_raised::text AS raised, c.deadline, c.payment_token, ${ACTIVE} AS active,
-              (SELECT COUNT(*)::int FROM ${V.contributors} x WHERE x.network_id = c.network_id AND x.campaign = c.address AND x.shares > 0) AS contributors
-         FROM ${V.campaigns} c
-         LEFT JOIN ${V.pools} pc ON pc.network_id = c.network_id AND pc.address = c.address
-         LEFT JOIN ${V.pools} ps ON ps.network_id = c.network_id AND ps.address = c.splitter
-        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY ${ORDER[q.sort]}, c.network_id, c.address`,
-      params,
-    );
-    return rows.map((r) => {
+    const [rows, tokens] = await Promise.all([this.ctx.reader.campaigns(this.ctx.now(), { networkId: q.networkId, status: q.status }), this.ctx.tokens.lookup()]);
+    return [...rows].sort(ORDER[q.sort]).map((r) => {
       const t = tokens.get(r.network_id, r.payment_token);
       return {
         address: r.address,

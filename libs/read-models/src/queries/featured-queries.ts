@@ -1,5 +1,5 @@
-import { FEATURED_OVERRIDES_TABLE } from '../featured/featured-overrides';
-import { MEMBER_STATS, V, int, type QueryContext } from './query-context';
+import { int, type QueryContext } from './query-context';
+import type { FeaturedCandidate as Candidate } from './read-model-reader.port';
 
 export interface FeaturedPool {
   address: string;
@@ -9,18 +9,6 @@ export interface FeaturedPool {
   estimated_apr: number | null;
   member_count: number;
   featured_reason: string;
-}
-
-interface Candidate {
-  network_id: number;
-  address: string;
-  name: string | null;
-  ticker: string | null;
-  estimated_apr: string | null;
-  member_count: number;
-  volume_24h: string;
-  override_reason: string | null;
-  override_position: number | null;
 }
 
 /**
@@ -35,26 +23,7 @@ export class FeaturedQueries {
   constructor(private readonly ctx: QueryContext) {}
 
   async list(q: { networkId?: number }): Promise<FeaturedPool[]> {
-    const params: unknown[] = [this.ctx.now().toISOString()];
-    let filter = '';
-    if (q.networkId !== undefined) {
-      params.push(q.networkId);
-      filter = `AND p.network_id = $2`;
-    }
-    const { rows } = await this.ctx.db.query<Candidate>(
-      `SELECT p.network_id, p.address, p.name, p.ticker, p.estimated_apr::text AS estimated_apr,
-              COALESCE(m.member_count, 0) AS member_count, COALESCE(s.volume, 0)::text AS volume_24h,
-              o.reason AS override_reason, o.position AS override_position
-         FROM ${V.pools} p
-         LEFT JOIN (${MEMBER_STATS}) m ON m.network_id = p.network_id AND m.pool = p.address
-         LEFT JOIN (SELECT network_id, pool, SUM(total_price) AS volume FROM ${V.sales}
-                     WHERE sold_at > $1::timestamptz - interval '24 hours'
-                     GROUP BY network_id, pool) s ON s.network_id = p.network_id AND s.pool = p.address
-         LEFT JOIN ${FEATURED_OVERRIDES_TABLE} o ON o.network_id = p.network_id AND o.address = p.address
-        WHERE (p.initialized OR p.registered) ${filter}
-        ORDER BY p.network_id, p.address`,
-      params,
-    );
+    const rows = await this.ctx.reader.featuredCandidates(this.ctx.now(), q.networkId);
     const picked: FeaturedPool[] = [];
     const taken = new Set<string>();
     const key = (c: Candidate) => `${c.network_id}/${c.address}`;

@@ -1,11 +1,11 @@
 import { formatAmount } from '../money';
 import { chainName } from '../networks';
 import { resolvePoolNetwork } from './pool-resolution';
-import { MEMBER_STATS, V, iso, int, offsetOf, type Page, type Paging, type QueryContext } from './query-context';
-import { joinLearnedToken, tokenLabel, type LearnedToken, type TokenResolver } from './token-directory';
+import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
+import { POOL_SORTS, type PoolRow, type PoolSort } from './read-model-reader.port';
+import { tokenLabel, type LearnedToken, type TokenResolver } from './token-directory';
 
-export const POOL_SORTS = ['created_desc', 'created_asc', 'apr_desc', 'apr_asc', 'members_desc', 'members_asc'] as const;
-export type PoolSort = (typeof POOL_SORTS)[number];
+export { POOL_SORTS, type PoolRow, type PoolSort };
 export const ACCESS_TYPES = ['rtj', 'p', 'qr', 'stk'] as const;
 
 /** Spec "Access types": what each code means, shown as pool_data.way_to_access. */
@@ -51,58 +51,6 @@ export interface PoolDetail extends PoolListItem {
   next_distribution: string | null;
 }
 
-export interface PoolRow {
-  network_id: number;
-  address: string;
-  name: string | null;
-  ticker: string | null;
-  access_type: string | null;
-  distribution_type: string | null;
-  estimated_apr: string | null;
-  max_participants: number | null;
-  token_to_distribute: string | null;
-  created_at: Date | null;
-  member_count: number | null;
-  total_shares: string | null;
-  pool_version: string | null;
-  creator_address: string | null;
-  locked: boolean;
-  mutable: boolean | null;
-  min_interval_seconds: string | null;
-  claim_delay_seconds: string | null;
-  round_expiry_seconds: string | null;
-  schedule_enabled: boolean;
-  schedule_first: string | null;
-  schedule_interval: string | null;
-  schedule_total: number | null;
-  distribution_count: number;
-  total_distributed: string;
-  last_distribution_at: Date | null;
-  distribution_token: string | null;
-  /** Symbols the tokens read model learned for token_to_distribute and distribution_token (null if none). */
-  token_to_distribute_symbol: string | null;
-  distribution_token_symbol: string | null;
-}
-
-const POOL_COLUMNS = `p.network_id, p.address, p.name, p.ticker, p.access_type, p.distribution_type,
-       p.estimated_apr::text AS estimated_apr, p.max_participants, p.token_to_distribute, p.created_at,
-       COALESCE(m.member_count, 0) AS member_count, COALESCE(m.total_shares, 0)::text AS total_shares, p.pool_version,
-       p.creator_address, p.locked, p.mutable, p.min_interval_seconds, p.claim_delay_seconds, p.round_expiry_seconds,
-       p.schedule_enabled, p.schedule_first, p.schedule_interval, p.schedule_total, p.distribution_count,
-       p.total_distributed::text AS total_distributed, p.last_distribution_at, p.distribution_token,
-       ttd.symbol AS token_to_distribute_symbol, dt.symbol AS distribution_token_symbol`;
-
-/** A listed pool is registered or initialised (the pools model also keeps rows for events of unknown pools). */
-const LISTED = '(p.initialized OR p.registered)';
-
-// Member stats and token symbols are single-row lookups by primary key (no aggregate, no second query).
-const FROM_POOLS = `${V.pools} p
-  LEFT JOIN (${MEMBER_STATS}) m ON m.network_id = p.network_id AND m.pool = p.address
-  ${joinLearnedToken('ttd', 'p.network_id', 'p.token_to_distribute')}
-  ${joinLearnedToken('dt', 'p.network_id', 'p.distribution_token')}`;
-
-const SELECT_POOLS = `SELECT ${POOL_COLUMNS} FROM ${FROM_POOLS} WHERE ${LISTED}`;
-
 /** The learned token symbols a pool row carries, for TokenDirectory.withLearned. */
 function learnedTokens(rows: readonly PoolRow[]): LearnedToken[] {
   const out: LearnedToken[] = [];
@@ -112,16 +60,6 @@ function learnedTokens(rows: readonly PoolRow[]): LearnedToken[] {
   }
   return out;
 }
-
-// Every order ends on (network_id, address): equal keys never reorder between requests or rebuilds.
-const ORDER: Record<PoolSort, string> = {
-  created_desc: 'p.created_at DESC NULLS LAST',
-  created_asc: 'p.created_at ASC NULLS LAST',
-  apr_desc: 'p.estimated_apr DESC NULLS LAST',
-  apr_asc: 'p.estimated_apr ASC NULLS LAST',
-  members_desc: 'member_count DESC',
-  members_asc: 'member_count ASC',
-};
 
 export function toListItem(r: PoolRow, tokens?: TokenResolver): PoolListItem {
   return {
@@ -152,40 +90,16 @@ export class PoolQueries {
   constructor(private readonly ctx: QueryContext) {}
 
   async list(q: PoolListQuery): Promise<Page<PoolListItem>> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: string, v: unknown) => {
-      params.push(v);
-      where.push(sql.replaceAll('?', `$${params.length}`));
-    };
-    if (q.search) add(`(p.name ILIKE ? OR p.ticker ILIKE ?)`, `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    if (q.networkId !== undefined) add('p.network_id = ?', q.networkId);
-    if (q.accessType) add('p.access_type = ?', q.accessType);
-    const filter = where.length ? ` AND ${where.join(' AND ')}` : '';
-    // One statement: the page and, as an uncorrelated scalar subquery (evaluated once), the filtered total. The
-    // count needs no member stats: filters only touch the pools table.
-    const total = `(SELECT COUNT(*)::int FROM ${V.pools} p WHERE ${LISTED}${filter}) AS total_count`;
-    const { rows } = await this.ctx.db.query<PoolRow & { total_count: number }>(
-      `SELECT ${POOL_COLUMNS}, ${total} FROM ${FROM_POOLS} WHERE ${LISTED}${filter}
-        ORDER BY ${ORDER[q.sort]}, p.network_id, p.address LIMIT ${q.limit} OFFSET ${offsetOf(q)}`,
-      params,
-    );
-    // A page past the end has no row to carry the total (page 1 empty means none match).
-    const count = rows[0]?.total_count ?? (offsetOf(q) === 0 ? 0 : await this.count(filter, params));
+    const { rows, total } = await this.ctx.reader.poolPage({ search: q.search, networkId: q.networkId, accessType: q.accessType }, q.sort, sliceOf(q));
     const tokens = this.ctx.tokens.withLearned(learnedTokens(rows));
-    return { items: rows.map((r) => toListItem(r, tokens)), page: q.page, limit: q.limit, total: count };
-  }
-
-  private async count(filter: string, params: unknown[]): Promise<number> {
-    const { rows } = await this.ctx.db.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM ${V.pools} p WHERE ${LISTED}${filter}`, params);
-    return rows[0]!.n;
+    return { items: rows.map((r) => toListItem(r, tokens)), page: q.page, limit: q.limit, total };
   }
 
   async row(address: string, networkId?: number): Promise<PoolRow> {
     const network = await resolvePoolNetwork(this.ctx, address, networkId);
-    const { rows } = await this.ctx.db.query<PoolRow>(`${SELECT_POOLS} AND p.network_id = $1 AND p.address = $2`, [network, address]);
-    if (!rows[0]) throw new Error(`pool ${address} vanished between lookups`);
-    return rows[0];
+    const row = await this.ctx.reader.poolRow(network, address);
+    if (!row) throw new Error(`pool ${address} vanished between lookups`);
+    return row;
   }
 
   async detail(address: string, networkId?: number): Promise<PoolDetail> {

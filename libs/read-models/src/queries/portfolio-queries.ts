@@ -2,9 +2,9 @@ import { AppError } from '@dob/domain';
 import { formatAmount, percent } from '../money';
 import { chainName } from '../networks';
 import { MarketplaceQueries, type Listing, type ListingStatusFilter } from './marketplace-queries';
-import { ROUND_STATUS_SQL } from './pool-activity-queries';
 import { nextDistribution } from './pool-queries';
-import { MEMBER_STATS, V, iso, int, offsetOf, type Page, type Paging, type QueryContext } from './query-context';
+import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
+import type { HoldingRow } from './read-model-reader.port';
 import { tokenLabel, type TokenLookup } from './token-directory';
 
 /** Dob's documented holdings record (PORT §5), field for field. */
@@ -67,24 +67,6 @@ export interface HistoryEntry {
   date: string | null;
 }
 
-interface HoldingRow {
-  network_id: number;
-  pool: string;
-  shares: string;
-  joined_at: Date | null;
-  name: string | null;
-  ticker: string | null;
-  estimated_apr: string | null;
-  token_to_distribute: string | null;
-  distribution_token: string | null;
-  total_shares: string;
-  earned: string;
-  v2_unclaimed: string;
-  v2_unclaimed_rounds: number;
-  v1_credited: string;
-  v1_withdrawn: string;
-}
-
 /**
  * The key's wallet across pools. Earnings: V2 claims + V1 credited allocations. Unclaimed: for each V2 round that
  * is claimable now (completed status) and not claimed by the wallet, floor(total × balance / total_shares) — the
@@ -95,47 +77,6 @@ export class PortfolioQueries {
 
   constructor(private readonly ctx: QueryContext) {
     this.marketplace = new MarketplaceQueries(ctx);
-  }
-
-  private async holdingRows(wallet: string, networkId?: number, pool?: string): Promise<HoldingRow[]> {
-    const status = ROUND_STATUS_SQL.replaceAll('$NOW', '$2::timestamptz');
-    const params: unknown[] = [wallet, this.ctx.now().toISOString()];
-    let filter = '';
-    if (networkId !== undefined) {
-      params.push(networkId);
-      filter += ` AND h.network_id = $${params.length}`;
-    }
-    if (pool !== undefined) {
-      params.push(pool);
-      filter += ` AND h.pool = $${params.length}`;
-    }
-    const { rows } = await this.ctx.db.query<HoldingRow>(
-      `SELECT h.network_id, h.pool, h.shares::text AS shares, h.joined_at, p.name, p.ticker,
-              p.estimated_apr::text AS estimated_apr, p.token_to_distribute, p.distribution_token,
-              COALESCE(m.total_shares, 0)::text AS total_shares,
-              (SELECT COALESCE(SUM(c.amount), 0)::text FROM ${V.claims} c
-                WHERE c.network_id = h.network_id AND c.pool = h.pool AND c.holder = h.holder) AS earned,
-              (SELECT COALESCE(SUM(floor(r.total_amount * h.shares / NULLIF(r.total_shares, 0))), 0)::text FROM ${V.rounds} r
-                WHERE r.network_id = h.network_id AND r.pool = h.pool AND r.pool_version = '2' AND ${status} = 'completed'
-                  AND NOT EXISTS (SELECT 1 FROM ${V.claims} c WHERE c.network_id = r.network_id AND c.pool = r.pool
-                                   AND c.round_id = r.round_id AND c.holder = h.holder)) AS v2_unclaimed,
-              (SELECT COUNT(*)::int FROM ${V.rounds} r
-                WHERE r.network_id = h.network_id AND r.pool = h.pool AND r.pool_version = '2' AND ${status} = 'completed'
-                  AND NOT EXISTS (SELECT 1 FROM ${V.claims} c WHERE c.network_id = r.network_id AND c.pool = r.pool
-                                   AND c.round_id = r.round_id AND c.holder = h.holder)) AS v2_unclaimed_rounds,
-              (SELECT COALESCE(SUM(c.amount), 0)::text FROM ${V.claims} c JOIN ${V.rounds} r
-                  ON r.network_id = c.network_id AND r.pool = c.pool AND r.round_id = c.round_id AND r.pool_version = '1'
-                WHERE c.network_id = h.network_id AND c.pool = h.pool AND c.holder = h.holder) AS v1_credited,
-              (SELECT COALESCE(SUM(w.amount), 0)::text FROM ${V.withdrawals} w
-                WHERE w.network_id = h.network_id AND w.pool = h.pool AND w.holder = h.holder) AS v1_withdrawn
-         FROM ${V.members} h
-         JOIN ${V.pools} p ON p.network_id = h.network_id AND p.address = h.pool
-         LEFT JOIN (${MEMBER_STATS}) m ON m.network_id = h.network_id AND m.pool = h.pool
-        WHERE h.holder = $1 AND h.shares > 0 ${filter}
-        ORDER BY h.network_id, h.pool`,
-      params,
-    );
-    return rows;
   }
 
   private toHolding(r: HoldingRow, tokens: TokenLookup): Holding {
@@ -161,12 +102,12 @@ export class PortfolioQueries {
   }
 
   async holdings(wallet: string, networkId?: number): Promise<Holding[]> {
-    const [rows, tokens] = await Promise.all([this.holdingRows(wallet, networkId), this.ctx.tokens.lookup()]);
+    const [rows, tokens] = await Promise.all([this.ctx.reader.holdings(wallet, this.ctx.now(), networkId), this.ctx.tokens.lookup()]);
     return rows.map((r) => this.toHolding(r, tokens));
   }
 
   async position(wallet: string, pool: string, networkId?: number): Promise<Position> {
-    const [rows, tokens] = await Promise.all([this.holdingRows(wallet, networkId, pool), this.ctx.tokens.lookup()]);
+    const [rows, tokens] = await Promise.all([this.ctx.reader.holdings(wallet, this.ctx.now(), networkId, pool), this.ctx.tokens.lookup()]);
     if (rows.length === 0) throw AppError.notFound(`No position of ${wallet} in pool ${pool}`);
     if (rows.length > 1) {
       throw AppError.validation(`network_id is required: positions in pool ${pool} exist on several networks`, {
@@ -184,35 +125,15 @@ export class PortfolioQueries {
   }
 
   async distributions(wallet: string, networkId?: number): Promise<{ claimable: ClaimableRound[]; upcoming: UpcomingDistribution[] }> {
-    const status = ROUND_STATUS_SQL.replaceAll('$NOW', '$2::timestamptz');
-    const params: unknown[] = [wallet, this.ctx.now().toISOString()];
-    const filter = networkId === undefined ? '' : (params.push(networkId), `AND h.network_id = $3`);
+    const now = this.ctx.now();
     const [rounds, pools, tokens] = await Promise.all([
-      this.ctx.db.query<{ network_id: number; pool: string; name: string | null; round_id: string; token: string; estimate: string; claimable_from: Date; expires_at: Date | null; status: string }>(
-        `SELECT r.network_id, r.pool, p.name, r.round_id, r.token, floor(r.total_amount * h.shares / NULLIF(r.total_shares, 0))::text AS estimate,
-                r.claimable_from, r.expires_at, ${status} AS status
-           FROM ${V.members} h
-           JOIN ${V.rounds} r ON r.network_id = h.network_id AND r.pool = h.pool AND r.pool_version = '2'
-           LEFT JOIN ${V.pools} p ON p.network_id = r.network_id AND p.address = r.pool
-          WHERE h.holder = $1 AND h.shares > 0 ${filter} AND ${status} IN ('completed', 'pending')
-            AND NOT EXISTS (SELECT 1 FROM ${V.claims} c WHERE c.network_id = r.network_id AND c.pool = r.pool
-                             AND c.round_id = r.round_id AND c.holder = h.holder)
-          ORDER BY r.claimable_from, r.network_id, r.pool, r.round_id`,
-        params,
-      ),
-      this.ctx.db.query<{ network_id: number; address: string; name: string | null; token_to_distribute: string | null; schedule_enabled: boolean; schedule_first: string | null; schedule_interval: string | null; schedule_total: number | null; distribution_count: number }>(
-        `SELECT p.network_id, p.address, p.name, p.token_to_distribute, p.schedule_enabled, p.schedule_first, p.schedule_interval,
-                p.schedule_total, p.distribution_count
-           FROM ${V.members} h JOIN ${V.pools} p ON p.network_id = h.network_id AND p.address = h.pool
-          WHERE h.holder = $1 AND h.shares > 0 AND p.schedule_enabled AND $2::timestamptz IS NOT NULL ${filter}
-          ORDER BY p.network_id, p.address`,
-        params,
-      ),
+      this.ctx.reader.walletRounds(wallet, now, networkId),
+      this.ctx.reader.scheduledPools(wallet, networkId),
       this.ctx.tokens.lookup(),
     ]);
     const claimable: ClaimableRound[] = [];
     const upcoming: UpcomingDistribution[] = [];
-    for (const r of rounds.rows) {
+    for (const r of rounds) {
       const t = tokens.get(r.network_id, r.token);
       const item = {
         pool_address: r.pool,
@@ -227,8 +148,7 @@ export class PortfolioQueries {
       if (r.status === 'completed') claimable.push(item);
       else upcoming.push({ ...item, kind: 'pending_round' });
     }
-    const now = this.ctx.now();
-    for (const p of pools.rows) {
+    for (const p of pools) {
       const at = nextDistribution(p, now);
       if (at) upcoming.push({ pool_address: p.address, pool_name: p.name, network_id: p.network_id, round_id: null, token: tokenLabel(tokens, p.network_id, p.token_to_distribute), estimated_amount: null, claimable_from: at, expires_at: null, kind: 'scheduled' });
     }
@@ -237,29 +157,13 @@ export class PortfolioQueries {
   }
 
   async history(wallet: string, q: Paging & { networkId?: number; type?: string }): Promise<Page<HistoryEntry>> {
-    const params: unknown[] = [wallet];
-    let filter = '';
-    if (q.networkId !== undefined) {
-      params.push(q.networkId);
-      filter += ` AND e.network_id = $${params.length}`;
-    }
-    if (q.type) {
-      params.push(q.type);
-      filter += ` AND e.type = $${params.length}`;
-    }
-    const [rows, count, tokens] = await Promise.all([
-      this.ctx.db.query<{ type: string; pool: string; network_id: number; counterparty: string | null; shares: string | null; amount: string | null; token: string | null; tx_hash: string; occurred_at: Date; name: string | null }>(
-        `SELECT e.*, p.name FROM ${V.history} e LEFT JOIN ${V.pools} p ON p.network_id = e.network_id AND p.address = e.pool
-          WHERE e.wallet = $1 ${filter}
-          ORDER BY e.occurred_at DESC, e.chain_event_id DESC, e.event_id, e.side LIMIT ${q.limit} OFFSET ${offsetOf(q)}`,
-        params,
-      ),
-      this.ctx.db.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM ${V.history} e WHERE e.wallet = $1 ${filter}`, params),
+    const [{ rows, total }, tokens, campaignTokens] = await Promise.all([
+      this.ctx.reader.history(wallet, { networkId: q.networkId, type: q.type }, sliceOf(q)),
       this.ctx.tokens.lookup(),
+      this.ctx.reader.campaignTokens(),
     ]);
-    const campaignTokens = await this.campaignTokens();
     return {
-      items: rows.rows.map((r) => {
+      items: rows.map((r) => {
         const tokenAddress = r.token ?? campaignTokens.get(`${r.network_id}/${r.pool}`) ?? null;
         const t = tokens.get(r.network_id, tokenAddress);
         return {
@@ -277,15 +181,7 @@ export class PortfolioQueries {
       }),
       page: q.page,
       limit: q.limit,
-      total: count.rows[0]!.n,
+      total,
     };
-  }
-
-  /** Contributions carry no token on the event: it is the campaign's payment token. */
-  private async campaignTokens(): Promise<Map<string, string>> {
-    const { rows } = await this.ctx.db.query<{ network_id: number; address: string; payment_token: string }>(
-      `SELECT network_id, address, payment_token FROM ${V.campaigns}`,
-    );
-    return new Map(rows.map((r) => [`${r.network_id}/${r.address}`, r.payment_token]));
   }
 }

@@ -1,55 +1,35 @@
 import type { SqlExecutor } from '@dob/sql';
+import { createSqlReadModelReader } from '../sql/sql-read-model-reader';
+import type { ReadModelReader } from './read-model-reader.port';
 import { TokenDirectory, type TokenInfo } from './token-directory';
 
-/** What the query services need: a SQL connection to the read models, the clock, and configured tokens. */
-export interface ReadQueryDeps {
-  readonly db: SqlExecutor;
+/** What the query services need: a reader of the read models, the clock, and configured tokens. */
+export type ReadQueryDeps = (
+  | {
+      /** The read models' store (createSqlReadModelReader, createMongoReadModelReader). */
+      readonly reader: ReadModelReader;
+    }
+  | {
+      /** Shorthand for `reader: createSqlReadModelReader(db)`: read models in this SQL database. */
+      readonly db: SqlExecutor;
+    }
+) & {
   /** Query-time rules (round status, rolling volume windows, is_active) read this clock. */
   readonly now?: () => Date;
   /** Known tokens (symbol, decimals) per network; they win over symbols learned from chain events. */
   readonly tokens?: readonly TokenInfo[];
-}
+};
 
 export interface QueryContext {
-  readonly db: SqlExecutor;
+  readonly reader: ReadModelReader;
   readonly now: () => Date;
   readonly tokens: TokenDirectory;
 }
 
 export function queryContext(deps: ReadQueryDeps): QueryContext {
-  return { db: deps.db, now: deps.now ?? (() => new Date()), tokens: new TokenDirectory(deps.db, deps.tokens ?? []) };
+  const reader = 'reader' in deps ? deps.reader : createSqlReadModelReader(deps.db);
+  return { reader, now: deps.now ?? (() => new Date()), tokens: new TokenDirectory(reader, deps.tokens ?? []) };
 }
-
-/**
- * The stable view a projection's table is read through: `rm_<projection>_<table>` (libs/projections
- * read-model-names). Spelled here rather than imported so this lib needs only types from @dob/projections, and the
- * projection registry can import this lib without a require cycle.
- */
-export const readModelView = (projection: string, table: string): string => `rm_${projection}_${table}`;
-
-/** Stable views of the read models (re-pointed atomically on a rebuild switch). */
-export const V = {
-  pools: readModelView('pools', 'pools'),
-  members: readModelView('pool_members', 'members'),
-  memberStats: readModelView('pool_members', 'stats'),
-  rounds: readModelView('distribution_rounds', 'rounds'),
-  claims: readModelView('distribution_rounds', 'claims'),
-  withdrawals: readModelView('distribution_rounds', 'withdrawals'),
-  events: readModelView('pool_events', 'events'),
-  listings: readModelView('marketplace', 'listings'),
-  sales: readModelView('marketplace', 'sales'),
-  campaigns: readModelView('crowdfunding', 'campaigns'),
-  contributors: readModelView('crowdfunding', 'contributors'),
-  tokens: readModelView('tokens', 'tokens'),
-  history: readModelView('wallet_history', 'entries'),
-} as const;
-
-/**
- * Per-pool member count and share supply (holders with a positive balance): the rows
- * `SELECT network_id, pool, COUNT(*), SUM(shares) FROM members WHERE shares > 0 GROUP BY network_id, pool` would
- * give, kept up to date by the members projection (its `stats` table) instead of aggregated per request.
- */
-export const MEMBER_STATS = `SELECT network_id, pool, member_count, total_shares FROM ${V.memberStats} WHERE member_count > 0`;
 
 /** ISO 8601 UTC without milliseconds when they are zero ("2026-02-15T10:00:00Z", as Dob shows). */
 export function iso(value: Date | string | null | undefined): string | null {
@@ -70,7 +50,8 @@ export interface Page<T> {
   readonly total: number;
 }
 
-export const offsetOf = (p: Paging): number => (p.page - 1) * p.limit;
+/** The rows a page covers. */
+export const sliceOf = (p: Paging): { limit: number; offset: number } => ({ limit: p.limit, offset: (p.page - 1) * p.limit });
 
 /** Integer share counts: within 2^53 for every Dob share scale (10,000 or 1,000,000 per pool). */
 export const int = (v: string | number | null | undefined): number => (v === null || v === undefined ? 0 : Number(v));

@@ -6,7 +6,7 @@ import { PoolQueries } from './pool-queries';
 import { PortfolioQueries } from './portfolio-queries';
 import { queryContext, type ReadQueryDeps } from './query-context';
 
-/** Every read-side query service over one SQL connection (plain TypeScript; the API wraps these in controllers). */
+/** Every read-side query service over one read-model reader (plain TypeScript; the API wraps these in controllers). */
 export interface ReadQueries {
   readonly pools: PoolQueries;
   readonly poolActivity: PoolActivityQueries;

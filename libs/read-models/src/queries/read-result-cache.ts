@@ -1,11 +1,11 @@
+import { READ_MODELS_CHANGED_CHANNEL } from '@dob/projections';
 import type { SqlDatabase, SqlExecutor, SqlResult } from '@dob/sql';
 
 /**
- * NOTIFY channel of libs/projections' SQL read-model store (READ_MODELS_CHANGED_CHANNEL there), signalled at the
- * COMMIT of every batch, view switch and reset. Spelled here, like readModelView, so this lib imports only types
- * from @dob/projections (the projection registry imports this lib).
+ * NOTIFY channel of libs/projections' SQL read-model store, signalled at the COMMIT of every batch, view switch
+ * and reset (and by featured-override writes).
  */
-export const READ_MODELS_CHANGED = 'read_models_changed';
+export const READ_MODELS_CHANGED = READ_MODELS_CHANGED_CHANNEL;
 
 export interface ReadResultCacheOptions {
   /** Most results kept (least recently used go first). */
@@ -19,7 +19,7 @@ export interface ReadResultCacheOptions {
 }
 
 export interface ReadResultCache {
-  /** Give this to createReadQueries({ db }): reads through the cache, everything else straight to the database. */
+  /** Give this to createReadQueries({ db }) (a SQL reader): reads through the cache, everything else straight to the database. */
   readonly db: SqlExecutor;
   /** Forgets every result (what a change notification does). */
   invalidate(): void;

@@ -1,5 +1,4 @@
-import type { SqlExecutor } from '@dob/sql';
-import { readModelView } from './query-context';
+import type { ReadModelReader } from './read-model-reader.port';
 
 export interface TokenInfo {
   readonly networkId: number;
@@ -45,15 +44,15 @@ export class TokenDirectory {
   private readonly configured: ReadonlyMap<string, TokenInfo>;
 
   constructor(
-    private readonly db: SqlExecutor,
+    private readonly reader: Pick<ReadModelReader, 'learnedTokens'>,
     configured: readonly TokenInfo[],
   ) {
     this.configured = new Map(configured.map((t) => [`${t.networkId}/${t.address}`, t]));
   }
 
-  /** Every known token (one query over the tokens read model): for filters by symbol. */
+  /** Every known token (one read of the tokens read model): for filters by symbol. */
   async lookup(): Promise<TokenLookup> {
-    const { rows } = await this.db.query<LearnedToken>(`SELECT network_id, address, symbol FROM ${readModelView('tokens', 'tokens')}`);
+    const rows = await this.reader.learnedTokens();
     const resolver = this.withLearned(rows);
     const all = new Map<string, { networkId: number; address: string; symbol: string }>();
     for (const r of rows) all.set(`${r.network_id}/${r.address}`, { networkId: r.network_id, address: r.address, symbol: r.symbol });
@@ -72,8 +71,8 @@ export class TokenDirectory {
   }
 
   /**
-   * The tokens of some rows, whose learned symbols the query joined from the tokens read model (so a page needs
-   * no second query). Same precedence as lookup(): configured, then learned (7 decimals), else the address.
+   * The tokens of some rows, whose learned symbols the reader joined from the tokens read model (so a page needs
+   * no second read). Same precedence as lookup(): configured, then learned (7 decimals), else the address.
    */
   withLearned(learned: Iterable<LearnedToken>): TokenResolver {
     const symbols = new Map<string, string>();
@@ -88,9 +87,4 @@ export class TokenDirectory {
       },
     };
   }
-}
-
-/** SQL to join a token's learned symbol: `LEFT JOIN <tokens view> <alias> ON <alias>.network_id = … AND …`. */
-export function joinLearnedToken(alias: string, networkId: string, address: string): string {
-  return `LEFT JOIN ${readModelView('tokens', 'tokens')} ${alias} ON ${alias}.network_id = ${networkId} AND ${alias}.address = ${address}`;
 }

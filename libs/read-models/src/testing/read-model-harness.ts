@@ -8,25 +8,32 @@ import {
   type GlobalPosition,
   type StreamAppend,
 } from '@dob/event-store';
-import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
-import type { SqlDatabase, SqlExecutor } from '@dob/sql';
+import { ProjectionRunner, createSqlReadModelStore, type ReadModelStore } from '@dob/projections';
+import type { SqlDatabase } from '@dob/sql';
 import { migrateFeaturedOverrides } from '../featured/featured-overrides';
 import { readModelProjections } from '../projections';
 
 export interface ReadModelHarness {
   readonly store: EventStore;
-  readonly runner: ProjectionRunner<SqlExecutor>;
+  readonly runner: ProjectionRunner;
   append(appends: readonly StreamAppend[]): Promise<void>;
   /** Rebuilds every read model blue/green from the event store. */
   rebuildAll(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Event store (validating against the chain catalog) + the real projection runner over the read models. */
-export async function startReadModels(db: SqlDatabase, extraEvents: readonly EventDefinition[] = []): Promise<ReadModelHarness> {
+/**
+ * Event store (validating against the chain catalog) + the real projection runner over the read models, kept in
+ * `db` unless another read-model store is given (e.g. the MongoDB one; the event store stays in `db`).
+ */
+export async function startReadModels(
+  db: SqlDatabase,
+  extraEvents: readonly EventDefinition[] = [],
+  readModels: ReadModelStore = createSqlReadModelStore(db),
+): Promise<ReadModelHarness> {
   const store = await createSqlEventStore(db, { pollIntervalMs: 20, catalog: createChainEventCatalog(extraEvents) });
   await migrateFeaturedOverrides(db);
-  const runner = new ProjectionRunner<SqlExecutor>(store, createSqlReadModelStore(db), readModelProjections, { superviseIntervalMs: 50 });
+  const runner = new ProjectionRunner(store, readModels, readModelProjections, { superviseIntervalMs: 50 });
   await runner.start();
   // The last position this harness appended. "Caught up with the head" is not enough on a shared PostgreSQL server:
   // the gap-safe head (pg_snapshot_xmin) is held back by any open transaction in the cluster — another test's —

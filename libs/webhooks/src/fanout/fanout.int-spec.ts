@@ -1,7 +1,7 @@
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
-import { testDatabases, type SqlDatabase, type SqlExecutor } from '@dob/sql';
+import { ProjectionRunner, createSqlReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
+import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { createWebhookComponents, type WebhookComponents } from '../notifier';
 import { saleAddress } from './money';
 import { createFanoutProjection } from './fanout.projection';
@@ -22,13 +22,13 @@ describe.each(testDatabases())('webhook fan-out on $name', (factory) => {
   let db: SqlDatabase;
   let store: EventStore;
   let wh: WebhookComponents;
-  const runners: ProjectionRunner<SqlExecutor>[] = [];
+  const runners: ProjectionRunner<SqlProjectionDefinition>[] = [];
 
   const append = async (items: SampleAppend[]) => {
     for (const i of items) await store.appendToStream(i.streamId, [i.event]);
   };
   const runFanout = async () => {
-    const r = new ProjectionRunner<SqlExecutor>(store, createSqlReadModelStore(db), [createFanoutProjection()], { pollIntervalMs: 20 });
+    const r = new ProjectionRunner<SqlProjectionDefinition>(store, createSqlReadModelStore(db), [createFanoutProjection()], { pollIntervalMs: 20 });
     runners.push(r);
     await r.start();
     await r.waitUntilCaughtUp(30_000);

@@ -20,8 +20,7 @@ import type {
   SharesTransferred,
 } from '@dob/domain';
 import type { RecordedEvent } from '@dob/event-store';
-import type { ProjectionDefinition } from '@dob/projections';
-import type { SqlExecutor } from '@dob/sql';
+import type { SqlProjectionDefinition } from '@dob/projections';
 import { deliveryId } from '../ids';
 import { SqlDeliveryQueue, type NewDelivery } from '../store/delivery-queue';
 import { createLookupTables, FanoutLookups, LOOKUP_TABLES, type KnownToken } from './fanout-lookups';
@@ -64,7 +63,7 @@ type P<D> = PayloadOf<D>;
  * A webhook receives events recorded after it was registered (created_at ≤ recordedAt), which also keeps a rebuild
  * of this projection from sending history to webhooks that did not exist then.
  */
-export function createFanoutProjection(options: { now?: () => Date; tokens?: readonly KnownToken[] } = {}): ProjectionDefinition<SqlExecutor> {
+export function createFanoutProjection(options: { now?: () => Date; tokens?: readonly KnownToken[] } = {}): SqlProjectionDefinition {
   const now = options.now ?? (() => new Date());
   return {
     name: 'webhook_fanout',

@@ -1,0 +1,175 @@
+import { type GlobalPosition, type RecordedEvent } from '@dob/event-store';
+import {
+  compareByKey,
+  documentId,
+  parseFields,
+  validateCollection,
+  type CollectionSpec,
+  type CollectionSpecs,
+  type Doc,
+  type ParsedField,
+} from './collections';
+
+/**
+ * What a projection's reducer sees: the read models as of the event it is applying. Reads go to the store (through
+ * the batch's own writes first, so each event sees the ones before it); writes are whole documents, kept until the
+ * store persists the batch. There is no delete: a document that stops counting is written in a state queries skip
+ * (e.g. a zero balance), which keeps every write a guarded replace (see the MongoDB store).
+ */
+export interface ProjectionState {
+  /** The document with this key (only key fields are read from `key`), or null. */
+  get<T extends Doc = Doc>(collection: string, key: Doc): Promise<T | null>;
+  /** Every document whose fields equal `where`, in key order. */
+  find<T extends Doc = Doc>(collection: string, where: Doc): Promise<T[]>;
+  /** Writes a whole document (every field of the collection, nothing else). */
+  put(collection: string, doc: Doc): void;
+}
+
+/** The store side of ProjectionState: reads of committed documents, in logical collection names. */
+export interface DocumentSource {
+  get(collection: string, key: Doc): Promise<Doc | null>;
+  find(collection: string, where: Doc): Promise<Doc[]>;
+}
+
+/** A document written by a batch: its final state and the position of the last event that wrote it. */
+export interface DocumentWrite {
+  readonly collection: string;
+  readonly id: string;
+  readonly doc: Doc;
+  readonly position: GlobalPosition;
+}
+
+/**
+ * One batch's unit of work: the overlay of its writes over the store, so a reducer reads what the events before it
+ * wrote, and the store persists one final state per touched document at the end (one write per document per batch,
+ * whatever the number of events that touched it).
+ */
+export class BatchState implements ProjectionState {
+  private readonly fields = new Map<string, ParsedField[]>();
+  private readonly written = new Map<string, Map<string, DocumentWrite>>();
+  private position: GlobalPosition | null = null;
+
+  constructor(
+    private readonly source: DocumentSource,
+    private readonly collections: CollectionSpecs,
+  ) {
+    for (const [name, spec] of Object.entries(collections)) {
+      validateCollection(name, spec);
+      this.fields.set(name, parseFields(spec));
+    }
+  }
+
+  /** The event being applied: its position marks the documents it writes. */
+  at(position: GlobalPosition): void {
+    this.position = position;
+  }
+
+  async get<T extends Doc = Doc>(collection: string, key: Doc): Promise<T | null> {
+    const spec = this.spec(collection);
+    const mine = this.written.get(collection)?.get(documentId(spec, key));
+    if (mine) return mine.doc as T;
+    return (await this.source.get(collection, key)) as T | null;
+  }
+
+  async find<T extends Doc = Doc>(collection: string, where: Doc): Promise<T[]> {
+    const spec = this.spec(collection);
+    const byId = new Map<string, Doc>();
+    for (const d of await this.source.find(collection, where)) byId.set(documentId(spec, d), d);
+    for (const [id, w] of this.written.get(collection) ?? []) {
+      if (matches(w.doc, where)) byId.set(id, w.doc);
+      else byId.delete(id);
+    }
+    return [...byId.values()].sort((a, b) => compareByKey(spec, a, b)) as T[];
+  }
+
+  put(collection: string, doc: Doc): void {
+    if (!this.position) throw new Error('BatchState.put before at(position)');
+    const spec = this.spec(collection);
+    const normalised = normalise(collection, this.fields.get(collection)!, doc);
+    const id = documentId(spec, normalised);
+    let docs = this.written.get(collection);
+    if (!docs) this.written.set(collection, (docs = new Map()));
+    docs.set(id, { collection, id, doc: normalised, position: this.position });
+  }
+
+  /** The batch's writes: one final document per touched key, collections in declaration order. */
+  writes(): DocumentWrite[] {
+    return Object.keys(this.collections).flatMap((c) => [...(this.written.get(c)?.values() ?? [])]);
+  }
+
+  private spec(collection: string): CollectionSpec {
+    const spec = this.collections[collection];
+    if (!spec) throw new Error(`unknown collection ${collection}; known: ${Object.keys(this.collections).join(', ')}`);
+    return spec;
+  }
+}
+
+/**
+ * Applies a batch through a fresh unit of work: each event in `$all` order, then the writes to persist. Every
+ * store calls this, so a projection's logic exists once whatever holds its documents.
+ */
+export async function reduceBatch(
+  source: DocumentSource,
+  collections: CollectionSpecs,
+  apply: (state: ProjectionState, event: RecordedEvent) => Promise<void>,
+  events: readonly RecordedEvent[],
+): Promise<DocumentWrite[]> {
+  const state = new BatchState(source, collections);
+  for (const e of events) {
+    state.at(e.position);
+    await apply(state, e);
+  }
+  return state.writes();
+}
+
+function matches(doc: Doc, where: Doc): boolean {
+  for (const [k, v] of Object.entries(where)) if (doc[k] !== v) return false;
+  return true;
+}
+
+/** Checks a written document against its collection and normalises timestamps, so every store sees one form. */
+function normalise(collection: string, fields: readonly ParsedField[], doc: Doc): Doc {
+  const out: Record<string, Doc[string]> = {};
+  for (const f of fields) {
+    const v = doc[f.name];
+    if (v === undefined) throw new Error(`${collection}.${f.name}: missing in written document`);
+    out[f.name] = checkValue(`${collection}.${f.name}`, f, v);
+  }
+  if (Object.keys(doc).length !== fields.length) {
+    const extra = Object.keys(doc).filter((k) => !fields.some((f) => f.name === k));
+    throw new Error(`${collection}: unknown fields ${extra.join(', ')}`);
+  }
+  return Object.freeze(out);
+}
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+function checkValue(where: string, f: ParsedField, v: Doc[string]): Doc[string] {
+  if (v === null) {
+    if (!f.nullable) throw new Error(`${where}: null in a non-null field`);
+    return null;
+  }
+  const bad = () => new Error(`${where}: ${typeof v} ${String(v)} is not a valid ${f.type}`);
+  switch (f.type) {
+    case 'text':
+      if (typeof v !== 'string') throw bad();
+      return v;
+    case 'int':
+    case 'int8':
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw bad();
+      return v;
+    case 'amount':
+      if (typeof v !== 'bigint') throw bad();
+      return v;
+    case 'decimal':
+      if (typeof v !== 'string' || !DECIMAL.test(v)) throw bad();
+      return v;
+    case 'bool':
+      if (typeof v !== 'boolean') throw bad();
+      return v;
+    case 'timestamp': {
+      if (typeof v !== 'string' || Number.isNaN(Date.parse(v))) throw bad();
+      return new Date(v).toISOString();
+    }
+  }
+}

@@ -1,0 +1,221 @@
+import { decimalSortKey, decodeAmount, encodeAmount } from '@dob/mongo';
+import type { ClientSession, Db, Document, IndexDescription } from 'mongodb';
+import {
+  documentId,
+  parseFields,
+  parseIndexKey,
+  type CollectionSpec,
+  type CollectionSpecs,
+  type Doc,
+  type DocValue,
+  type ParsedField,
+} from '../documents/collections';
+import type { DocumentSource } from '../documents/batch-state';
+import type { ProjectionTables } from '../projection';
+import type { SlotCache } from './slot-cache';
+
+/**
+ * Read-model documents as MongoDB stores them. `_id` is the key (its values as JSON), every field keeps its name;
+ * amounts are order-preserving strings (FerretDB has no Decimal128, int64 cannot hold i128), decimals a
+ * `{ k: sort key, v: text as written }` pair, timestamps BSON dates. `_pos` is the position of the last event that
+ * wrote the document: every write is conditional on it (see writeGuarded).
+ */
+export type StoredDoc = Document & { _id: string; _pos: string };
+
+/** Where a decimal's sort key lives: queries sort and compare on `<field>.k`. */
+export const decimalKeyPath = (field: string): string => `${field}.k`;
+
+export function encodeValue(f: ParsedField, v: DocValue): unknown {
+  if (v === null) return null;
+  switch (f.type) {
+    case 'amount':
+      return encodeAmount(v as bigint);
+    case 'decimal':
+      return { k: decimalSortKey(v as string), v };
+    case 'timestamp':
+      return new Date(v as string);
+    default:
+      return v;
+  }
+}
+
+export function decodeValue(f: ParsedField, raw: unknown): DocValue {
+  if (raw === null || raw === undefined) return null;
+  switch (f.type) {
+    case 'amount':
+      return decodeAmount(raw as string);
+    case 'decimal':
+      return (raw as { v: string }).v;
+    case 'timestamp':
+      return (raw as Date).toISOString();
+    case 'int':
+    case 'int8':
+      return Number(raw);
+    default:
+      return raw as string | boolean;
+  }
+}
+
+/** Encodes and decodes the documents of one collection. */
+export class DocumentCodec {
+  readonly fields: readonly ParsedField[];
+  private readonly byName: ReadonlyMap<string, ParsedField>;
+
+  constructor(readonly spec: CollectionSpec) {
+    this.fields = parseFields(spec);
+    this.byName = new Map(this.fields.map((f) => [f.name, f]));
+  }
+
+  encode(doc: Doc, position: string): StoredDoc {
+    const out: Document = { _id: documentId(this.spec, doc) };
+    for (const f of this.fields) out[f.name] = encodeValue(f, doc[f.name]!);
+    out._pos = position;
+    return out as StoredDoc;
+  }
+
+  decode(stored: Document): Doc {
+    const out: Record<string, DocValue> = {};
+    for (const f of this.fields) out[f.name] = decodeValue(f, stored[f.name]);
+    return Object.freeze(out);
+  }
+
+  /** An equality filter on fields (a decimal compares by its key, so "1.50" finds "1.5"). */
+  where(where: Doc): Document {
+    const filter: Document = {};
+    for (const [name, v] of Object.entries(where)) {
+      const f = this.field(name);
+      if (f.type === 'decimal' && v !== null) filter[decimalKeyPath(name)] = decimalSortKey(v as string);
+      else filter[name] = encodeValue(f, v);
+    }
+    return filter;
+  }
+
+  /** The key's sort, for reads in key order. */
+  keySort(): Record<string, 1> {
+    return Object.fromEntries(this.spec.key.map((k) => [k, 1 as const]));
+  }
+
+  private field(name: string): ParsedField {
+    const f = this.byName.get(name);
+    if (!f) throw new Error(`no field ${name}`);
+    return f;
+  }
+}
+
+export function codecs(collections: CollectionSpecs): Map<string, DocumentCodec> {
+  return new Map(Object.entries(collections).map(([name, spec]) => [name, new DocumentCodec(spec)]));
+}
+
+/**
+ * The declared indexes as MongoDB indexes: same keys and directions (a decimal field indexes its sort key). NULLS
+ * FIRST/LAST has no MongoDB equivalent (nulls sort lowest); queries that need nulls last split the null part off.
+ */
+export function indexDescriptions(spec: CollectionSpec): IndexDescription[] {
+  const fields = new Map(parseFields(spec).map((f) => [f.name, f]));
+  return (spec.indexes ?? []).map((index, i) => {
+    const key: Record<string, 1 | -1> = {};
+    for (const k of index.keys) {
+      const { field, direction } = parseIndexKey(k);
+      key[fields.get(field)!.type === 'decimal' ? decimalKeyPath(field) : field] = direction === 'desc' ? -1 : 1;
+    }
+    return { key, name: `i${i}` };
+  });
+}
+
+/** Creates a slot's (empty) collections and their indexes; an existing collection of the same name is reused. */
+export async function createCollections(db: Db, tables: ProjectionTables, collections: CollectionSpecs): Promise<void> {
+  for (const [name, spec] of Object.entries(collections)) {
+    const physical = tables[name]!;
+    await db.createCollection(physical).catch((e: { code?: number }) => {
+      if (e.code !== 48) throw e; // NamespaceExists: a crashed createSlot/resetSlot left it
+    });
+    const indexes = indexDescriptions(spec);
+    if (indexes.length) await db.collection(physical).createIndexes(indexes);
+  }
+}
+
+/**
+ * Reads committed documents of a slot's collections for a batch's reducer, through the slot's cache: what this
+ * process already knows costs no round trip, and what it reads is remembered.
+ */
+export class MongoDocumentSource implements DocumentSource {
+  constructor(
+    private readonly db: Db,
+    private readonly tables: ProjectionTables,
+    private readonly codecs: ReadonlyMap<string, DocumentCodec>,
+    private readonly cache: SlotCache,
+    private readonly session?: ClientSession,
+  ) {}
+
+  async get(collection: string, key: Doc): Promise<Doc | null> {
+    const codec = this.codecs.get(collection)!;
+    const id = documentId(codec.spec, key);
+    const known = this.cache.lookup(collection, id);
+    if (known !== undefined) return known;
+    const stored = await this.db.collection<StoredDoc>(this.tables[collection]!).findOne({ _id: id }, { session: this.session });
+    const doc = stored ? codec.decode(stored) : null;
+    this.cache.remember(collection, id, doc);
+    return doc;
+  }
+
+  async find(collection: string, where: Doc): Promise<Doc[]> {
+    if (this.cache.complete) return this.cache.matching(collection, where);
+    const codec = this.codecs.get(collection)!;
+    const stored = await this.db.collection(this.tables[collection]!).find(codec.where(where), { session: this.session }).toArray();
+    const docs = stored.map((d) => codec.decode(d));
+    for (const d of docs) this.cache.remember(collection, documentId(codec.spec, d), d);
+    return docs;
+  }
+}
+
+/** One document write of a batch, as journalled and applied: physical collection, encoded document, and whether
+ *  the document was known absent before the batch (then it is inserted, which FerretDB does far faster). */
+export interface StoredWrite {
+  readonly c: string;
+  readonly doc: StoredDoc;
+  readonly fresh: boolean;
+}
+
+const DUPLICATE_KEY = 11000;
+
+/**
+ * Applies document writes, each only if the stored document is older (`_pos` lower) or absent. A document known
+ * absent is inserted; any other is replaced through a filter on `_pos < new`, upserting. A write already applied
+ * (a batch finished again after a crash, or by a slower process) meets a document at the same or a newer `_pos`:
+ * the insert, or the upsert's insert after the filter missed, fails with a duplicate key — which here means
+ * "already applied", so no write ever replaces a newer state. FerretDB applies bulk operations in order whatever
+ * `ordered` says and stops at the first error, so after a duplicate key the collection's writes are applied one by
+ * one as guarded replaces.
+ */
+export async function writeGuarded(db: Db, writes: readonly StoredWrite[], session?: ClientSession): Promise<void> {
+  const byCollection = new Map<string, StoredWrite[]>();
+  for (const w of writes) {
+    const docs = byCollection.get(w.c) ?? [];
+    docs.push(w);
+    byCollection.set(w.c, docs);
+  }
+  for (const [name, all] of byCollection) {
+    const collection = db.collection<StoredDoc>(name);
+    const filter = (d: StoredDoc) => ({ _id: d._id, _pos: { $lt: d._pos } });
+    const fresh = all.filter((w) => w.fresh).map((w) => w.doc);
+    const known = all.filter((w) => !w.fresh).map((w) => w.doc);
+    try {
+      if (fresh.length) await collection.insertMany(fresh, { ordered: false, session });
+      if (known.length) await collection.bulkWrite(known.map((d) => ({ replaceOne: { filter: filter(d), replacement: d, upsert: true } })), { ordered: false, session });
+    } catch (e) {
+      if (!onlyDuplicates(e)) throw e;
+      for (const { doc } of all) {
+        await collection.replaceOne(filter(doc), doc, { upsert: true, session }).catch((x: unknown) => {
+          if (!onlyDuplicates(x)) throw x;
+        });
+      }
+    }
+  }
+}
+
+function onlyDuplicates(e: unknown): boolean {
+  const x = e as { code?: number; writeErrors?: { code?: number }[] | { code?: number } };
+  if (x.code === DUPLICATE_KEY) return true;
+  const errors = Array.isArray(x.writeErrors) ? x.writeErrors : x.writeErrors ? [x.writeErrors] : [];
+  return errors.length > 0 && errors.every((w) => w.code === DUPLICATE_KEY);
+}

@@ -1,0 +1,439 @@
+import { randomUUID } from 'node:crypto';
+import { encodePosition, type MongoDatabase } from '@dob/mongo';
+import {
+  START,
+  positionFromString as parsePosition,
+  positionToString as formatPosition,
+  type GlobalPosition,
+  type RecordedEvent,
+} from '@dob/event-store';
+import { BSON, type ClientSession, type Db, type Document } from 'mongodb';
+import { reduceBatch, type DocumentWrite } from '../documents/batch-state';
+import type { Doc } from '../documents/collections';
+import type { ProjectionDefinition, ProjectionSlot, ProjectionStatus, ProjectionTables } from '../projection';
+import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type SlotState } from '../read-model-store.port';
+import { physicalTableName, physicalTables } from '../sql/read-model-names';
+import { MongoDocumentSource, codecs, createCollections, writeGuarded, type StoredWrite } from './mongo-documents';
+import { SlotCache } from './slot-cache';
+import { READ_MODEL_JOURNAL, READ_MODEL_STATE, activeId, slotId, type ActiveDoc, type JournalChunk, type PendingBatch, type SlotDoc } from './mongo-layout';
+
+const chunkId = (batch: string, i: number): string => `${batch}:${i}`;
+
+export interface MongoReadModelStoreOptions {
+  /**
+   * How long a retired slot's collections outlive the switch: queries resolve collection names per request, so a
+   * request that resolved the old names just before a switch still finds them. Default 10 s.
+   */
+  readonly retireGraceMs?: number;
+  /**
+   * Documents a slot's cache may hold (this process's knowledge of the slot, see SlotCache); past it the cache
+   * starts over. Default 200,000.
+   */
+  readonly cacheDocuments?: number;
+  /** Test seam: called at each step of a batch's commit (to SIGKILL a process there). */
+  readonly onStep?: (step: CommitStep) => void;
+}
+
+/** The steps of a batch commit without transactions, in order. */
+export type CommitStep = 'reduced' | 'journalled' | 'pending' | 'applied' | 'checkpointed';
+
+/** Journal chunks stay well under the 16 MB BSON document limit. */
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Read models in MongoDB (or FerretDB): collections per slot, created with the definition's indexes; the slot's
+ * checkpoint, the active slot per projection and retired collections in `read_model_state`.
+ *
+ * Exactly-once without multi-document transactions (FerretDB has none, a standalone MongoDB neither):
+ * 1. the reducer runs against the committed documents (the batch's own writes overlaid), giving one final state
+ *    per touched document, each stamped `_pos` = the position of the last event that wrote it;
+ * 2. those writes are journalled (`read_model_journal`), then ONE conditional update of the checkpoint document
+ *    (still at `expected`, no batch pending, same reset) records the batch as pending — the commit point;
+ * 3. the writes are applied, each conditional on the stored `_pos` being lower (writeGuarded);
+ * 4. the checkpoint moves to `next` and forgets the pending batch; the journal chunks are deleted.
+ * A crash before 2 leaves the collections untouched (the batch is re-read and re-reduced from the same state); a
+ * crash after 2 leaves a pending batch that the next commit on the slot finishes from the journal — the guard makes
+ * re-applying a write a no-op, and the journal (not a re-reduction over half-written documents) is what is
+ * re-applied, so reducers that read one document to write another stay exact. Queries may see a batch's documents
+ * before its checkpoint moves, as with any asynchronous read model.
+ *
+ * Where the server has transactions (a MongoDB replica set or sharded cluster, detected at connect), steps 1–4
+ * run in one transaction instead, without the journal: reads, guarded writes and the checkpoint move commit
+ * together.
+ */
+export function createMongoReadModelStore(mongo: MongoDatabase, options: MongoReadModelStoreOptions = {}): ReadModelStore {
+  return new MongoReadModelStore(mongo, options);
+}
+
+class MongoReadModelStore implements ReadModelStore {
+  private readonly db: Db;
+  private readonly grace: number;
+  private readonly cacheLimit: number;
+  private readonly caches = new Map<string, SlotCache>();
+  private dropTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly mongo: MongoDatabase,
+    private readonly options: MongoReadModelStoreOptions,
+  ) {
+    this.db = mongo.db;
+    this.grace = options.retireGraceMs ?? 10_000;
+    this.cacheLimit = options.cacheDocuments ?? 200_000;
+  }
+
+  private get bookkeeping() {
+    return this.db.collection<SlotDoc | ActiveDoc | RetiredDoc>(READ_MODEL_STATE);
+  }
+
+  private get journal() {
+    return this.db.collection<JournalChunk>(READ_MODEL_JOURNAL);
+  }
+
+  async init(): Promise<void> {
+    for (const name of [READ_MODEL_STATE, READ_MODEL_JOURNAL]) {
+      await this.db.createCollection(name).catch((e: { code?: number }) => {
+        if (e.code !== 48) throw e;
+      });
+    }
+    await this.journal.createIndex({ batch: 1 }, { name: 'batch' });
+    await this.bookkeeping.createIndex({ kind: 1, name: 1 }, { name: 'kind_name' });
+    // Journal chunks of batches that never became pending (a crash between journalling and the commit point).
+    const pending = (await this.slotDocs()).flatMap((s) => (s.pending ? [s.pending.batch] : []));
+    await this.journal.deleteMany({ batch: { $nin: pending } });
+    await this.dropRetired();
+  }
+
+  tablesFor(slot: ProjectionSlot, logical: readonly string[]): ProjectionTables {
+    return physicalTables(slot, logical);
+  }
+
+  async states(name?: string): Promise<SlotState[]> {
+    const [slots, active] = await Promise.all([this.slotDocs(name), this.activeDocs(name)]);
+    return slots.map((s) => toState(s, active));
+  }
+
+  async state(slot: ProjectionSlot): Promise<SlotState | null> {
+    const [doc, active] = await Promise.all([this.slotDoc(slot), this.activeDocs(slot.name)]);
+    return doc ? toState(doc, active) : null;
+  }
+
+  async activeSlot(name: string): Promise<ProjectionSlot | null> {
+    const a = (await this.bookkeeping.findOne({ _id: activeId(name) })) as ActiveDoc | null;
+    return a ? { name: a.name, version: a.version, generation: a.generation } : null;
+  }
+
+  async createSlot(def: ProjectionDefinition, slot: ProjectionSlot, status: ProjectionStatus): Promise<void> {
+    const tables = this.tablesFor(slot, Object.keys(def.collections));
+    await createCollections(this.db, tables, def.collections);
+    const doc: SlotDoc = {
+      _id: slotId(slot),
+      kind: 'slot',
+      ...slot,
+      position: formatPosition(START),
+      status,
+      events_applied: 0,
+      error: null,
+      failed_event_id: null,
+      failed_position: null,
+      tables,
+      resets: 0,
+      pending: null,
+      updated_at: new Date(),
+    };
+    await this.bookkeeping.insertOne(doc);
+    this.caches.set(doc._id, new SlotCache(0, doc.position, true, this.cacheLimit));
+  }
+
+  async commitBatch(
+    def: ProjectionDefinition,
+    slot: ProjectionSlot,
+    expected: GlobalPosition,
+    next: GlobalPosition,
+    events: readonly RecordedEvent[],
+  ): Promise<void> {
+    if (this.mongo.capabilities.transactions) return this.commitInTransaction(def, slot, expected, next, events);
+    const cp = await this.checkedSlot(slot, expected);
+    const cache = this.cacheFor(cp);
+    try {
+      const reduced = events.length ? await this.reduce(def, cp.tables, events, cache) : [];
+      this.options.onStep?.('reduced');
+      const writes = reduced.map((r) => r.stored);
+      const casFilter = { _id: cp._id, position: cp.position, pending: null, resets: cp.resets, status: { $ne: 'faulted' } };
+      if (writes.length === 0) {
+        const moved = await this.bookkeeping.updateOne(casFilter, {
+          $set: { position: formatPosition(next), updated_at: new Date() },
+          $inc: { events_applied: events.length },
+        });
+        if (moved.matchedCount === 0) throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
+      } else {
+        const batch = randomUUID();
+        const chunks = chunk(batch, slotId(slot), writes);
+        await this.journal.insertMany(chunks);
+        this.options.onStep?.('journalled');
+        const pending = { batch, chunks: chunks.length, next: formatPosition(next), applied: events.length };
+        const marked = await this.bookkeeping.updateOne(casFilter, { $set: { pending, updated_at: new Date() } });
+        if (marked.matchedCount === 0) {
+          await this.forget({ batch, chunks: chunks.length });
+          throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
+        }
+        this.options.onStep?.('pending');
+        await this.finish({ ...cp, pending }, writes);
+      }
+      cache.committed(formatPosition(next), reduced);
+    } catch (e) {
+      this.caches.delete(cp._id);
+      throw e;
+    }
+  }
+
+  /** This process's knowledge of the slot, if it still holds at the slot's checkpoint (else a fresh one). */
+  private cacheFor(cp: SlotDoc): SlotCache {
+    const known = this.caches.get(cp._id);
+    if (known && known.resets === cp.resets && known.position === cp.position) return known;
+    const fresh = new SlotCache(cp.resets, cp.position, false, this.cacheLimit);
+    this.caches.set(cp._id, fresh);
+    return fresh;
+  }
+
+  /** Steps 3–4 for a pending batch (just marked, or found after a crash): apply, move the checkpoint, clean up. */
+  private async finish(cp: SlotDoc, writes?: readonly StoredWrite[]): Promise<void> {
+    const pending = cp.pending!;
+    const journalled = writes ?? (await this.journalled(pending));
+    await writeGuarded(this.db, journalled);
+    this.options.onStep?.('applied');
+    await this.bookkeeping.updateOne(
+      { _id: cp._id, 'pending.batch': pending.batch },
+      { $set: { position: pending.next, pending: null, updated_at: new Date() }, $inc: { events_applied: pending.applied } },
+    );
+    this.options.onStep?.('checkpointed');
+    await this.forget(pending);
+  }
+
+  /** A pending batch's writes from its journal chunks (read by `_id`, which FerretDB looks up by index). */
+  private async journalled(pending: PendingBatch): Promise<StoredWrite[]> {
+    const writes: StoredWrite[] = [];
+    for (let i = 0; i < pending.chunks; i++) {
+      const chunk = await this.journal.findOne({ _id: chunkId(pending.batch, i) });
+      if (!chunk) throw new Error(`journal of batch ${pending.batch} lacks chunk ${i} of ${pending.chunks}`);
+      writes.push(...chunk.writes);
+    }
+    return writes;
+  }
+
+  private async forget(pending: { batch: string; chunks: number }): Promise<void> {
+    for (let i = 0; i < pending.chunks; i++) await this.journal.deleteOne({ _id: chunkId(pending.batch, i) });
+  }
+
+  private async commitInTransaction(
+    def: ProjectionDefinition,
+    slot: ProjectionSlot,
+    expected: GlobalPosition,
+    next: GlobalPosition,
+    events: readonly RecordedEvent[],
+  ): Promise<void> {
+    const session = this.mongo.client.startSession();
+    try {
+      await session.withTransaction(async () => {
+        const cp = await this.checkedSlot(slot, expected, session);
+        // A fresh cache per attempt: withTransaction may retry, and an aborted attempt's reads must not linger.
+        const cache = new SlotCache(cp.resets, cp.position, false, this.cacheLimit);
+        const reduced = events.length ? await this.reduce(def, cp.tables, events, cache, session) : [];
+        await writeGuarded(this.db, reduced.map((r) => r.stored), session);
+        const moved = await this.bookkeeping.updateOne(
+          { _id: cp._id, position: cp.position, pending: null, resets: cp.resets },
+          { $set: { position: formatPosition(next), updated_at: new Date() }, $inc: { events_applied: events.length } },
+          { session },
+        );
+        if (moved.matchedCount === 0) throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
+      });
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  /** The slot's checkpoint if a batch from `expected` may commit; finishes a crashed batch first (then conflicts). */
+  private async checkedSlot(slot: ProjectionSlot, expected: GlobalPosition, session?: ClientSession): Promise<SlotDoc> {
+    const cp = await this.slotDoc(slot, session);
+    if (!cp) throw new CheckpointConflictError(slot, 'slot no longer exists (switched away or dropped)');
+    if (cp.pending) {
+      await this.finish(cp);
+      throw new CheckpointConflictError(slot, `finished batch ${cp.pending.batch} left pending by a crash; resume from ${cp.pending.next}`);
+    }
+    if (cp.status === 'faulted') throw new CheckpointConflictError(slot, 'slot is faulted');
+    if (cp.position !== formatPosition(expected)) throw new CheckpointConflictError(slot, `at ${cp.position}, expected ${formatPosition(expected)}`);
+    return cp;
+  }
+
+  private async reduce(
+    def: ProjectionDefinition,
+    tables: ProjectionTables,
+    events: readonly RecordedEvent[],
+    cache: SlotCache,
+    session?: ClientSession,
+  ): Promise<ReducedWrite[]> {
+    const byName = codecs(def.collections);
+    const source = new MongoDocumentSource(this.db, tables, byName, cache, session);
+    const writes = await reduceBatch(source, def.collections, def.apply, events);
+    return writes.map((w) => ({
+      write: w,
+      stored: {
+        c: tables[w.collection]!,
+        doc: byName.get(w.collection)!.encode(w.doc, encodePosition(w.position)),
+        fresh: cache.lookup(w.collection, w.id) === null,
+      },
+    }));
+  }
+
+  async setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void> {
+    const set: Document = { status, updated_at: new Date() };
+    if (fault !== undefined) {
+      set.error = fault?.error ?? null;
+      set.failed_event_id = fault?.eventId ?? null;
+      set.failed_position = fault?.position ? formatPosition(fault.position) : null;
+    }
+    await this.bookkeeping.updateOne({ _id: slotId(slot) }, { $set: set });
+  }
+
+  /**
+   * The switch is one document write (the projection's active document), which MongoDB applies atomically: a
+   * query resolves collection names through it, so it reads either the old slot or the new one, never a mix.
+   */
+  async activate(slot: ProjectionSlot): Promise<ProjectionSlot | null> {
+    const target = await this.slotDoc(slot);
+    if (!target) throw new CheckpointConflictError(slot, 'cannot activate: slot does not exist');
+    if (target.status === 'faulted') throw new CheckpointConflictError(slot, 'cannot activate: slot is faulted');
+    const previous = await this.activeSlot(slot.name);
+    const active: ActiveDoc = { _id: activeId(slot.name), kind: 'active', ...slot, switched_at: new Date() };
+    await this.bookkeeping.replaceOne({ _id: active._id }, active, { upsert: true });
+    await this.bookkeeping.updateOne({ _id: slotId(slot), status: 'rebuilding' }, { $set: { status: 'live', updated_at: new Date() } });
+    return previous;
+  }
+
+  async dropSlot(slot: ProjectionSlot): Promise<void> {
+    const active = await this.activeSlot(slot.name);
+    if (active && active.version === slot.version && active.generation === slot.generation) {
+      throw new Error(`refusing to drop ${slot.name} v${slot.version} g${slot.generation}: it serves`);
+    }
+    // The checkpoint first: a straggling batch of this slot then conflicts instead of writing.
+    const cp = (await this.bookkeeping.findOneAndDelete({ _id: slotId(slot) })) as SlotDoc | null;
+    this.caches.delete(slotId(slot));
+    if (!cp) return;
+    if (cp.pending) await this.forget(cp.pending);
+    await this.retire(Object.values(cp.tables));
+  }
+
+  /**
+   * Reset without a transaction: the empty collections are new ones (named with the reset count), so the old
+   * documents stay intact until one conditional update points the checkpoint at the new collections at START;
+   * a crash before it leaves the slot as it was, after it the old collections are merely retired.
+   */
+  async resetSlot(def: ProjectionDefinition, slot: ProjectionSlot): Promise<void> {
+    const cp = await this.slotDoc(slot);
+    if (!cp) throw new CheckpointConflictError(slot, 'cannot reset: slot does not exist');
+    const resets = cp.resets + 1;
+    const tables = Object.fromEntries(Object.keys(def.collections).map((t) => [t, physicalTableName(slot, `r${resets}_${t}`)]));
+    await createCollections(this.db, tables, def.collections);
+    const reset = await this.bookkeeping.updateOne(
+      { _id: cp._id, resets: cp.resets },
+      {
+        $set: {
+          tables, resets, position: formatPosition(START), status: 'catching_up', events_applied: 0, error: null, failed_event_id: null,
+          failed_position: null, pending: null, updated_at: new Date(),
+        },
+      },
+    );
+    if (reset.matchedCount === 0) throw new CheckpointConflictError(slot, 'reset concurrently');
+    this.caches.set(cp._id, new SlotCache(resets, formatPosition(START), true, this.cacheLimit));
+    if (cp.pending) await this.forget(cp.pending);
+    await this.retire(Object.values(cp.tables));
+  }
+
+  async documents(def: ProjectionDefinition, collection: string): Promise<Doc[]> {
+    const codec = codecs(def.collections).get(collection);
+    if (!codec) throw new Error(`${def.name} has no collection ${collection}`);
+    const active = await this.activeSlot(def.name);
+    const cp = active && (await this.slotDoc(active));
+    if (!cp) return [];
+    const stored = await this.db.collection(cp.tables[collection]!).find({}).sort(codec.keySort()).toArray();
+    return stored.map((d) => codec.decode(d));
+  }
+
+  /** Collections no slot uses any more: dropped after the grace period (a timer here, or the next init). */
+  private async retire(collections: readonly string[]): Promise<void> {
+    const dropAfter = new Date(Date.now() + this.grace);
+    for (const c of collections) {
+      const doc: RetiredDoc = { _id: `retired:${c}`, kind: 'retired', collection: c, drop_after: dropAfter };
+      await this.bookkeeping.replaceOne({ _id: doc._id }, doc, { upsert: true });
+    }
+    clearTimeout(this.dropTimer);
+    this.dropTimer = setTimeout(() => void this.dropRetired().catch(() => undefined), this.grace);
+    this.dropTimer.unref();
+  }
+
+  private async dropRetired(): Promise<void> {
+    const due = (await this.bookkeeping.find({ kind: 'retired', drop_after: { $lte: new Date() } }).toArray()) as RetiredDoc[];
+    for (const r of due) {
+      await this.db.collection(r.collection).drop().catch(() => undefined); // already gone is fine
+      await this.bookkeeping.deleteOne({ _id: r._id });
+    }
+  }
+
+  private async slotDoc(slot: ProjectionSlot, session?: ClientSession): Promise<SlotDoc | null> {
+    return (await this.bookkeeping.findOne({ _id: slotId(slot) }, { session })) as SlotDoc | null;
+  }
+
+  private async slotDocs(name?: string): Promise<SlotDoc[]> {
+    const docs = await this.bookkeeping.find({ kind: 'slot', ...(name ? { name } : {}) }).sort({ name: 1, version: 1, generation: 1 }).toArray();
+    return docs as SlotDoc[];
+  }
+
+  private async activeDocs(name?: string): Promise<ActiveDoc[]> {
+    return (await this.bookkeeping.find({ kind: 'active', ...(name ? { name } : {}) }).toArray()) as ActiveDoc[];
+  }
+}
+
+/** A batch's write as the reducer produced it and as it is stored. */
+export interface ReducedWrite {
+  readonly write: DocumentWrite;
+  readonly stored: StoredWrite;
+}
+
+interface RetiredDoc {
+  _id: string;
+  kind: 'retired';
+  collection: string;
+  drop_after: Date;
+}
+
+function toState(s: SlotDoc, active: readonly ActiveDoc[]): SlotState {
+  return {
+    slot: { name: s.name, version: s.version, generation: s.generation },
+    position: parsePosition(s.position),
+    status: s.status,
+    eventsApplied: s.events_applied,
+    fault: s.error === null ? null : { error: s.error, eventId: s.failed_event_id, position: s.failed_position === null ? null : parsePosition(s.failed_position) },
+    tables: Object.freeze({ ...s.tables }),
+    active: active.some((a) => a.name === s.name && a.version === s.version && a.generation === s.generation),
+    updatedAt: s.updated_at,
+  };
+}
+
+/** Splits a batch's writes into journal chunks under CHUNK_BYTES each. */
+function chunk(batch: string, slot: string, writes: readonly StoredWrite[]): JournalChunk[] {
+  const chunks: JournalChunk[] = [];
+  let current: StoredWrite[] = [];
+  let bytes = 0;
+  const flush = () => {
+    chunks.push({ _id: chunkId(batch, chunks.length), batch, slot, writes: current });
+    current = [];
+    bytes = 0;
+  };
+  for (const w of writes) {
+    const size = BSON.calculateObjectSize(w);
+    if (bytes + size > CHUNK_BYTES && current.length) flush();
+    current.push(w);
+    bytes += size;
+  }
+  if (current.length) flush();
+  return chunks;
+}

@@ -1,0 +1,153 @@
+import type { SqlExecutor } from '@dob/sql';
+import {
+  parseFields,
+  parseIndexKey,
+  type CollectionSpec,
+  type CollectionSpecs,
+  type Doc,
+  type FieldType,
+  type ParsedField,
+} from '../documents/collections';
+import type { DocumentSource, DocumentWrite } from '../documents/batch-state';
+import type { ProjectionTables } from '../projection';
+
+/**
+ * Collections as SQL tables: one column per field, the key as primary key, the declared indexes. Text is
+ * COLLATE "C" (code-point order, whatever the database's default), so ORDER BY gives the order MongoDB's binary
+ * string comparison gives and the two stores page identically.
+ */
+const COLUMN: Record<FieldType, string> = {
+  text: 'text COLLATE "C"',
+  int: 'int',
+  int8: 'int8',
+  amount: 'numeric',
+  decimal: 'numeric',
+  bool: 'boolean',
+  timestamp: 'timestamptz',
+};
+/** Types in jsonb_to_recordset's column list (a flush sends documents as one JSON array per table). */
+const RECORD: Record<FieldType, string> = { ...COLUMN, text: 'text' };
+
+export function createTablesSql(tables: ProjectionTables, collections: CollectionSpecs): string {
+  return Object.entries(collections)
+    .map(([name, spec]) => createTableSql(tables[name]!, spec))
+    .join(';\n');
+}
+
+function createTableSql(table: string, spec: CollectionSpec): string {
+  const columns = parseFields(spec).map((f) => `${f.name} ${COLUMN[f.type]}${f.nullable ? '' : ' NOT NULL'}`);
+  const statements = [`CREATE TABLE ${table} (${columns.join(', ')}, PRIMARY KEY (${spec.key.join(', ')}))`];
+  for (const index of spec.indexes ?? []) {
+    const keys = index.keys.map((k) => {
+      const key = parseIndexKey(k);
+      return `${key.field} ${key.direction.toUpperCase()}${key.nulls ? ` NULLS ${key.nulls.toUpperCase()}` : ''}`;
+    });
+    statements.push(`CREATE INDEX ON ${table} (${keys.join(', ')})`);
+  }
+  return statements.join(';\n');
+}
+
+/** Columns as selected: exact numbers and int8 as text, so no driver turns them into floats. */
+function selectList(fields: readonly ParsedField[]): string {
+  return fields.map((f) => (f.type === 'amount' || f.type === 'decimal' || f.type === 'int8' ? `${f.name}::text AS ${f.name}` : f.name)).join(', ');
+}
+
+function decode(fields: readonly ParsedField[], row: Record<string, unknown>): Doc {
+  const out: Record<string, Doc[string]> = {};
+  for (const f of fields) {
+    const v = row[f.name];
+    if (v === null || v === undefined) {
+      out[f.name] = null;
+      continue;
+    }
+    switch (f.type) {
+      case 'amount':
+        out[f.name] = BigInt(v as string);
+        break;
+      case 'int8':
+        out[f.name] = Number(v);
+        break;
+      case 'timestamp':
+        out[f.name] = (v instanceof Date ? v : new Date(v as string)).toISOString();
+        break;
+      default:
+        out[f.name] = v as string | number | boolean;
+    }
+  }
+  return Object.freeze(out);
+}
+
+/** A value as a query parameter (exact numbers as text, cast in SQL). */
+const param = (v: Doc[string]): unknown => (typeof v === 'bigint' ? v.toString() : v);
+const cast = (f: ParsedField): string => (f.type === 'amount' || f.type === 'decimal' ? '::numeric' : f.type === 'timestamp' ? '::timestamptz' : '');
+
+/** Reads committed rows of one slot's tables (inside the batch's transaction). */
+export class SqlDocumentSource implements DocumentSource {
+  private readonly fields = new Map<string, ParsedField[]>();
+
+  constructor(
+    private readonly tx: SqlExecutor,
+    private readonly tables: ProjectionTables,
+    private readonly collections: CollectionSpecs,
+  ) {
+    for (const [name, spec] of Object.entries(collections)) this.fields.set(name, parseFields(spec));
+  }
+
+  async get(collection: string, key: Doc): Promise<Doc | null> {
+    const spec = this.collections[collection]!;
+    const where: Record<string, Doc[string]> = {};
+    for (const k of spec.key) where[k] = key[k] ?? null;
+    return (await this.select(collection, where, ''))[0] ?? null;
+  }
+
+  find(collection: string, where: Doc): Promise<Doc[]> {
+    return this.select(collection, where, ` ORDER BY ${this.collections[collection]!.key.join(', ')}`);
+  }
+
+  private async select(collection: string, where: Doc, order: string): Promise<Doc[]> {
+    const fields = this.fields.get(collection)!;
+    const params: unknown[] = [];
+    const conditions = Object.entries(where).map(([name, v]) => {
+      const f = fields.find((x) => x.name === name);
+      if (!f) throw new Error(`${collection}: no field ${name}`);
+      if (v === null) return `${name} IS NULL`;
+      params.push(param(v));
+      return `${name} = $${params.length}${cast(f)}`;
+    });
+    const { rows } = await this.tx.query<Record<string, unknown>>(
+      `SELECT ${selectList(fields)} FROM ${this.tables[collection]} WHERE ${conditions.join(' AND ') || 'true'}${order}`,
+      params,
+    );
+    return rows.map((r) => decode(fields, r));
+  }
+}
+
+/** Persists a batch's writes: one upsert statement per table (documents as a JSON array). */
+export async function writeDocuments(tx: SqlExecutor, tables: ProjectionTables, collections: CollectionSpecs, writes: readonly DocumentWrite[]): Promise<void> {
+  const byCollection = new Map<string, Doc[]>();
+  for (const w of writes) {
+    const docs = byCollection.get(w.collection) ?? [];
+    docs.push(w.doc);
+    byCollection.set(w.collection, docs);
+  }
+  for (const [collection, docs] of byCollection) {
+    const spec = collections[collection]!;
+    const fields = parseFields(spec);
+    const names = fields.map((f) => f.name);
+    const updates = fields.filter((f) => !spec.key.includes(f.name)).map((f) => `${f.name} = EXCLUDED.${f.name}`);
+    const json = JSON.stringify(docs, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    await tx.query(
+      `INSERT INTO ${tables[collection]} (${names.join(', ')})
+       SELECT ${names.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${fields.map((f) => `${f.name} ${RECORD[f.type]}`).join(', ')})
+       ON CONFLICT (${spec.key.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
+      [json],
+    );
+  }
+}
+
+/** Every row of a table in key order. */
+export async function readAllDocuments(db: SqlExecutor, relation: string, spec: CollectionSpec): Promise<Doc[]> {
+  const fields = parseFields(spec);
+  const { rows } = await db.query<Record<string, unknown>>(`SELECT ${selectList(fields)} FROM ${relation} ORDER BY ${spec.key.join(', ')}`);
+  return rows.map((r) => decode(fields, r));
+}

@@ -1,0 +1,68 @@
+import { createSqlEventStore, type EventStore } from '@dob/event-store';
+import { createTestMongoDatabase } from '@dob/mongo';
+import { createPgliteDatabase, testDatabases, type SqlDatabase } from '@dob/sql';
+import { createMongoReadModelStore, type MongoReadModelStoreOptions } from '../mongo/mongo-read-model-store';
+import type { ReadModelStore } from '../read-model-store.port';
+import { createSqlReadModelStore } from '../sql/sql-read-model-store';
+
+/** A read-model store under test, with the event store it projects from. */
+export interface StoreUnderTest {
+  readonly store: ReadModelStore;
+  readonly events: EventStore;
+  /** Physical tables / collections whose name starts with `prefix` (views excluded), sorted. */
+  physicalNames(prefix: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface StoreFactory {
+  readonly name: string;
+  open(): Promise<StoreUnderTest>;
+}
+
+async function sqlStore(db: SqlDatabase): Promise<StoreUnderTest> {
+  const events = await createSqlEventStore(db, { pollIntervalMs: 20 });
+  return {
+    store: createSqlReadModelStore(db),
+    events,
+    async physicalNames(prefix) {
+      const { rows } = await db.query<{ table_name: string }>(
+        `SELECT table_name FROM information_schema.tables
+          WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND starts_with(table_name, $1) ORDER BY 1`,
+        [prefix],
+      );
+      return rows.map((r) => r.table_name);
+    },
+    async close() {
+      await events.close();
+      await db.close();
+    },
+  };
+}
+
+/** MongoDB read models (FerretDB here, in a database of the test's own) over an event store on PGlite. */
+export async function mongoStore(options: MongoReadModelStoreOptions = {}): Promise<StoreUnderTest> {
+  const mongo = await createTestMongoDatabase();
+  const db = await createPgliteDatabase();
+  const events = await createSqlEventStore(db, { pollIntervalMs: 20 });
+  return {
+    store: createMongoReadModelStore(mongo, { retireGraceMs: 0, ...options }),
+    events,
+    async physicalNames(prefix) {
+      const names = (await mongo.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+      return names.filter((n) => n.startsWith(prefix)).sort();
+    },
+    async close() {
+      await events.close();
+      await db.close();
+      await mongo.close();
+    },
+  };
+}
+
+/** Contract suites run once per read-model store: `describe.each(readModelStores())`. */
+export function readModelStores(): StoreFactory[] {
+  return [
+    ...testDatabases().map((f) => ({ name: f.name, open: async () => sqlStore(await f.create()) })),
+    { name: 'mongodb (FerretDB)', open: () => mongoStore() },
+  ];
+}

@@ -1,0 +1,126 @@
+import { spawn } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { join } from 'node:path';
+import { createChainEventCatalog } from '@dob/domain';
+import { createSqlEventStore, type EventStore } from '@dob/event-store';
+import { TEST_MONGODB_URL, createTestMongoDatabase, type MongoDatabase } from '@dob/mongo';
+import { ProjectionRunner, READ_MODEL_JOURNAL, READ_MODEL_STATE, createMongoReadModelStore, type ProjectionDefinition, type ReadModelStore } from '@dob/projections';
+import { TEST_POSTGRES_URL, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { credit, ledgerProjection } from '../../../projections/src/testing/ledger.projection';
+import { readModelProjections } from '../projections';
+import { busyWorld } from '../testing/busy-world';
+
+const ROOT = join(__dirname, '../../../..');
+const CREDITS = 2000;
+const KILLS: { step: string; delayMs?: number }[] = [
+  { step: 'pending', delayMs: 40 }, // inside the guarded writes of a batch past its commit point
+  { step: 'journalled' }, // journalled, commit point not reached
+  { step: 'pending', delayMs: 40 },
+  { step: 'applied' }, // writes applied, checkpoint not moved
+  { step: 'pending', delayMs: 40 },
+];
+
+/**
+ * Exactly-once on MongoDB without transactions (FerretDB): a child process projecting the ledger and every read
+ * model is SIGKILLed five times in the middle of batch commits; the restarted projections must equal a clean build
+ * in a database of their own, with every ledger event applied exactly once.
+ */
+describe('exactly-once read models across SIGKILL (MongoDB store on FerretDB)', () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const definitions: ProjectionDefinition[] = [ledgerProjection(), ...readModelProjections];
+  let db: SqlDatabase;
+  let events: EventStore;
+  let crashed: MongoDatabase;
+  let clean: MongoDatabase;
+
+  beforeAll(async () => {
+    db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
+    events = await createSqlEventStore(db, { pollIntervalMs: 20 });
+    const validating = await createSqlEventStore(db, { catalog: createChainEventCatalog() }); // the chain history is catalog-checked
+    const credits = Array.from({ length: CREDITS }, (_, i) => credit(i));
+    const world = busyWorld(25).streamAppends();
+    // Credits and chain history interleaved, so batches of every projection cross the kills.
+    for (let i = 0; i < CREDITS; i += 200) {
+      await events.appendToStream(`ledger-${i}`, credits.slice(i, i + 200));
+      for (const a of world.splice(0, Math.ceil(world.length / ((CREDITS - i) / 200)))) await validating.appendToStream(a.streamId, a.events);
+    }
+    await validating.close();
+    crashed = await createTestMongoDatabase();
+    clean = await createTestMongoDatabase();
+  });
+  afterAll(async () => {
+    await events?.close();
+    await db?.close();
+    await crashed?.close();
+    await clean?.close();
+  });
+
+  const runChild = (kill: { step: string; delayMs?: number }) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '../testing/mongo-kill-child.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env, NODE_OPTIONS: '', DATABASE_URL: TEST_POSTGRES_URL, SCHEMA: schema, MONGODB_URL: TEST_MONGODB_URL,
+        MONGODB_DB: crashed.db.databaseName, KILL_STEP: kill.step, KILL_AT: String(randomInt(2, 8)), KILL_DELAY_MS: String(kill.delayMs ?? 0),
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal, stderr })),
+    );
+  };
+
+  const build = async (store: ReadModelStore) => {
+    const runner = new ProjectionRunner(events, store, definitions, { batchSize: 50 });
+    try {
+      await runner.start();
+      await runner.waitUntilCaughtUp(300_000);
+      // Caught up = read everything once; wait for every checkpoint to reach the head too.
+      const head = await events.headPosition();
+      for (;;) {
+        const states = await store.states();
+        if (states.every((s) => !s.active || `${s.position.commit}:${s.position.prepare}` === `${head.commit}:${head.prepare}`)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await runner.stop();
+    }
+  };
+
+  it('five kills mid-batch, then a restart: every model equals a clean build, every event applied once', async () => {
+    const state = () => crashed.db.collection(READ_MODEL_STATE).find({ kind: 'slot' }).toArray();
+    const left: { pending: number; journal: number }[] = [];
+    for (const kill of KILLS) {
+      const exit = await runChild(kill);
+      expect({ kill: kill.step, ...exit }).toEqual({ kill: kill.step, code: null, signal: 'SIGKILL', stderr: '' });
+      left.push({
+        pending: (await state()).filter((s) => s.pending).length,
+        journal: await crashed.db.collection(READ_MODEL_JOURNAL).countDocuments({}),
+      });
+    }
+    // The kills landed inside commits: after the journal (chunks with no commit point) and after the writes
+    // (a batch still pending).
+    expect(left[1]!.journal).toBeGreaterThan(0);
+    expect(left[3]!.pending).toBeGreaterThan(0);
+    const progress = (await state()).reduce((n, s) => n + (s.events_applied as number), 0);
+    expect(progress).toBeGreaterThan(0);
+
+    const restarted = createMongoReadModelStore(crashed, { retireGraceMs: 0 });
+    await build(restarted);
+    const reference = createMongoReadModelStore(clean, { retireGraceMs: 0 });
+    await build(reference);
+
+    for (const def of definitions) {
+      for (const collection of Object.keys(def.collections)) {
+        const [got, want] = await Promise.all([restarted.documents(def, collection), reference.documents(def, collection)]);
+        expect({ model: `${def.name}.${collection}`, docs: got }).toEqual({ model: `${def.name}.${collection}`, docs: want });
+        expect([def.name, collection, want.length > 0]).toEqual([def.name, collection, true]);
+      }
+    }
+    const applied = await restarted.documents(definitions[0]!, 'applied');
+    expect(applied).toHaveLength(CREDITS);
+    expect(applied.every((d) => d.times === 1)).toBe(true);
+    expect(await crashed.db.collection(READ_MODEL_JOURNAL).countDocuments({})).toBe(0);
+  });
+});

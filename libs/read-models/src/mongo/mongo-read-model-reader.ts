@@ -1,0 +1,92 @@
+import type { MongoDatabase } from '@dob/mongo';
+import { bumpChanges } from '@dob/projections';
+import type { ReadModelReader } from '../queries/read-model-reader.port';
+import { Models } from './mongo-models';
+import { mongoMarketReads } from './mongo-market-reads';
+import { FEATURED_OVERRIDES, mongoPoolReads, type FeaturedOverrideDoc } from './mongo-pool-reads';
+import { mongoPortfolioReads } from './mongo-portfolio-reads';
+import type { FeaturedOverride } from '../featured/featured-overrides';
+
+export interface MongoReaderOptions {
+  /** Results kept per change token (least recently used go first); 0 = no cache. Default 2000. */
+  readonly cacheEntries?: number;
+}
+
+/**
+ * The read models in MongoDB (or FerretDB). Every read first resolves the serving collections and a change token
+ * from the projections' bookkeeping (one find: collections are per slot, so a blue/green switch or a reset is seen
+ * by the next read), then finds, sorts, skips and limits in the database; joins (pool names, member counts, token
+ * symbols) are lookups by key, and aggregates the SQL store leaves to the database (sums of i128 amounts, min/max)
+ * are computed here exactly — FerretDB 1.x has no $lookup and no $group accumulators beyond $sum/$count.
+ *
+ * Results are cached per token: the token changes with every checkpoint move, switch, reset and featured-override
+ * change, so a cached answer is never served after the read models changed (clock-dependent reads pass `now`).
+ */
+export function createMongoReadModelReader(mongo: Pick<MongoDatabase, 'db'>, options: MongoReaderOptions = {}): ReadModelReader {
+  const cache = new TokenCache(options.cacheEntries ?? 2000);
+  let inFlight: Promise<{ models: Models; token: string }> | undefined;
+  // Reads issued together (Promise.all in the services) share one resolution of the serving collections.
+  const open = (): Promise<{ models: Models; token: string }> => {
+    inFlight ??= Models.open(mongo.db).finally(() => queueMicrotask(() => (inFlight = undefined)));
+    return inFlight;
+  };
+  const reads: Record<string, (m: Models, ...args: never[]) => Promise<unknown>> = {
+    ...mongoPoolReads,
+    ...mongoMarketReads,
+    ...mongoPortfolioReads,
+    learnedTokens: (m: Models) => m.learnedTokens(),
+  };
+  const reader: Record<string, (...args: never[]) => Promise<unknown>> = {};
+  for (const [name, read] of Object.entries(reads)) {
+    reader[name] = async (...args: never[]) => {
+      const view = await open();
+      const key = `${name}\u0000${JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+      const hit = cache.get(view.token, key);
+      if (hit !== undefined) return hit;
+      const value = await read(view.models, ...args);
+      cache.set(view.token, key, value);
+      return value;
+    };
+  }
+  return reader as unknown as ReadModelReader;
+}
+
+/** Results for one token at a time: a new token (the read models changed) empties it. */
+class TokenCache {
+  private token = '';
+  private readonly entries = new Map<string, unknown>();
+
+  constructor(private readonly max: number) {}
+
+  get(token: string, key: string): unknown {
+    if (this.max === 0 || token !== this.token) return undefined;
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      this.entries.delete(key); // most recently used last
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(token: string, key: string, value: unknown): void {
+    if (this.max === 0) return;
+    if (token !== this.token) {
+      this.token = token;
+      this.entries.clear();
+    }
+    this.entries.set(key, value);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
+/** Operator picks in MongoDB: set or replace one, and tell readers' caches (the `changes:featured` counter). */
+export async function setMongoFeaturedOverride(mongo: Pick<MongoDatabase, 'db'>, o: FeaturedOverride): Promise<void> {
+  const doc: FeaturedOverrideDoc = { _id: JSON.stringify([o.networkId, o.address]), network_id: o.networkId, address: o.address, reason: o.reason, position: o.position };
+  await mongo.db.collection<FeaturedOverrideDoc>(FEATURED_OVERRIDES).replaceOne({ _id: doc._id }, doc, { upsert: true });
+  await bumpChanges(mongo.db, FEATURED_OVERRIDES);
+}
+
+export async function clearMongoFeaturedOverride(mongo: Pick<MongoDatabase, 'db'>, networkId: number, address: string): Promise<void> {
+  await mongo.db.collection<FeaturedOverrideDoc>(FEATURED_OVERRIDES).deleteOne({ _id: JSON.stringify([networkId, address]) });
+  await bumpChanges(mongo.db, FEATURED_OVERRIDES);
+}

@@ -1,0 +1,283 @@
+import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
+import type { LearnedToken } from './token-directory';
+
+/**
+ * What the query services read from a read-model store: rows in one shape whatever the store, so the services'
+ * formatting (amounts, descriptions, featured rules, portfolio math) is written once and the stores give the same
+ * answers. Amounts are decimal strings of base units, instants are Dates; every list is in its documented order
+ * with the documented tie-breakers. Adapters: SQL (PGlite, PostgreSQL; `sql/`) and MongoDB (`mongo/`).
+ */
+export interface ReadModelReader extends PoolReads, MarketReads, PortfolioReads {
+  /** Every token symbol the tokens model learned from the chain. */
+  learnedTokens(): Promise<LearnedToken[]>;
+}
+
+export interface Slice {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface Counted<R> {
+  readonly rows: R[];
+  /** Rows matching the filter, over every page. */
+  readonly total: number;
+}
+
+export const POOL_SORTS = ['created_desc', 'created_asc', 'apr_desc', 'apr_asc', 'members_desc', 'members_asc'] as const;
+export type PoolSort = (typeof POOL_SORTS)[number];
+
+export interface PoolFilter {
+  /** Substring of name or ticker, ASCII case-insensitive, taken literally (no wildcards). */
+  readonly search?: string;
+  readonly networkId?: number;
+  readonly accessType?: string;
+}
+
+export interface PoolRow {
+  network_id: number;
+  address: string;
+  name: string | null;
+  ticker: string | null;
+  access_type: string | null;
+  distribution_type: string | null;
+  /** As written in the registry ("12.50" stays "12.50"). */
+  estimated_apr: string | null;
+  max_participants: number | null;
+  token_to_distribute: string | null;
+  created_at: Date | null;
+  member_count: number;
+  total_shares: string;
+  pool_version: string | null;
+  creator_address: string | null;
+  locked: boolean;
+  mutable: boolean | null;
+  min_interval_seconds: string | null;
+  claim_delay_seconds: string | null;
+  round_expiry_seconds: string | null;
+  schedule_enabled: boolean;
+  schedule_first: string | null;
+  schedule_interval: string | null;
+  schedule_total: number | null;
+  distribution_count: number;
+  total_distributed: string;
+  last_distribution_at: Date | null;
+  distribution_token: string | null;
+  /** Symbols the tokens model learned for token_to_distribute and distribution_token (null if none). */
+  token_to_distribute_symbol: string | null;
+  distribution_token_symbol: string | null;
+}
+
+export interface MemberRow {
+  holder: string;
+  shares: string;
+  joined_at: Date | null;
+}
+
+export const ROUND_STATUSES = ['completed', 'pending', 'expired'] as const;
+export type RoundStatus = (typeof ROUND_STATUSES)[number];
+
+export interface RoundRow {
+  network_id: number;
+  pool: string;
+  round_id: number;
+  pool_version: string;
+  token: string;
+  total_amount: string;
+  total_shares: string;
+  total_claimed: string;
+  claim_count: number;
+  created_at: Date;
+  claimable_from: Date;
+  expires_at: Date | null;
+  /** At the reader's `now`. */
+  status: RoundStatus;
+}
+
+export interface EventRow extends PoolEventRecord {
+  network_id: number;
+  transaction_hash: string;
+  date: Date;
+}
+
+export interface FeaturedCandidate {
+  network_id: number;
+  address: string;
+  name: string | null;
+  ticker: string | null;
+  estimated_apr: string | null;
+  member_count: number;
+  /** Σ sales in the 24 h before `now` (base units). */
+  volume_24h: string;
+  override_reason: string | null;
+  override_position: number | null;
+}
+
+export interface CampaignRow {
+  network_id: number;
+  address: string;
+  name: string | null;
+  ticker: string | null;
+  /** soft cap shares × price (base units). */
+  target: string;
+  raised: string;
+  contributors: number;
+  deadline: Date;
+  payment_token: string;
+  active: boolean;
+}
+
+export interface PoolReads {
+  /** Networks (ascending) where a pool document exists at this address (optionally only `networkId`). */
+  poolNetworks(address: string, networkId?: number): Promise<number[]>;
+  /** Listed pools, filtered and sorted, ties broken by (network_id, address). */
+  poolPage(filter: PoolFilter, sort: PoolSort, slice: Slice): Promise<Counted<PoolRow>>;
+  poolRow(networkId: number, address: string): Promise<PoolRow | null>;
+  /** Holders with shares > 0, by shares desc then holder; `supply` = Σ their shares. */
+  members(networkId: number, pool: string, slice: Slice): Promise<Counted<MemberRow> & { supply: bigint }>;
+  /** Rounds by created_at desc, round_id desc, with their status at `now` (optionally only one status). */
+  rounds(networkId: number, pool: string, now: Date, status: RoundStatus | undefined, slice: Slice): Promise<Counted<RoundRow>>;
+  /** Pool events by date desc, chain_event_id desc, event_id desc. */
+  poolEvents(networkId: number, pool: string, eventType: PoolEventType | undefined, slice: Slice): Promise<Counted<EventRow>>;
+  /** Every listed pool (optionally of one network) in (network_id, address) order, with what the rules rank by. */
+  featuredCandidates(now: Date, networkId?: number): Promise<FeaturedCandidate[]>;
+  /**
+   * Campaigns (only those active at `now` unless status is `all`) by (network_id, address); the service sorts them
+   * (a short, unpaged list), so progress is compared exactly in one place.
+   */
+  campaigns(now: Date, q: { networkId?: number; status: 'active' | 'all' }): Promise<CampaignRow[]>;
+}
+
+export const LISTING_SORTS = ['created_desc', 'created_asc', 'price_asc', 'price_desc'] as const;
+export type ListingSort = (typeof LISTING_SORTS)[number];
+/** Brief: `status` beside is_active; lists show active listings unless asked (`all` = every status). */
+export const LISTING_STATUSES = ['active', 'sold', 'cancelled', 'all'] as const;
+export type ListingStatusFilter = (typeof LISTING_STATUSES)[number];
+
+export interface ListingFilter {
+  readonly status: ListingStatusFilter;
+  readonly networkId?: number;
+  /** Any of these payment-token addresses. */
+  readonly paymentTokens?: readonly string[];
+  readonly seller?: string;
+}
+
+export interface ListingRow {
+  sale_address: string;
+  network_id: number;
+  pool: string;
+  seller: string;
+  shares_amount: string;
+  price_per_share: string;
+  payment_token: string;
+  status: 'active' | 'sold' | 'cancelled';
+  created_at: Date;
+  pool_name: string | null;
+  pool_ticker: string | null;
+  /** The pool's splitter version ('1' | '2'), null if the pool is unknown. */
+  pool_version: string | null;
+  /** The payment token's symbol learned by the tokens model (null if none). */
+  payment_token_symbol: string | null;
+}
+
+export interface MarketStatsRow {
+  pool_name: string | null;
+  /** Over active listings: min / max price, count, Σ shares, the cheapest one's payment token. */
+  floor: string | null;
+  highest: string | null;
+  active_listings: number;
+  shares_listed: string;
+  floor_token: string | null;
+  /** Over sales: Σ total_price sold after now − 24 h / 7 d / 30 d (no upper bound) and ever, count, the latest's token. */
+  v24: string;
+  v7: string;
+  v30: string;
+  total: string;
+  sales: number;
+  last_token: string | null;
+}
+
+export interface MarketReads {
+  /** Listings filtered, sorted, ties broken by sale_address. */
+  listingPage(filter: ListingFilter, sort: ListingSort, slice: Slice): Promise<Counted<ListingRow>>;
+  poolListings(networkId: number, pool: string, status: ListingStatusFilter, sort: ListingSort): Promise<ListingRow[]>;
+  listing(saleAddress: string): Promise<ListingRow | null>;
+  marketStats(networkId: number, pool: string, now: Date): Promise<MarketStatsRow>;
+  /** A crowdfunding campaign's payment token and name (its registry entry, or its splitter's), or null. */
+  campaignInfo(networkId: number, address: string): Promise<{ payment_token: string; name: string | null } | null>;
+  /** Any pool document's name and splitter version, or null. */
+  poolInfo(networkId: number, address: string): Promise<{ name: string | null; pool_version: string | null } | null>;
+}
+
+export interface HoldingRow {
+  network_id: number;
+  pool: string;
+  shares: string;
+  joined_at: Date | null;
+  name: string | null;
+  ticker: string | null;
+  estimated_apr: string | null;
+  token_to_distribute: string | null;
+  distribution_token: string | null;
+  total_shares: string;
+  /** Σ the wallet's claims in the pool (V2 claims and V1 credits). */
+  earned: string;
+  /** Σ floor(total × shares / total_shares) over V2 rounds completed at `now` the wallet has not claimed, and their count. */
+  v2_unclaimed: string;
+  v2_unclaimed_rounds: number;
+  v1_credited: string;
+  v1_withdrawn: string;
+}
+
+export interface WalletRoundRow {
+  network_id: number;
+  pool: string;
+  name: string | null;
+  round_id: number;
+  token: string;
+  /** floor(total × the wallet's shares / total_shares); null when the round has no shares. */
+  estimate: string | null;
+  claimable_from: Date;
+  expires_at: Date | null;
+  status: RoundStatus;
+}
+
+export interface SchedulePoolRow {
+  network_id: number;
+  address: string;
+  name: string | null;
+  token_to_distribute: string | null;
+  schedule_enabled: boolean;
+  schedule_first: string | null;
+  schedule_interval: string | null;
+  schedule_total: number | null;
+  distribution_count: number;
+}
+
+export interface HistoryRow {
+  type: string;
+  pool: string;
+  network_id: number;
+  counterparty: string | null;
+  shares: string | null;
+  amount: string | null;
+  token: string | null;
+  tx_hash: string;
+  occurred_at: Date;
+  name: string | null;
+}
+
+export interface PortfolioReads {
+  /** The wallet's positive balances in listed or unlisted pools with a pool document, by (network_id, pool). */
+  holdings(wallet: string, now: Date, networkId?: number, pool?: string): Promise<HoldingRow[]>;
+  /**
+   * V2 rounds of the wallet's pools that are completed or pending at `now` and not claimed by it, by
+   * (claimable_from, network_id, pool, round_id).
+   */
+  walletRounds(wallet: string, now: Date, networkId?: number): Promise<WalletRoundRow[]>;
+  /** The wallet's pools with an enabled schedule, by (network_id, address). */
+  scheduledPools(wallet: string, networkId?: number): Promise<SchedulePoolRow[]>;
+  /** Entries by occurred_at desc, chain_event_id desc, event_id, side. */
+  history(wallet: string, filter: { networkId?: number; type?: string }, slice: Slice): Promise<Counted<HistoryRow>>;
+  /** Every campaign's payment token, by `network_id/address`. */
+  campaignTokens(): Promise<Map<string, string>>;
+}

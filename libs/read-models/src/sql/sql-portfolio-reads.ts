@@ -1,0 +1,99 @@
+import type { SqlExecutor } from '@dob/sql';
+import type { HoldingRow, HistoryRow, PortfolioReads, SchedulePoolRow, WalletRoundRow } from '../queries/read-model-reader.port';
+import { Conditions, MEMBER_STATS, ROUND_STATUS_SQL, V } from './views';
+
+const STATUS = ROUND_STATUS_SQL.replaceAll('$NOW', '$2::timestamptz');
+
+/** The wallet's V2 rounds not claimed by it (one correlated subquery each way, sharing this predicate). */
+const UNCLAIMED_V2 = `r.network_id = h.network_id AND r.pool = h.pool AND r.pool_version = '2' AND ${STATUS} = 'completed'
+  AND NOT EXISTS (SELECT 1 FROM ${V.claims} c WHERE c.network_id = r.network_id AND c.pool = r.pool
+                   AND c.round_id = r.round_id AND c.holder = h.holder)`;
+
+export function sqlPortfolioReads(db: SqlExecutor): PortfolioReads {
+  return {
+    async holdings(wallet, now, networkId, pool) {
+      const c = new Conditions([wallet, now.toISOString()]);
+      if (networkId !== undefined) c.add('h.network_id = ?', networkId);
+      if (pool !== undefined) c.add('h.pool = ?', pool);
+      // div(): the exact integer quotient, the contract's floor(total × balance / total_shares) for these non-negative values.
+      const { rows } = await db.query<HoldingRow>(
+        `SELECT h.network_id, h.pool, h.shares::text AS shares, h.joined_at, p.name, p.ticker,
+                p.estimated_apr::text AS estimated_apr, p.token_to_distribute, p.distribution_token,
+                COALESCE(m.total_shares, 0)::text AS total_shares,
+                (SELECT COALESCE(SUM(c.amount), 0)::text FROM ${V.claims} c
+                  WHERE c.network_id = h.network_id AND c.pool = h.pool AND c.holder = h.holder) AS earned,
+                (SELECT COALESCE(SUM(div(r.total_amount * h.shares, NULLIF(r.total_shares, 0))), 0)::text FROM ${V.rounds} r
+                  WHERE ${UNCLAIMED_V2}) AS v2_unclaimed,
+                (SELECT COUNT(*)::int FROM ${V.rounds} r WHERE ${UNCLAIMED_V2}) AS v2_unclaimed_rounds,
+                (SELECT COALESCE(SUM(c.amount), 0)::text FROM ${V.claims} c JOIN ${V.rounds} r
+                    ON r.network_id = c.network_id AND r.pool = c.pool AND r.round_id = c.round_id AND r.pool_version = '1'
+                  WHERE c.network_id = h.network_id AND c.pool = h.pool AND c.holder = h.holder) AS v1_credited,
+                (SELECT COALESCE(SUM(w.amount), 0)::text FROM ${V.withdrawals} w
+                  WHERE w.network_id = h.network_id AND w.pool = h.pool AND w.holder = h.holder) AS v1_withdrawn
+           FROM ${V.members} h
+           JOIN ${V.pools} p ON p.network_id = h.network_id AND p.address = h.pool
+           LEFT JOIN (${MEMBER_STATS}) m ON m.network_id = h.network_id AND m.pool = h.pool
+          WHERE h.holder = $1 AND h.shares > 0${c.and()}
+          ORDER BY h.network_id, h.pool`,
+        c.params,
+      );
+      return rows;
+    },
+
+    async walletRounds(wallet, now, networkId) {
+      const c = new Conditions([wallet, now.toISOString()]);
+      if (networkId !== undefined) c.add('h.network_id = ?', networkId);
+      const { rows } = await db.query<WalletRoundRow & { round_id: string }>(
+        `SELECT r.network_id, r.pool, p.name, r.round_id, r.token, div(r.total_amount * h.shares, NULLIF(r.total_shares, 0))::text AS estimate,
+                r.claimable_from, r.expires_at, ${STATUS} AS status
+           FROM ${V.members} h
+           JOIN ${V.rounds} r ON r.network_id = h.network_id AND r.pool = h.pool AND r.pool_version = '2'
+           LEFT JOIN ${V.pools} p ON p.network_id = r.network_id AND p.address = r.pool
+          WHERE h.holder = $1 AND h.shares > 0${c.and()} AND ${STATUS} IN ('completed', 'pending')
+            AND NOT EXISTS (SELECT 1 FROM ${V.claims} c WHERE c.network_id = r.network_id AND c.pool = r.pool
+                             AND c.round_id = r.round_id AND c.holder = h.holder)
+          ORDER BY r.claimable_from, r.network_id, r.pool, r.round_id`,
+        c.params,
+      );
+      return rows.map((r) => ({ ...r, round_id: Number(r.round_id) }));
+    },
+
+    async scheduledPools(wallet, networkId) {
+      const c = new Conditions([wallet]);
+      if (networkId !== undefined) c.add('h.network_id = ?', networkId);
+      const { rows } = await db.query<SchedulePoolRow>(
+        `SELECT p.network_id, p.address, p.name, p.token_to_distribute, p.schedule_enabled, p.schedule_first::text AS schedule_first,
+                p.schedule_interval::text AS schedule_interval, p.schedule_total, p.distribution_count
+           FROM ${V.members} h JOIN ${V.pools} p ON p.network_id = h.network_id AND p.address = h.pool
+          WHERE h.holder = $1 AND h.shares > 0 AND p.schedule_enabled${c.and()}
+          ORDER BY p.network_id, p.address`,
+        c.params,
+      );
+      return rows;
+    },
+
+    async history(wallet, filter, slice) {
+      const c = new Conditions([wallet]);
+      if (filter.networkId !== undefined) c.add('e.network_id = ?', filter.networkId);
+      if (filter.type) c.add('e.type = ?', filter.type);
+      const [rows, count] = await Promise.all([
+        db.query<HistoryRow>(
+          `SELECT e.type, e.pool, e.network_id, e.counterparty, e.shares, e.amount, e.token, e.tx_hash, e.occurred_at, p.name
+             FROM ${V.history} e LEFT JOIN ${V.pools} p ON p.network_id = e.network_id AND p.address = e.pool
+            WHERE e.wallet = $1${c.and()}
+            ORDER BY e.occurred_at DESC, e.chain_event_id DESC, e.event_id, e.side LIMIT ${slice.limit} OFFSET ${slice.offset}`,
+          c.params,
+        ),
+        db.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM ${V.history} e WHERE e.wallet = $1${c.and()}`, c.params),
+      ]);
+      return { rows: rows.rows, total: count.rows[0]!.n };
+    },
+
+    async campaignTokens() {
+      const { rows } = await db.query<{ network_id: number; address: string; payment_token: string }>(
+        `SELECT network_id, address, payment_token FROM ${V.campaigns}`,
+      );
+      return new Map(rows.map((r) => [`${r.network_id}/${r.address}`, r.payment_token]));
+    },
+  };
+}

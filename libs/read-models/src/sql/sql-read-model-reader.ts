@@ -1,0 +1,22 @@
+import type { SqlExecutor } from '@dob/sql';
+import type { ReadModelReader } from '../queries/read-model-reader.port';
+import type { LearnedToken } from '../queries/token-directory';
+import { sqlMarketReads } from './sql-market-reads';
+import { sqlPoolReads } from './sql-pool-reads';
+import { sqlPortfolioReads } from './sql-portfolio-reads';
+import { V } from './views';
+
+/**
+ * The read models in SQL (PGlite or PostgreSQL): each read is one or a few statements over the stable views, joins
+ * and aggregates done by the database. Give it a read-result cache's executor to keep results between changes.
+ */
+export function createSqlReadModelReader(db: SqlExecutor): ReadModelReader {
+  return {
+    ...sqlPoolReads(db),
+    ...sqlMarketReads(db),
+    ...sqlPortfolioReads(db),
+    async learnedTokens() {
+      return (await db.query<LearnedToken>(`SELECT network_id, address, symbol FROM ${V.tokens}`)).rows;
+    },
+  };
+}
