@@ -4,9 +4,12 @@ import type { EventStore } from '@dob/event-store';
 import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type IngestionStatus } from '@dob/indexer';
 import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
 import { HealthRegistry, openStorage, type Storage } from '@dob/runtime';
+import { ServiceMetrics, createLogger, fieldLogger, instrumentEventStore, lineLogger, recordDelivery, type Logger as PinoLogger } from '@dob/observability';
 import type { SqlDatabase } from '@dob/sql';
 import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
+import { Logger } from '@nestjs/common';
 import { startApi } from '../../api/src/bootstrap';
+import { PinoNestLogger } from '../../api/src/logging/pino-nest-logger';
 import { composeApiDependencies } from '../../api/src/compose-api-dependencies';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
@@ -30,6 +33,8 @@ export interface SystemOptions {
   readonly startLedger?: number;
   /** Redis for the rate limiter (shared by API instances); unset = in-process. */
   readonly redisUrl?: string;
+  /** Per-IP limit of calls without a valid API key; default 60 rpm. */
+  readonly ipRateLimitRpm?: number;
   /** JWT signing key; unset = a key file kept in the data folder. */
   readonly jwtSecret?: string;
   /** Explorer base for `stellar_explorer_url` (network 9 is testnet's id). */
@@ -38,6 +43,8 @@ export interface SystemOptions {
   readonly webhookEnv?: NodeJS.ProcessEnv;
   /** Quiet logs (tests). */
   readonly quiet?: boolean;
+  /** LOG_LEVEL (default info); ignored when quiet. */
+  readonly logLevel?: string;
 }
 
 export interface RunningSystem {
@@ -52,6 +59,9 @@ export interface RunningSystem {
   readonly eventStore: EventStore;
   readonly devnet?: RunningDevnet;
   readonly projections: ProjectionRunner<unknown>;
+  /** Every series of this process (also served at GET /metrics). */
+  readonly metrics: ServiceMetrics;
+  readonly log: PinoLogger;
   ingestionStatus(): IngestionStatus;
   stop(): Promise<void>;
 }
@@ -61,14 +71,19 @@ export interface RunningSystem {
  * API. This is `npm start` and the harness of the cross-system e2e tests. Stop order is the reverse of start.
  */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
-  const log = options.quiet ? () => undefined : (line: string) => console.log(line);
-  const storage = await openStorage({
+  const logger = createLogger({ level: options.quiet ? 'silent' : options.logLevel, app: 'all' });
+  const metrics = new ServiceMetrics({ app: 'all' });
+  // Nest's Logger (used before and beside the API app) writes JSON through the same pino logger.
+  if (!options.quiet) Logger.overrideLogger(new PinoNestLogger(logger));
+  const opened = await openStorage({
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
     catalog: systemEventCatalog(),
     // The devnet's chain lives in the data folder too, so lock it even when the event store is on PostgreSQL.
     lockDataDir: true,
   });
+  // Every append of every component is timed (event_store_append_duration_seconds).
+  const storage: Storage = { ...opened, eventStore: instrumentEventStore(opened.eventStore, metrics) };
   const stops: (() => Promise<void>)[] = [() => storage.close()];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch((e) => console.error('shutdown:', e));
@@ -108,14 +123,16 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       knownWasms: devnet ? DEVNET_KNOWN_WASMS : [],
       pollIntervalMs: 500,
       schedulerIntervalMs: 2_000,
-      ...(options.quiet ? { logger: silentLogger } : {}),
+      logger: options.quiet ? silentLogger : fieldLogger(logger, 'indexer'),
     });
     stops.push(() => indexing.stop());
+    metrics.trackIndexer(EMBEDDED_NETWORK_ID, () => indexing.status());
     health.register(`indexer_${EMBEDDED_NETWORK_ID}`, () => indexing.health());
 
     const projections = new ProjectionRunner(storage.eventStore, createSqlReadModelStore(storage.db), projectionRegistry, {
-      log,
+      log: lineLogger(logger, 'projector'),
     });
+    metrics.trackProjections(() => projections.status());
     await projections.start();
     stops.push(() => projections.stop());
     health.register('projections', async () => {
@@ -132,9 +149,12 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       db: storage.db,
       eventStore: storage.eventStore,
       tokens,
-      log,
+      log: lineLogger(logger, 'notifier'),
+      onDeliveryAttempt: (result) => recordDelivery(metrics, result),
       ...loadWebhookSettings(options.webhookEnv ?? process.env, storage.dataDir),
     });
+    metrics.trackProjections(() => notifier.projections());
+    metrics.sample(async () => metrics.webhookQueueDepth.set((await notifier.components.queue.counts()).pending));
     await notifier.start();
     stops.push(() => notifier.stop());
     health.register('notifier', () => notifier.health());
@@ -145,6 +165,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       tokens,
       webhooks: notifier.components.service,
       redisUrl: options.redisUrl,
+      ipRateLimitRpm: options.ipRateLimitRpm,
       jwtSecret: options.jwtSecret,
       networks: [
         {
@@ -158,9 +179,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     });
     stops.push(() => api$.close());
 
-    const api: NestFastifyApplication = await startApi(api$.deps,
-      { port: options.port, logger: !options.quiet },
-    );
+    const api: NestFastifyApplication = await startApi(api$.deps, { port: options.port, log: options.quiet ? undefined : logger, metrics });
     stops.push(() => api.close());
     const address = api.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : options.port;
@@ -177,6 +196,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       eventStore: storage.eventStore,
       devnet,
       projections: projections as ProjectionRunner<unknown>,
+      metrics,
+      log: logger,
       ingestionStatus: () => indexing.status(),
       stop: stopAll,
     };

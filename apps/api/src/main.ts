@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     tokens: config.STELLAR_TOKENS,
     webhooks: webhooks.service,
     redisUrl: config.REDIS_URL,
+    ipRateLimitRpm: config.API_IP_RATE_LIMIT_RPM,
     jwtSecret: config.JWT_SECRET,
   });
   const app = await startApi(composed.deps, { port: config.PORT });
