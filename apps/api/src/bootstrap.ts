@@ -9,7 +9,7 @@ import { installRequestGate } from './auth/request-gate';
 import { EnvelopeErrorFilter } from './http/error.filter';
 import { createValidationPipe } from './http/validation.pipe';
 import { documentErrorResponses } from './http/openapi-errors';
-import { hardenedFastifyOptions, installJsonBodyParser, installRequestId } from './http/http-hardening';
+import { hardenedFastifyOptions, installJsonBodyParser, installNulGuard, installRequestId } from './http/http-hardening';
 import { installRequestObserver } from './http/request-observer';
 import { PinoNestLogger } from './logging/pino-nest-logger';
 
@@ -56,6 +56,7 @@ export async function createApiApp(deps: ApiDependencies, options: ApiAppOptions
   installRequestId(fastify);
   installRequestObserver(fastify, options.metrics);
   installJsonBodyParser(fastify);
+  installNulGuard(fastify);
   // Rate limits and X-API-Key authentication run before routing, so unknown routes carry the headers too.
   if (deps.auth) installRequestGate(fastify, deps.auth, `/${API_PREFIX}`, options.metrics);
   if (options.metrics) mountMetrics(fastify, options.metrics);

@@ -1,6 +1,6 @@
-import { Logger } from '@nestjs/common';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
 import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
+import { instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
 import { ConfigError, loadAppConfig, openStorage } from '@dob/runtime';
 
 /**
@@ -8,20 +8,22 @@ import { ConfigError, loadAppConfig, openStorage } from '@dob/runtime';
  * Run it against PostgreSQL (DATABASE_URL) next to the api and indexer; `npm start` embeds it instead.
  */
 async function main(): Promise<void> {
-  const log = new Logger('projector');
   const config = loadAppConfig();
+  const obs = await startAppObservability({ app: 'projector', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
   const storage = await openStorage({
     dataDir: config.DATA_DIR,
     databaseUrl: config.DATABASE_URL,
     catalog: systemEventCatalog(),
   });
-  const runner = new ProjectionRunner(storage.eventStore, createSqlReadModelStore(storage.db), projectionRegistry, {
-    log: (line) => log.log(line),
+  const runner = new ProjectionRunner(instrumentEventStore(storage.eventStore, obs.metrics), createSqlReadModelStore(storage.db), projectionRegistry, {
+    log: lineLogger(obs.log, 'projector'),
   });
   await runner.start();
-  log.log(`running ${runner.names.join(', ')}`);
+  obs.metrics.trackProjections(() => runner.status());
+  obs.log.info({ projections: runner.names }, 'projections running');
   const shutdown = async () => {
     await runner.stop();
+    await obs.close();
     await storage.close();
     process.exit(0);
   };

@@ -65,6 +65,14 @@ describe('hostile input never earns a 5xx', () => {
     }
   });
 
+  it('refuses NUL characters in query, path and body strings (PostgreSQL text cannot hold them)', async () => {
+    expectEnvelope(await send('GET', '/api/agent/marketplace/listings?payment_token=US%00DC&network_id=9'), 400);
+    expectEnvelope(await send('GET', '/api/agent/pools?search=a%00b'), 400);
+    expectEnvelope(await send('GET', '/api/agent/auth/challenge/G%00A'), 400);
+    expectEnvelope(await postJson('/api/agent/auth/nonce', JSON.stringify({ wallet_address: 'G\u0000A' })), 400);
+    expectEnvelope(await postJson('/api/agent/webhooks', JSON.stringify({ url: 'https://a.example', events: ['test\u0000'], secret: 'x'.repeat(16) })), 400);
+  });
+
   it('answers framework-level refusals in the envelope: 404, unknown method, 413, 414, 415, 431', async () => {
     expectEnvelope(await send('GET', '/api/agent/nowhere'), 404, 'NOT_FOUND');
     expectEnvelope(await send('PATCH', '/api/agent/pools'), 404, 'NOT_FOUND');

@@ -83,6 +83,28 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
   });
 }
 
+/**
+ * No string input may hold a NUL character: PostgreSQL text cannot store one, so it once reached a query and
+ * answered 500 ("invalid byte sequence for encoding UTF8: 0x00", found by Schemathesis in a payment_token filter).
+ * Checked once for query, path and body (depth already bounded by MAX_JSON_DEPTH), before any handler runs.
+ */
+export function installNulGuard(fastify: FastifyInstance): void {
+  fastify.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const where = (['query', 'params', 'body'] as const).find((part) => holdsNul(request[part], 0));
+    if (!where) return done();
+    void reply
+      .status(400)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(failure('VALIDATION_ERROR', `The request ${where === 'params' ? 'path' : where} contains a NUL character`, undefined, request.id));
+  });
+}
+
+function holdsNul(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return false;
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v, depth + 1));
+}
+
 /** Every response carries its request id, errors included (hooks registered before the request gate). */
 export function installRequestId(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
