@@ -4,7 +4,9 @@
  * 1. a fresh wallet is funded by the devnet faucet (friendbot);
  * 2. it signs the auth challenge locally (SEP-53, Keypair.signMessage) and registers → an API key, shown once;
  * 3. it reads the cheapest active listing, prepares a buy of one share, signs the XDR locally, submits it;
- * 4. it reads its portfolio. The secret key never leaves this process.
+ * 4. it reads its portfolio;
+ * 5. it contributes 25 USDC to the open crowdfunding campaign with the most time left (prepare → sign → submit) and
+ *    watches the campaign's raised amount and contributor count take it in. The secret key never leaves this process.
  */
 import { Keypair, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 
@@ -47,15 +49,45 @@ async function main(): Promise<void> {
   console.log(`bought ${result.shares_bought} share(s) for ${result.total_cost} ${result.payment_token}: ${result.transaction_hash}`);
 
   // The purchase reaches the read models through the indexer and projections within a couple of seconds.
-  for (let i = 0; i < 20; i++) {
-    const holdings = (await call('GET', `/portfolio/holdings?network_id=${NETWORK_ID}`, undefined, key)).data;
-    if (holdings.length > 0) {
-      console.log('holdings:', JSON.stringify(holdings, null, 2));
-      return;
-    }
+  const holdings = await eventually(async () => {
+    const list = (await call('GET', `/portfolio/holdings?network_id=${NETWORK_ID}`, undefined, key)).data;
+    return list.length > 0 ? list : undefined;
+  });
+  console.log('holdings:', JSON.stringify(holdings ?? 'not visible yet', null, 2));
+
+  await contribute(wallet, key);
+}
+
+/** Step 5: a contribution to an open campaign, then its progress numbers through the read API. */
+async function contribute(wallet: Keypair, key: string): Promise<void> {
+  const campaigns = (await call('GET', `/pools/crowdfunding?network_id=${NETWORK_ID}&sort=deadline_desc`, undefined, key)).data;
+  if (campaigns.length === 0) throw new Error('no open crowdfunding campaign');
+  const before = campaigns[0];
+  console.log(`campaign ${before.name ?? before.address}: ${before.raised_amount} of ${before.target_amount} ${before.payment_token} raised (${before.progress_percent} %), ${before.contributor_count} contributors, deadline ${before.deadline}`);
+
+  const prepared = (await call('POST', '/crowdfunding/prepare-contribute', { pool_address: before.address, amount: '25', network_id: NETWORK_ID }, key)).data;
+  const tx = TransactionBuilder.fromXDR(prepared.xdr, prepared.network_passphrase) as Transaction;
+  tx.sign(wallet);
+  const result = (await call('POST', '/crowdfunding/submit-contribute', { signed_xdr: tx.toXDR(), network_id: NETWORK_ID }, key)).data;
+  console.log(`contributed ${result.amount_contributed} ${result.payment_token} for ${result.shares_allocated} share(s): ${result.transaction_hash}`);
+
+  const after = await eventually(async () => {
+    const list = (await call('GET', `/pools/crowdfunding?network_id=${NETWORK_ID}&status=all`, undefined, key)).data;
+    const c = list.find((x: { address: string }) => x.address === before.address);
+    return c && c.contributor_count > before.contributor_count ? c : undefined;
+  });
+  if (!after) throw new Error('the contribution did not show in the campaign within the wait');
+  console.log(`campaign now: ${after.raised_amount} of ${after.target_amount} raised (${after.progress_percent} %), ${after.contributor_count} contributors`);
+}
+
+/** Polls until probe returns a value (at most ~15 s): the read side follows the chain within seconds. */
+async function eventually<T>(probe: () => Promise<T | undefined>): Promise<T | undefined> {
+  for (let i = 0; i < 30; i++) {
+    const v = await probe();
+    if (v !== undefined) return v;
     await new Promise((r) => setTimeout(r, 500));
   }
-  console.log('holdings not visible yet');
+  return undefined;
 }
 
 main().catch((e) => {
