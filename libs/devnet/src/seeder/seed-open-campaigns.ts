@@ -21,8 +21,8 @@ export interface SeededOpenCampaign {
  * open campaign, or prepare-contribute cannot be tried):
  *   open — deadline OPEN_CAMPAIGN_SECONDS after the history ends, about a third of its soft cap raised;
  *   closing — deadline CLOSING_CAMPAIGN_SECONDS after it, 85 % of its soft cap raised, so the first minutes of a
- *   new system show the deadline pass: topped up to the soft cap it can be finalized as succeeded
- *   (crowdfunding_finalized), otherwise the scheduler reports it failed (crowdfunding_failed).
+ *   new system show the deadline pass: the devnet's campaign keeper finalizes it — succeeded if agents topped it
+ *   up to the soft cap (crowdfunding_finalized), failed otherwise (crowdfunding_failed).
  * Both are opened by their own admin through signed transactions; the backers are the seeded investors.
  */
 /** Same context as the splitter V2 phase (chain, submitter, PRNG stream, token, investors, labels, historyEnd). */
