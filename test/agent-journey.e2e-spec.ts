@@ -313,9 +313,26 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     expect(deliveries('claim_available').filter((d) => d.body.data.pool_address === pool.address && d.body.data.round_id === Number(round.id))).toHaveLength(0);
   });
 
+  it('a fresh system lists the seeded open campaigns: one days from its deadline, one minutes from it, both partly funded', async () => {
+    const open = (await ok('GET', `/pools/crowdfunding?network_id=${NET}`, undefined, buyerKey)) as Json[];
+    const seeded = new Set(system.devnet!.pools.filter((p) => p.contract_kind === 'crowdfunding_v1').map((p) => p.pool_address));
+    const campaigns = open.filter((c) => seeded.has(c.address));
+    expect(campaigns).toHaveLength(2);
+    const [closing, days] = campaigns; // deadline_asc
+    const now = Date.now();
+    expect(Date.parse(closing.deadline) - now).toBeLessThan(16 * 60_000);
+    expect(Date.parse(days.deadline) - now).toBeGreaterThan(9 * 86_400_000);
+    for (const c of campaigns) {
+      expect(c).toMatchObject({ is_active: true, payment_token: 'USDC', contributor_count: 3 });
+      expect(c.progress_percent).toBeGreaterThan(0);
+      expect(c.progress_percent).toBeLessThan(100);
+    }
+    expect(closing.progress_percent).toBe(85);
+  });
+
   it('crowdfunding: contributes to an open campaign, then reclaims after it fails', async () => {
-    // No seeded campaign is open or has an unrefunded contribution, so an operator opens one (admin-op deploy + a
-    // signed init), with a deadline a few ledgers away and a soft cap nobody reaches.
+    // The seeded open campaigns close minutes or days away, so an operator opens one (admin-op deploy + a signed
+    // init) with a deadline a few ledgers away and a soft cap nobody reaches, to see it fail within the test.
     const campaignAdmin = Keypair.random();
     await friendbot(campaignAdmin);
     const campaign = system.devnet!.chain.deployContract('crowdfunding_v1', createHash('sha256').update(`agent-journey/${Date.now()}`).digest());
@@ -389,5 +406,20 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     expect(await chain.read(pool.address, 'get_claimable', addressArg(claimer.publicKey()), u64Arg(round.id))).toBe(0n);
     // Exactly once.
     expect(deliveries('claim_available').filter((d) => d.body.data.pool_address === pool.address && d.body.data.round_id === Number(round.id))).toHaveLength(1);
+  });
+  it('/metrics shows the operations series with real values after the journey', async () => {
+    const text = await (await fetch(system.apiUrl.replace('/api/agent', '/metrics'))).text();
+    const sum = (prefix: string) =>
+      text.split('\n').filter((l) => l.startsWith(prefix)).reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    expect(sum('http_request_duration_seconds_count{app="all",method="POST",route="/api/agent/crowdfunding/submit-contribute",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(sum('indexer_events_ingested_total{network_id="9"')).toBeGreaterThan(100);
+    expect(text).toMatch(/^indexer_ledger_lag\{network_id="9",app="all"\} \d+$/m);
+    expect(text).toMatch(/^projection_lag_events\{projection="crowdfunding",app="all"\} \d+$/m);
+    expect(text).toMatch(/^projection_lag_events\{projection="webhook_fanout",app="all"\} \d+$/m);
+    expect(text).toMatch(/^webhook_queue_depth\{app="all"\} \d+$/m);
+    expect(sum('webhook_deliveries_total{outcome="success"')).toBeGreaterThanOrEqual(5);
+    expect(sum('webhook_delivery_duration_seconds_count{app="all",outcome="success"}')).toBeGreaterThanOrEqual(5);
+    expect(sum('event_store_append_duration_seconds_count{app="all",operation="appendMany",result="ok"}')).toBeGreaterThan(0);
+    expect(text).toMatch(/^rate_limit_refusals_total\{bucket="key",app="all"\} \d+$/m);
   });
 });

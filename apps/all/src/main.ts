@@ -22,9 +22,16 @@ async function main(): Promise<void> {
     ledgerIntervalMs: config.DEVNET_LEDGER_INTERVAL_MS,
     startLedger: config.INDEXER_START_LEDGER,
     redisUrl: config.REDIS_URL,
+    ipRateLimitRpm: config.API_IP_RATE_LIMIT_RPM,
     jwtSecret: config.JWT_SECRET,
+    logLevel: config.LOG_LEVEL,
   });
-  console.log(
+  system.log.info(
+    { api: system.apiUrl, health: system.healthUrl, openapi: `${system.apiUrl}/openapi.json`, rpc: system.rpcUrl, friendbot: system.friendbotUrl ?? null, data: system.storage.dataDir },
+    'system started',
+  );
+  // The human summary only on a terminal: piped output stays one JSON object per line.
+  if (process.stdout.isTTY) console.log(
     [
       '',
       `  Agent API     ${system.apiUrl}`,
@@ -45,7 +52,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal}: stopping…`);
+    system.log.info({ signal }, 'stopping');
     system
       .stop()
       .then(() => process.exit(0))

@@ -6,9 +6,12 @@ import { ProjectionRunner } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import { loadKafkaRelaySettings, startKafkaRelay, type KafkaRelay } from '@dob/kafka-relay';
 import { HealthRegistry, openStorage, type Storage } from '@dob/runtime';
+import { ServiceMetrics, createLogger, fieldLogger, instrumentEventStore, lineLogger, recordDelivery, type Logger as PinoLogger } from '@dob/observability';
 import type { SqlDatabase } from '@dob/sql';
 import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
+import { Logger } from '@nestjs/common';
 import { startApi } from '../../api/src/bootstrap';
+import { PinoNestLogger } from '../../api/src/logging/pino-nest-logger';
 import { composeApiDependencies } from '../../api/src/compose-api-dependencies';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
@@ -36,6 +39,8 @@ export interface SystemOptions {
   readonly startLedger?: number;
   /** Redis for the rate limiter (shared by API instances); unset = in-process. */
   readonly redisUrl?: string;
+  /** Per-IP limit of calls without a valid API key; default 60 rpm. */
+  readonly ipRateLimitRpm?: number;
   /** JWT signing key; unset = a key file kept in the data folder. */
   readonly jwtSecret?: string;
   /** Explorer base for `stellar_explorer_url` (network 9 is testnet's id). */
@@ -46,6 +51,8 @@ export interface SystemOptions {
   readonly kafkaEnv?: NodeJS.ProcessEnv;
   /** Quiet logs (tests). */
   readonly quiet?: boolean;
+  /** LOG_LEVEL (default info); ignored when quiet. */
+  readonly logLevel?: string;
 }
 
 export interface RunningSystem {
@@ -64,6 +71,9 @@ export interface RunningSystem {
   readonly projections: ProjectionRunner;
   /** Present when KAFKA_BROKERS is set. */
   readonly kafkaRelay?: KafkaRelay;
+  /** Every series of this process (also served at GET /metrics). */
+  readonly metrics: ServiceMetrics;
+  readonly log: PinoLogger;
   ingestionStatus(): IngestionStatus;
   stop(): Promise<void>;
 }
@@ -73,8 +83,11 @@ export interface RunningSystem {
  * API. This is `npm start` and the harness of the cross-system e2e tests. Stop order is the reverse of start.
  */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
-  const log = options.quiet ? () => undefined : (line: string) => console.log(line);
-  const storage = await openStorage({
+  const logger = createLogger({ level: options.quiet ? 'silent' : options.logLevel, app: 'all' });
+  const metrics = new ServiceMetrics({ app: 'all' });
+  // Nest's Logger (used before and beside the API app) writes JSON through the same pino logger.
+  if (!options.quiet) Logger.overrideLogger(new PinoNestLogger(logger));
+  const opened = await openStorage({
     dataDir: options.dataDir,
     databaseUrl: options.databaseUrl,
     eventStoreUrl: options.eventStoreUrl,
@@ -82,6 +95,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     // The devnet's chain lives in the data folder too, so lock it even when the event store is on PostgreSQL.
     lockDataDir: true,
   });
+  // Every append of every component is timed (event_store_append_duration_seconds).
+  const storage: Storage = { ...opened, eventStore: instrumentEventStore(opened.eventStore, metrics) };
   const stops: (() => Promise<void>)[] = [() => storage.close()];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch((e) => console.error('shutdown:', e));
@@ -121,17 +136,19 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       knownWasms: devnet ? DEVNET_KNOWN_WASMS : [],
       pollIntervalMs: 500,
       schedulerIntervalMs: 2_000,
-      ...(options.quiet ? { logger: silentLogger } : {}),
+      logger: options.quiet ? silentLogger : fieldLogger(logger, 'indexer'),
     });
     stops.push(() => indexing.stop());
+    metrics.trackIndexer(EMBEDDED_NETWORK_ID, () => indexing.status());
     health.register(`indexer_${EMBEDDED_NETWORK_ID}`, () => indexing.health());
 
     const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: options.mongodbUrl });
     stops.push(() => readModels.close());
-    log(`[read models] ${readModels.description}`);
+    logger.info(`[read models] ${readModels.description}`);
     const projections = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry, {
-      log,
+      log: lineLogger(logger, 'projector'),
     });
+    metrics.trackProjections(() => projections.status());
     await projections.start();
     stops.push(() => projections.stop());
     health.register('projections', async () => {
@@ -145,10 +162,13 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
     // Opt-in: analysts' Kafka topics only when brokers are configured (the embedded default needs no server).
     const kafkaSettings = loadKafkaRelaySettings(options.kafkaEnv ?? process.env);
-    const kafka = kafkaSettings ? startKafkaRelay({ db: storage.db, eventStore: storage.eventStore, settings: kafkaSettings, log }) : undefined;
+    const kafka = kafkaSettings
+      ? startKafkaRelay({ db: storage.db, eventStore: storage.eventStore, settings: kafkaSettings, log: lineLogger(logger, 'kafka_relay') })
+      : undefined;
     if (kafka) {
       stops.push(() => kafka.stop());
       health.register('kafka_relay', async () => kafka.relay.health());
+      metrics.trackRelayLag('kafka', async () => (await kafka.relay.status()).lagEvents);
     }
 
     const tokens = devnet ? [{ networkId: EMBEDDED_NETWORK_ID, symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }] : [];
@@ -156,9 +176,12 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       db: storage.db,
       eventStore: storage.eventStore,
       tokens,
-      log,
+      log: lineLogger(logger, 'notifier'),
+      onDeliveryAttempt: (result) => recordDelivery(metrics, result),
       ...loadWebhookSettings(options.webhookEnv ?? process.env, storage.dataDir),
     });
+    metrics.trackProjections(() => notifier.projections());
+    metrics.sample(async () => metrics.webhookQueueDepth.set((await notifier.components.queue.counts()).pending));
     await notifier.start();
     stops.push(() => notifier.stop());
     health.register('notifier', () => notifier.health());
@@ -170,6 +193,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       tokens,
       webhooks: notifier.components.service,
       redisUrl: options.redisUrl,
+      ipRateLimitRpm: options.ipRateLimitRpm,
       jwtSecret: options.jwtSecret,
       networks: [
         {
@@ -183,9 +207,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     });
     stops.push(() => api$.close());
 
-    const api: NestFastifyApplication = await startApi(api$.deps,
-      { port: options.port, logger: !options.quiet },
-    );
+    const api: NestFastifyApplication = await startApi(api$.deps, { port: options.port, log: options.quiet ? undefined : logger, metrics });
     stops.push(() => api.close());
     const address = api.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : options.port;
@@ -204,6 +226,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       devnet,
       projections,
       kafkaRelay: kafka?.relay,
+      metrics,
+      log: logger,
       ingestionStatus: () => indexing.status(),
       stop: stopAll,
     };

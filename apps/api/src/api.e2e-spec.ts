@@ -22,7 +22,7 @@ describe('API transport (envelope, errors, health)', () => {
   it('answers unknown routes with NOT_FOUND in the envelope', async () => {
     const r = await inject({ url: '/api/agent/nope' });
     expect(r.statusCode).toBe(404);
-    expect(r.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Route not found' } });
+    expect(r.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Route not found', request_id: r.headers['x-request-id'] } });
   });
 
   it('answers malformed JSON with a 400 VALIDATION_ERROR, not a 5xx', async () => {

@@ -20,6 +20,8 @@ export interface ApiCompositionOptions {
   readonly webhooks: WebhookService;
   /** Redis for rate limits shared by API instances; unset = in-process. */
   readonly redisUrl?: string;
+  /** Per-IP limit of calls without a valid API key (default 60 rpm). */
+  readonly ipRateLimitRpm?: number;
   /** JWT signing key; unset = a key file kept in the data folder. */
   readonly jwtSecret?: string;
 }
@@ -37,6 +39,7 @@ export async function composeApiDependencies(o: ApiCompositionOptions): Promise<
     db: o.storage.db,
     events: o.storage.eventStore,
     rateLimiter: o.redisUrl ? new RedisRateLimiter({ url: o.redisUrl }) : undefined,
+    ipRateLimitRpm: o.ipRateLimitRpm,
     jwt: { secret: o.jwtSecret ?? readOrCreateSecretFile(join(o.storage.dataDir, 'jwt-secret.key')).toString('hex') },
   });
   const trading = await createTradingService({ db: o.storage.db, networks: o.networks, readModels: o.readModels.reader });

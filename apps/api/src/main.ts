@@ -1,5 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ConfigError, DataDirLockedError, HealthRegistry, loadAppConfig, openStorage } from '@dob/runtime';
+import { ServiceMetrics, createLogger, instrumentEventStore } from '@dob/observability';
+import { PinoNestLogger } from './logging/pino-nest-logger';
 import { createWebhookComponents, loadWebhookSettings } from '@dob/webhooks';
 import type { StellarNetwork } from '@dob/trading';
 import { ProjectionRunner } from '@dob/projections';
@@ -17,8 +19,11 @@ const MAINNET_PASSPHRASE = 'Public Global Stellar Network ; September 2015';
  * (REDIS_URL). It runs no projection: /health is ready when the read models others maintain have caught up.
  */
 async function main(): Promise<void> {
-  const log = new Logger('api');
   const config = loadAppConfig();
+  const logger = createLogger({ app: 'api', level: config.LOG_LEVEL });
+  Logger.overrideLogger(new PinoNestLogger(logger));
+  const log = new Logger('api');
+  const metrics = new ServiceMetrics({ app: 'api' });
   if (!config.STELLAR_RPC_URL && !config.STELLAR_MAINNET_RPC_URL) {
     throw new ConfigError('invalid configuration:\n  STELLAR_RPC_URL: required when the API runs alone (npm start embeds a devnet)');
   }
@@ -37,7 +42,8 @@ async function main(): Promise<void> {
     networks.push({ id: 10, rpcUrl: config.STELLAR_MAINNET_RPC_URL, passphrase: MAINNET_PASSPHRASE, explorerUrl: 'https://stellar.expert/explorer/public', tokens: tokensOf(10) });
   }
 
-  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
+  const opened = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
+  const storage = { ...opened, eventStore: instrumentEventStore(opened.eventStore, metrics) };
   const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
   log.log(`read models: ${readModels.description}`);
   const health = new HealthRegistry();
@@ -51,7 +57,9 @@ async function main(): Promise<void> {
       details: Object.fromEntries(report.map((p) => [p.name, p.active])),
     };
   });
+  metrics.trackProjections(() => projections.status());
   const webhooks = await createWebhookComponents({ db: storage.db, ...loadWebhookSettings(process.env, storage.dataDir) });
+  metrics.sample(async () => metrics.webhookQueueDepth.set((await webhooks.queue.counts()).pending));
   const composed = await composeApiDependencies({
     storage,
     readModels,
@@ -60,9 +68,10 @@ async function main(): Promise<void> {
     tokens: config.STELLAR_TOKENS,
     webhooks: webhooks.service,
     redisUrl: config.REDIS_URL,
+    ipRateLimitRpm: config.API_IP_RATE_LIMIT_RPM,
     jwtSecret: config.JWT_SECRET,
   });
-  const app = await startApi(composed.deps, { port: config.PORT });
+  const app = await startApi(composed.deps, { port: config.PORT, log: logger, metrics });
   log.log(`networks: ${networks.map((n) => `${n.id} → ${n.rpcUrl}`).join(', ')}`);
 
   const shutdown = async () => {

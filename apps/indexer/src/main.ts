@@ -1,5 +1,6 @@
 import { createChainEventCatalog } from '@dob/domain';
 import { parseContracts, parseKnownWasms, startNetworkIndexing } from '@dob/indexer';
+import { fieldLogger, instrumentEventStore, startAppObservability } from '@dob/observability';
 import { openStorage } from '@dob/runtime';
 
 /**
@@ -15,21 +16,25 @@ async function main(): Promise<void> {
     throw new Error('STELLAR_RPC_URL and START_LEDGER (a ledger sequence ≥ 1) are required');
   }
   const networkId = Number(env.NETWORK_ID ?? 9);
+  const obs = await startAppObservability({ app: 'indexer', level: env.LOG_LEVEL, metricsPort: env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined });
   const storage = await openStorage({
     dataDir: env.DATA_DIR ?? './data',
     databaseUrl: env.DATABASE_URL,
     catalog: createChainEventCatalog(),
   });
-  console.log(JSON.stringify({ level: 'info', msg: 'indexer starting', networkId, rpcUrl, passphrase: env.STELLAR_NETWORK_PASSPHRASE, startLedger }));
-  const indexing = startNetworkIndexing(storage.eventStore, {
+  obs.log.info({ networkId, rpcUrl, passphrase: env.STELLAR_NETWORK_PASSPHRASE, startLedger }, 'indexer starting');
+  const indexing = startNetworkIndexing(instrumentEventStore(storage.eventStore, obs.metrics), {
+    logger: fieldLogger(obs.log, 'indexer'),
     rpcUrl,
     networkId,
     startLedger,
     knownWasms: parseKnownWasms(env.DOB_WASM_HASHES),
     contracts: parseContracts(env.INDEXER_CONTRACTS),
   });
+  obs.metrics.trackIndexer(networkId, () => indexing.status());
   const shutdown = async () => {
     await indexing.stop();
+    await obs.close();
     await storage.close();
     process.exit(0);
   };

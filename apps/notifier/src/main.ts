@@ -1,5 +1,5 @@
-import { Logger } from '@nestjs/common';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
+import { instrumentEventStore, lineLogger, recordDelivery, startAppObservability } from '@dob/observability';
 import { ConfigError, loadAppConfig, openStorage } from '@dob/runtime';
 import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
 
@@ -9,13 +9,13 @@ import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
  * Several instances may run: the fan-out checkpoint admits one writer per batch, SKIP LOCKED shares the queue.
  */
 async function main(): Promise<void> {
-  const log = new Logger('notifier');
   const config = loadAppConfig();
+  const obs = await startAppObservability({ app: 'notifier', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
   const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
   const settings = loadWebhookSettings(process.env, storage.dataDir);
   const notifier = await createNotifier({
     db: storage.db,
-    eventStore: storage.eventStore,
+    eventStore: instrumentEventStore(storage.eventStore, obs.metrics),
     secretKey: settings.secretKey,
     allowList: settings.allowList,
     ca: settings.ca,
@@ -23,12 +23,16 @@ async function main(): Promise<void> {
     concurrency: settings.concurrency,
     leaseMs: settings.leaseMs,
     pollIntervalMs: settings.pollIntervalMs,
-    log: (line) => log.log(line),
+    log: lineLogger(obs.log, 'notifier'),
+    onDeliveryAttempt: (result) => recordDelivery(obs.metrics, result),
   });
   await notifier.start();
-  log.log('fan-out and delivery worker running');
+  obs.metrics.trackProjections(() => notifier.projections());
+  obs.metrics.sample(async () => obs.metrics.webhookQueueDepth.set((await notifier.components.queue.counts()).pending));
+  obs.log.info('fan-out and delivery worker running');
   const shutdown = async () => {
     await notifier.stop();
+    await obs.close();
     await storage.close();
     process.exit(0);
   };

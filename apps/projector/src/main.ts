@@ -1,7 +1,7 @@
-import { Logger } from '@nestjs/common';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
 import { ProjectionRunner } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
+import { instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
 import { ConfigError, loadAppConfig, openStorage } from '@dob/runtime';
 
 /**
@@ -10,8 +10,8 @@ import { ConfigError, loadAppConfig, openStorage } from '@dob/runtime';
  * MONGODB_URL is set; `npm start` embeds it instead.
  */
 async function main(): Promise<void> {
-  const log = new Logger('projector');
   const config = loadAppConfig();
+  const obs = await startAppObservability({ app: 'projector', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
   const storage = await openStorage({
     dataDir: config.DATA_DIR,
     databaseUrl: config.DATABASE_URL,
@@ -19,15 +19,17 @@ async function main(): Promise<void> {
     catalog: systemEventCatalog(),
   });
   const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
-  log.log(`read models: ${readModels.description}`);
-  const runner = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry, {
-    log: (line) => log.log(line),
+  obs.log.info(`read models: ${readModels.description}`);
+  const runner = new ProjectionRunner(instrumentEventStore(storage.eventStore, obs.metrics), readModels.store, projectionRegistry, {
+    log: lineLogger(obs.log, 'projector'),
   });
   await runner.start();
-  log.log(`running ${runner.names.join(', ')}`);
+  obs.metrics.trackProjections(() => runner.status());
+  obs.log.info({ projections: runner.names }, 'projections running');
   const shutdown = async () => {
     await runner.stop();
     await readModels.close();
+    await obs.close();
     await storage.close();
     process.exit(0);
   };

@@ -1,5 +1,5 @@
-import { Logger } from '@nestjs/common';
 import { loadKafkaRelaySettings, startKafkaRelay } from '@dob/kafka-relay';
+import { lineLogger, startAppObservability } from '@dob/observability';
 import { ConfigError, HealthRegistry, loadAppConfig, openStorage, serveHealth } from '@dob/runtime';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
@@ -10,20 +10,22 @@ import { systemEventCatalog } from '../../api/src/system-event-catalog';
  * is away).
  */
 async function main(): Promise<void> {
-  const log = new Logger('kafka-relay');
   const config = loadAppConfig();
   const settings = loadKafkaRelaySettings();
   if (!settings) throw new ConfigError('KAFKA_BROKERS is not set: the relay needs the brokers to publish to (host:port,…)');
-  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, catalog: systemEventCatalog() });
-  const running = startKafkaRelay({ db: storage.db, eventStore: storage.eventStore, settings, log: (line) => log.log(line) });
+  const obs = await startAppObservability({ app: 'relay', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
+  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
+  const running = startKafkaRelay({ db: storage.db, eventStore: storage.eventStore, settings, log: lineLogger(obs.log, 'kafka_relay') });
+  obs.metrics.trackRelayLag('kafka', async () => (await running.relay.status()).lagEvents);
   const health = new HealthRegistry();
   health.register('kafka_relay', async () => running.relay.health());
   const server = await serveHealth(health, settings.healthPort);
-  log.log(`relaying to ${settings.brokers.join(',')} (${running.relay.topicNames.join(', ')}); health at ${server.url}`);
+  obs.log.info(`relaying to ${settings.brokers.join(',')} (${running.relay.topicNames.join(', ')}); health at ${server.url}`);
 
   const shutdown = async () => {
     await running.stop();
     await server.close();
+    await obs.close();
     await storage.close();
     process.exit(0);
   };

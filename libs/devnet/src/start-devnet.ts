@@ -6,6 +6,7 @@ import { createSorobanHost } from './host/soroban-host';
 import { openChainStore } from './persistence/chain-store';
 import { createRpcServer } from './rpc/rpc-server';
 import { SEED_HISTORY_SECONDS, seedDevnet, type SeededPool } from './seeder/seed-devnet';
+import { startCampaignKeeper } from './keeper/campaign-keeper';
 
 export interface StartDevnetOptions {
   /** 0 picks a free port. */
@@ -19,6 +20,8 @@ export interface StartDevnetOptions {
   readonly seedEvents?: number;
   readonly ledgerIntervalMs?: number;
   readonly retentionLedgers?: number;
+  /** Finalize seeded campaigns once their deadline passed (default true on a seeded chain). */
+  readonly campaignKeeper?: boolean;
 }
 
 export interface RunningDevnet {
@@ -76,6 +79,10 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
   await server.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
   const address = server.server.address() as AddressInfo;
   baseUrl = `http://${options.host && options.host !== '0.0.0.0' ? options.host : 'localhost'}:${address.port}`;
+  const stopKeeper =
+    options.campaignKeeper === false
+      ? () => undefined
+      : startCampaignKeeper(chain, pools.filter((p) => p.contract_kind === 'crowdfunding_v1').map((p) => p.pool_address), devnetKeypair('campaign-keeper'));
   chain.start(options.ledgerIntervalMs ?? 1000);
 
   return {
@@ -86,6 +93,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
     chain,
     pools,
     async stop() {
+      stopKeeper();
       chain.stop();
       await server.close();
       await store?.close();

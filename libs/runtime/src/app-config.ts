@@ -50,7 +50,12 @@ export const appConfigSchema = z.object({
   DEVNET_LEDGER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   DEVNET_SEED: z.coerce.number().int().min(0).default(1),
   INDEXER_START_LEDGER: z.coerce.number().int().min(1).optional(),
-  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  /** JSON log threshold: Nest's names (log = info, verbose = trace) or pino's. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'log', 'info', 'debug', 'verbose', 'trace', 'silent']).default('log'),
+  /** Apps running alone without an HTTP server of their own (indexer, projector, notifier) serve /metrics here. */
+  METRICS_PORT: port.optional(),
+  /** Requests per minute per client IP on calls without a valid API key (registration, challenges, JWT). */
+  API_IP_RATE_LIMIT_RPM: z.coerce.number().int().min(1).max(1_000_000).default(60),
 });
 
 export type AppConfig = z.infer<typeof appConfigSchema>;

@@ -1,8 +1,8 @@
 import type { EventStore } from '@dob/event-store';
-import { ProjectionRunner, createSqlReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
-import type { SqlDatabase } from '@dob/sql';
+import { ProjectionRunner, createSqlReadModelStore, type ProjectionReport, type SqlProjectionDefinition } from '@dob/projections';
+import type { SqlDatabase, SqlExecutor } from '@dob/sql';
 import { DeliveryWorker } from './delivery/delivery-worker';
-import { createHttpsSender, type WebhookSender } from './delivery/https-sender';
+import { createHttpsSender, type SendResult, type WebhookSender } from './delivery/https-sender';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './delivery/retry-schedule';
 import { createFanoutProjection, DELIVERIES_CHANNEL } from './fanout/fanout.projection';
 import type { KnownToken } from './fanout/fanout-lookups';
@@ -27,6 +27,8 @@ export interface WebhookComponentsOptions {
   readonly sender?: WebhookSender;
   readonly sendTimeoutMs?: number;
   readonly now?: () => Date;
+  /** Told the result of every delivery attempt (test events included), e.g. for metrics. */
+  readonly onDeliveryAttempt?: (result: SendResult) => void;
 }
 
 export interface WebhookComponents {
@@ -45,7 +47,7 @@ export async function createWebhookComponents(o: WebhookComponentsOptions): Prom
   await migrateWebhooks(o.db);
   assertValidAllowList(o.allowList ?? {});
   const guard = new DestinationGuard(o.allowList ?? {}, o.resolveAll);
-  const sender = o.sender ?? createHttpsSender({ guard, ca: o.ca, timeoutMs: o.sendTimeoutMs });
+  const sender = observed(o.sender ?? createHttpsSender({ guard, ca: o.ca, timeoutMs: o.sendTimeoutMs }), o.onDeliveryAttempt);
   const secrets = createSecretBox(o.secretKey);
   const webhooks = new SqlWebhookStore(o.db);
   const queue = new SqlDeliveryQueue(o.db);
@@ -91,6 +93,20 @@ export interface Notifier {
   health(): Promise<NotifierHealth>;
   /** Resolves when the fan-out has read every committed event (tests, readiness). */
   waitUntilCaughtUp(timeoutMs?: number): Promise<void>;
+  /** The fan-out projection's report (its lag, for metrics and ops). */
+  projections(): Promise<ProjectionReport[]>;
+}
+
+function observed(sender: WebhookSender, onAttempt: ((result: SendResult) => void) | undefined): WebhookSender {
+  if (!onAttempt) return sender;
+  return {
+    async send(url, headers, body) {
+      const result = await sender.send(url, headers, body);
+      onAttempt(result);
+      return result;
+    },
+    close: () => sender.close?.(),
+  };
 }
 
 /**
@@ -139,5 +155,6 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
       };
     },
     waitUntilCaughtUp: (timeoutMs) => runner.waitUntilCaughtUp(timeoutMs),
+    projections: () => runner.status(),
   };
 }

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { envelope, obj } from '../pools/openapi-schemas';
+import { challengeSchema, nonceSchema, registeredSchema, tokenSchema } from './openapi-schemas';
 import { ok } from '../http/envelope';
 import { API_AUTH, type ApiAuthDependencies } from './api-auth.dependencies';
 import { NonceRequestDto, RegisterDto, TokenRequestDto } from './dto/auth.dto';
@@ -15,6 +17,9 @@ export class AuthController {
   ) {}
 
   @Get('challenge/:wallet')
+  @ApiOperation({ summary: 'A single-use challenge for the wallet to sign (5 minutes)' })
+  @ApiOkResponse({ schema: envelope(challengeSchema, 'one') })
+  @ApiResponse({ status: 400, description: 'VALIDATION_ERROR: not a Stellar account public key (G…)' })
   async challenge(@Param('wallet') wallet: string) {
     const c = await this.auth.challenges.issue(wallet);
     return ok({
@@ -30,6 +35,10 @@ export class AuthController {
   /** Dob's NEW flow: a signed challenge buys an API key directly (201, key shown once, top-level message). */
   @Post('register')
   @HttpCode(201)
+  @ApiOperation({ summary: 'A signed challenge buys an API key, shown once' })
+  @ApiCreatedResponse({ schema: { allOf: [envelope(registeredSchema, 'one'), obj({ message: { type: 'string' } })] } })
+  @ApiResponse({ status: 400, description: 'VALIDATION_ERROR naming the field; key limit reached' })
+  @ApiResponse({ status: 401, description: 'UNAUTHORIZED: no live challenge for the wallet, or the signature does not verify' })
   async register(@Body() body: RegisterDto) {
     await this.auth.challenges.consume(body.wallet, body.signature);
     const { key, record } = await this.auth.keys.createKey(body.wallet, { label: body.label, scopes: body.scopes, origin: 'register' });
@@ -54,6 +63,9 @@ export class AuthController {
   /** Dob's OLD flow, step 1: the same kind of challenge, in Dob's nonce shape. */
   @Post('nonce')
   @HttpCode(200)
+  @ApiOperation({ summary: "A challenge in Dob's nonce shape (for /auth/token)" })
+  @ApiOkResponse({ schema: envelope(nonceSchema, 'one') })
+  @ApiResponse({ status: 400, description: 'VALIDATION_ERROR: not a Stellar account public key (G…)' })
   async nonce(@Body() body: NonceRequestDto) {
     const c = await this.auth.challenges.issue(body.wallet_address);
     return ok({ nonce: c.nonce, message: c.message, expires_at: c.expiresAt.toISOString() });
@@ -62,6 +74,10 @@ export class AuthController {
   /** A signed challenge (from /auth/nonce or /auth/challenge) buys a 15-minute JWT for key management. */
   @Post('token')
   @HttpCode(200)
+  @ApiOperation({ summary: 'A signed challenge buys a 15-minute JWT for key management' })
+  @ApiOkResponse({ schema: envelope(tokenSchema, 'one') })
+  @ApiResponse({ status: 400, description: 'VALIDATION_ERROR naming the field' })
+  @ApiResponse({ status: 401, description: 'UNAUTHORIZED: no live challenge for the wallet, or the signature does not verify' })
   async token(@Body() body: TokenRequestDto) {
     await this.auth.challenges.consume(body.wallet, body.signature);
     const { token, expiresAt } = await this.tokens.issue(body.wallet);

@@ -267,7 +267,7 @@ describe('wallet auth, API keys, scopes and rate limits (e2e, PostgreSQL)', () =
     const { data } = await register(call, Keypair.random(), 'sep53', ['read']);
     const missing = await call('GET', '/probe');
     expect(missing.statusCode).toBe(401);
-    expect(missing.json()).toEqual({ success: false, error: { code: 'MISSING_API_KEY', message: 'API key is required. Include it in the X-API-Key header.' } });
+    expect(missing.json()).toEqual({ success: false, error: { code: 'MISSING_API_KEY', message: 'API key is required. Include it in the X-API-Key header.', request_id: missing.headers['x-request-id'] } });
     for (const key of ['svc_ak_nope', data.api_key.key.slice(0, -1) + (data.api_key.key.endsWith('a') ? 'b' : 'a'), 'svc_ak_' + 'A'.repeat(39)]) {
       const r = await call('GET', '/probe', { key });
       expect(r.statusCode).toBe(401);

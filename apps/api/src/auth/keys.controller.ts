@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { envelope } from '../pools/openapi-schemas';
+import { createdKeySchema, listedKeySchema, revokedKeySchema, rotatedKeySchema } from './openapi-schemas';
 import { maskApiKey } from '@dob/auth';
 import { ok } from '../http/envelope';
 import { API_AUTH, type ApiAuthDependencies } from './api-auth.dependencies';
@@ -16,12 +18,17 @@ export class KeysController {
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create an API key (at most 10 active per wallet); the key is shown once' })
+  @ApiCreatedResponse({ schema: envelope(createdKeySchema, 'one') })
+  @ApiResponse({ status: 400, description: 'VALIDATION_ERROR: label, scopes, or the 10-key limit (revoke a key first)' })
   async create(@Req() req: { user: WalletSession }, @Body() body: KeyRequestDto) {
     const { key, record } = await this.auth.keys.createKey(req.user.wallet, { ...body, origin: 'key_management' });
     return ok({ key_id: record.keyId, key, label: record.label, scopes: record.scopes, created_at: record.createdAt });
   }
 
   @Get()
+  @ApiOperation({ summary: "The wallet's active keys, masked" })
+  @ApiOkResponse({ schema: envelope(listedKeySchema, 'list') })
   async list(@Req() req: { user: WalletSession }) {
     const keys = await this.auth.keys.listKeys(req.user.wallet);
     return ok(
@@ -37,6 +44,9 @@ export class KeysController {
   }
 
   @Delete(':keyId')
+  @ApiOperation({ summary: 'Revoke a key; it stops working before this returns' })
+  @ApiOkResponse({ schema: envelope(revokedKeySchema, 'one') })
+  @ApiResponse({ status: 404, description: 'NOT_FOUND: no such key on this wallet' })
   async revoke(@Req() req: { user: WalletSession }, @Param('keyId') keyId: string) {
     const k = await this.auth.keys.revokeKey(req.user.wallet, keyId);
     return ok({ key_id: k.keyId, revoked: true, revoked_at: k.revokedAt });
@@ -44,6 +54,9 @@ export class KeysController {
 
   @Post(':keyId/rotate')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Rotate a key: a new value (shown once); the old one stops working before this returns' })
+  @ApiOkResponse({ schema: envelope(rotatedKeySchema, 'one') })
+  @ApiResponse({ status: 404, description: 'NOT_FOUND: no such key on this wallet' })
   async rotate(@Req() req: { user: WalletSession }, @Param('keyId') keyId: string) {
     const { key, record } = await this.auth.keys.rotateKey(req.user.wallet, keyId);
     return ok({ key_id: record.keyId, key, label: record.label, scopes: record.scopes, rotated_at: record.rotatedAt });

@@ -13,7 +13,13 @@ export interface SuccessEnvelope<T> {
 
 export interface ErrorEnvelope {
   readonly success: false;
-  readonly error: { readonly code: string; readonly message: string; readonly details?: Record<string, unknown> };
+  readonly error: {
+    readonly code: string;
+    readonly message: string;
+    readonly details?: Record<string, unknown>;
+    /** The request's id (also the X-Request-Id header and `reqId` on its log lines), for support and log search. */
+    readonly request_id?: string;
+  };
 }
 
 export function ok<T>(data: T): SuccessEnvelope<T> {
@@ -22,4 +28,11 @@ export function ok<T>(data: T): SuccessEnvelope<T> {
 
 export function page<T>(data: T[], meta: PageMeta): SuccessEnvelope<T[]> {
   return { success: true, data, meta };
+}
+
+export function failure(code: string, message: string, details?: Record<string, unknown>, requestId?: string): ErrorEnvelope {
+  return {
+    success: false,
+    error: { code, message, ...(details ? { details } : {}), ...(requestId ? { request_id: requestId } : {}) },
+  };
 }

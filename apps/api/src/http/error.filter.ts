@@ -1,42 +1,43 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { AppError, ERROR_STATUS, type ErrorCode } from '@dob/domain';
-import type { ErrorEnvelope } from './envelope';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode } from '@dob/domain';
+import { failure, type ErrorEnvelope } from './envelope';
 
 /**
- * Every failure leaves in the envelope with a stable code. Client mistakes that reach us as framework or Fastify
- * errors (unknown route, malformed JSON, wrong content type, oversized body) become 4xx codes; only a genuine
- * fault of ours is INTERNAL_ERROR, logged with its stack and never echoed to the client.
+ * Every failure leaves in the envelope with a stable code and the request's id. Client mistakes that reach us as
+ * framework or Fastify errors (unknown route, malformed or too deeply nested JSON, wrong content type, oversized
+ * body) become 4xx codes; only a genuine fault of ours is INTERNAL_ERROR, logged with its stack on the request's
+ * log line and never echoed to the client.
  */
 @Catch()
 export class EnvelopeErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, body } = this.toEnvelope(exception);
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest | undefined>();
+    const { status, body } = this.toEnvelope(exception, request);
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 
-  private toEnvelope(e: unknown): { status: number; body: ErrorEnvelope } {
-    if (e instanceof AppError) return envelope(e.status, e.code, e.message, e.details);
+  private toEnvelope(e: unknown, request: FastifyRequest | undefined): { status: number; body: ErrorEnvelope } {
+    const id = request?.id;
+    if (e instanceof AppError) return { status: e.status, body: failure(e.code, e.message, e.details, id) };
     if (e instanceof HttpException) {
       const status = e.getStatus();
-      if (status === 404) return envelope(404, 'NOT_FOUND', 'Route not found');
-      if (status < 500) return envelope(status, codeForClientStatus(status), messageOf(e));
+      if (status === 404) return { status, body: failure('NOT_FOUND', 'Route not found', undefined, id) };
+      if (status < 500) return { status, body: failure(codeForClientStatus(status), messageOf(e), undefined, id) };
     }
     const fastifyStatus = (e as { statusCode?: number }).statusCode;
     if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
-      return envelope(fastifyStatus, codeForClientStatus(fastifyStatus), (e as Error).message);
+      return { status: fastifyStatus, body: failure(codeForClientStatus(fastifyStatus), (e as Error).message, undefined, id) };
     }
-    this.logger.error((e as Error)?.stack ?? String(e));
-    return envelope(500, 'INTERNAL_ERROR', 'Unexpected server error');
+    // request.log carries the request id; the Nest logger is the fallback outside a request.
+    if (request?.log) request.log.error({ err: e }, 'unexpected server error');
+    else this.logger.error((e as Error)?.stack ?? String(e));
+    return { status: 500, body: failure('INTERNAL_ERROR', 'Unexpected server error', undefined, id) };
   }
-}
-
-function envelope(status: number, code: ErrorCode | string, message: string, details?: Record<string, unknown>) {
-  const error = details ? { code, message, details } : { code, message };
-  return { status, body: { success: false as const, error } };
 }
 
 function codeForClientStatus(status: number): ErrorCode {
@@ -54,5 +55,3 @@ function messageOf(e: HttpException): string {
   const m = (r as { message?: unknown }).message;
   return Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : e.message;
 }
-
-export const KNOWN_STATUSES = ERROR_STATUS;

@@ -1,21 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IntegerIn, PAGE, PAGE_LIMIT, openApiRange } from './integer-range';
 
 /** The spec's pagination parameters for every list endpoint: page ≥ 1 (default 1), limit 1–100 (default 20). */
 export class PageQuery {
-  @ApiPropertyOptional({ type: Number, default: 1, minimum: 1 })
+  @ApiPropertyOptional({ ...openApiRange(PAGE), default: 1 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IntegerIn(PAGE, { fromQuery: true })
   page?: number;
 
-  @ApiPropertyOptional({ type: Number, default: 20, minimum: 1, maximum: 100 })
+  @ApiPropertyOptional({ ...openApiRange(PAGE_LIMIT), default: 20 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @IntegerIn(PAGE_LIMIT, { fromQuery: true })
   limit?: number;
 }

@@ -1,14 +1,15 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /** Response schemas of the read endpoints, written once so /api/agent/openapi.json documents the real shapes. */
-const str = { type: 'string' } as const;
-const nstr = { type: 'string', nullable: true } as const;
-const int = { type: 'integer' } as const;
-const num = { type: 'number' } as const;
-const bool = { type: 'boolean' } as const;
-const money = { type: 'string', description: 'Decimal string in token units, at least 2 decimals', example: '12.50' } as const;
-const time = { type: 'string', format: 'date-time', nullable: true } as const;
-const obj = (properties: Record<string, SchemaObject>): SchemaObject => ({ type: 'object', properties });
+export const str = { type: 'string' } as const;
+export const nstr = { type: 'string', nullable: true } as const;
+export const int = { type: 'integer' } as const;
+export const num = { type: 'number' } as const;
+export const bool = { type: 'boolean' } as const;
+export const money = { type: 'string', description: 'Decimal string in token units, at least 2 decimals', example: '12.50' } as const;
+export const time = { type: 'string', format: 'date-time', nullable: true } as const;
+/** Every property is always present in what the API sends (absent values are null, never omitted): all required. */
+export const obj = (properties: Record<string, SchemaObject>): SchemaObject => ({ type: 'object', properties, required: Object.keys(properties) });
 
 const poolData = obj({ name: nstr, ticker: nstr, max_participants: { ...int, nullable: true }, access: nstr, distribution_type: nstr, estimated_apr: nstr });
 export const poolListItemSchema = obj({

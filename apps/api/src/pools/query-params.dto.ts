@@ -1,8 +1,8 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { PageQuery } from '../http/page-query.dto';
 import { StrKey } from '@stellar/stellar-sdk';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Min, ValidateBy, type ValidationOptions } from 'class-validator';
+import { IsOptional, ValidateBy, type ValidationOptions } from 'class-validator';
+import { IntegerIn, NETWORK_ID, openApiRange } from '../http/integer-range';
 
 /** A Stellar contract address (C…, checksum verified with the SDK's StrKey). */
 export function IsStellarContract(options?: ValidationOptions): PropertyDecorator {
@@ -20,11 +20,9 @@ export function IsStellarContract(options?: ValidationOptions): PropertyDecorato
 
 /** Query values arrive as strings: numeric ones are converted, then checked as integers (so "1.5", "abc" fail). */
 export class NetworkQuery {
-  @ApiPropertyOptional({ type: Number, description: 'Network id (9 Stellar Testnet, 10 Stellar Mainnet)', example: 9 })
+  @ApiPropertyOptional({ ...openApiRange(NETWORK_ID), description: 'Network id (9 Stellar Testnet, 10 Stellar Mainnet)', example: 9 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IntegerIn(NETWORK_ID, { fromQuery: true })
   network_id?: number;
 }
 

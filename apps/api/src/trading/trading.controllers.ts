@@ -1,5 +1,10 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { envelope } from '../pools/openapi-schemas';
+import {
+  boughtSchema, cancelledSchema, contributedSchema, listedSchema, preparedBuySchema, preparedCancelSchema, preparedContributeSchema,
+  preparedListSchema, preparedReclaimSchema, reclaimedSchema,
+} from './openapi-schemas';
 import type { TradingService } from '@dob/trading';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
 import { ok } from '../http/envelope';
@@ -8,6 +13,30 @@ import { PrepareBuyDto, PrepareCancelDto, PrepareContributeDto, PrepareListDto, 
 export const TRADING = Symbol('TRADING');
 
 const caller = (a: AgentPrincipal) => ({ keyId: a.keyId, wallet: a.wallet });
+
+/** Refusals every prepare can give, beside the request-level ones documented for all operations. */
+function Prepare(summary: string, schema: object): MethodDecorator {
+  return applyDecorators(
+    ApiOperation({ summary }),
+    ApiOkResponse({ schema: envelope(schema, 'one') }),
+    ApiResponse({ status: 400, description: 'VALIDATION_ERROR: the rule that failed (amount, balance, deadline, own listing, network)' }),
+    ApiResponse({ status: 404, description: 'NOT_FOUND: no such listing or pool on this network' }),
+    ApiResponse({ status: 409, description: 'CONFLICT: the listing is no longer active' }),
+    ApiResponse({ status: 503, description: 'NETWORK_UNAVAILABLE: the network RPC did not answer' }),
+  );
+}
+
+/** Refusals every submit can give. */
+function Submit(summary: string, schema: object): MethodDecorator {
+  return applyDecorators(
+    ApiOperation({ summary }),
+    ApiOkResponse({ schema: envelope(schema, 'one') }),
+    ApiResponse({ status: 400, description: 'VALIDATION_ERROR (not prepared here, altered, wrong signer or network) or TRANSACTION_EXPIRED' }),
+    ApiResponse({ status: 409, description: 'CONFLICT: already submitted (the first result in details)' }),
+    ApiResponse({ status: 422, description: 'TRANSACTION_FAILED: the chain rejected it (result codes in details)' }),
+    ApiResponse({ status: 503, description: 'NETWORK_UNAVAILABLE: the network RPC did not answer' }),
+  );
+}
 
 /** Marketplace trade (spec): prepare returns an unsigned envelope, submit takes it back signed. */
 @ApiTags('marketplace')
@@ -18,31 +47,37 @@ export class MarketplaceTradeController {
   constructor(@Inject(TRADING) private readonly trading: TradingService) {}
 
   @Post('prepare-buy') @HttpCode(200)
+  @Prepare('Prepare a purchase of listed shares (unsigned XDR)', preparedBuySchema)
   async prepareBuy(@CurrentAgent() agent: AgentPrincipal, @Body() body: PrepareBuyDto) {
     return ok(await this.trading.prepareBuy(caller(agent), body));
   }
 
   @Post('submit-buy') @HttpCode(200)
+  @Submit('Submit the signed purchase', boughtSchema)
   async submitBuy(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
     return ok(await this.trading.submit('buy', caller(agent), body));
   }
 
   @Post('prepare-list') @HttpCode(200)
+  @Prepare('Prepare a listing of shares for sale', preparedListSchema)
   async prepareList(@CurrentAgent() agent: AgentPrincipal, @Body() body: PrepareListDto) {
     return ok(await this.trading.prepareList(caller(agent), body));
   }
 
   @Post('submit-list') @HttpCode(200)
+  @Submit('Submit the signed listing', listedSchema)
   async submitList(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
     return ok(await this.trading.submit('list', caller(agent), body));
   }
 
   @Post('prepare-cancel') @HttpCode(200)
+  @Prepare('Prepare the cancellation of an own listing', preparedCancelSchema)
   async prepareCancel(@CurrentAgent() agent: AgentPrincipal, @Body() body: PrepareCancelDto) {
     return ok(await this.trading.prepareCancel(caller(agent), body));
   }
 
   @Post('submit-cancel') @HttpCode(200)
+  @Submit('Submit the signed cancellation', cancelledSchema)
   async submitCancel(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
     return ok(await this.trading.submit('cancel', caller(agent), body));
   }
@@ -57,21 +92,25 @@ export class CrowdfundingTradeController {
   constructor(@Inject(TRADING) private readonly trading: TradingService) {}
 
   @Post('prepare-contribute') @HttpCode(200)
+  @Prepare('Prepare a contribution to a crowdfunding campaign', preparedContributeSchema)
   async prepareContribute(@CurrentAgent() agent: AgentPrincipal, @Body() body: PrepareContributeDto) {
     return ok(await this.trading.prepareContribute(caller(agent), body));
   }
 
   @Post('submit-contribute') @HttpCode(200)
+  @Submit('Submit the signed contribution', contributedSchema)
   async submitContribute(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
     return ok(await this.trading.submit('contribute', caller(agent), body));
   }
 
   @Post('prepare-reclaim') @HttpCode(200)
+  @Prepare('Prepare the refund of a contribution to a failed campaign', preparedReclaimSchema)
   async prepareReclaim(@CurrentAgent() agent: AgentPrincipal, @Body() body: PrepareReclaimDto) {
     return ok(await this.trading.prepareReclaim(caller(agent), body));
   }
 
   @Post('submit-reclaim') @HttpCode(200)
+  @Submit('Submit the signed refund', reclaimedSchema)
   async submitReclaim(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
     return ok(await this.trading.submit('reclaim', caller(agent), body));
   }

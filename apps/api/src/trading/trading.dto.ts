@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IntegerIn, NETWORK_ID, SHARES, openApiRange } from '../http/integer-range';
 
 /** Request bodies of the spec's Marketplace trade and Crowdfunding tables (amount rules live in libs/trading). */
 class NetworkBody {
-  @ApiProperty({ example: 9, description: 'Stellar network: 9 testnet, 10 mainnet' })
-  @IsInt()
+  @ApiProperty({ ...openApiRange(NETWORK_ID), example: 9, description: 'Stellar network: 9 testnet, 10 mainnet' })
+  @IntegerIn(NETWORK_ID)
   network_id!: number;
 }
 
@@ -15,15 +16,15 @@ export class PrepareBuyDto extends NetworkBody {
   @MaxLength(64)
   listing_id!: string;
 
-  @ApiPropertyOptional({ description: 'Shares to buy; defaults to all available' })
+  @ApiPropertyOptional({ ...openApiRange(SHARES), description: 'Shares to buy; defaults to all available' })
   @IsOptional()
-  @IsInt()
+  @IntegerIn(SHARES)
   amount?: number;
 }
 
 export class PrepareListDto extends NetworkBody {
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(64) pool_address!: string;
-  @ApiProperty() @IsInt() shares_amount!: number;
+  @ApiProperty(openApiRange(SHARES)) @IntegerIn(SHARES) shares_amount!: number;
   @ApiProperty({ example: '1.50', description: 'Decimal string in payment-token units' }) @IsString() @IsNotEmpty() @MaxLength(64) price_per_share!: string;
   @ApiProperty({ example: 'USDC', description: 'Token symbol (or contract address)' }) @IsString() @IsNotEmpty() @MaxLength(64) payment_token!: string;
 }

@@ -183,7 +183,12 @@ describe('devnet buy through the API → marketplace_sale_completed webhook (e2e
     // Only what happened after registration was delivered (the seeded history was not replayed to the agent).
     expect(receiver.requests.every((r) => JSON.parse(r.raw.toString()).data.pool_address === pool)).toBe(true);
 
-    const log = await call('GET', `/webhooks/${hook.body.data.id}/deliveries`, undefined, sellerKey);
-    expect(log.body.data.find((d: { delivery_id: string }) => d.delivery_id === body.delivery_id)).toMatchObject({ status: 'delivered', event: 'marketplace_sale_completed' });
+    // The worker records the success after the receiver answered, so the log may say pending for a moment.
+    const delivered = await eventually('the delivery logged as delivered', async () => {
+      const log = await call('GET', `/webhooks/${hook.body.data.id}/deliveries`, undefined, sellerKey);
+      const entry = log.body.data.find((d: { delivery_id: string }) => d.delivery_id === body.delivery_id);
+      return entry?.status === 'delivered' ? entry : undefined;
+    });
+    expect(delivered).toMatchObject({ status: 'delivered', event: 'marketplace_sale_completed' });
   });
 });

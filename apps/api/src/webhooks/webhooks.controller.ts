@@ -1,5 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { envelope } from '../pools/openapi-schemas';
+import {
+  deletedWebhookSchema, deliverySchema, redeliveredSchema, registeredWebhookSchema, testSentSchema, updatedWebhookSchema, webhookListItemSchema,
+} from './openapi-schemas';
 import type { WebhookService, WebhookView } from '@dob/webhooks';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
 import { ok, page } from '../http/envelope';
@@ -21,6 +25,7 @@ export class WebhooksController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Register a webhook (at most 5 per API key)' })
+  @ApiCreatedResponse({ schema: envelope(registeredWebhookSchema, 'one') })
   @ApiBadRequestResponse(BAD)
   async register(@CurrentAgent() agent: AgentPrincipal, @Body() body: RegisterWebhookDto) {
     const w = await this.webhooks.register(agent.keyId, body);
@@ -29,12 +34,14 @@ export class WebhooksController {
 
   @Get()
   @ApiOperation({ summary: "This API key's webhooks" })
+  @ApiOkResponse({ schema: envelope(webhookListItemSchema, 'list') })
   async list(@CurrentAgent() agent: AgentPrincipal) {
     return ok((await this.webhooks.list(agent.keyId)).map(listItem));
   }
 
   @Put(':id')
   @ApiOperation({ summary: 'Update a webhook (partial; events replace; is_active true re-enables and resets failure_count)' })
+  @ApiOkResponse({ schema: envelope(updatedWebhookSchema, 'one') })
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse(MISSING)
   async update(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string, @Body() body: UpdateWebhookDto) {
@@ -44,6 +51,7 @@ export class WebhooksController {
 
   @Delete(':id')
   @ApiOperation({ summary: 'Delete a webhook' })
+  @ApiOkResponse({ schema: envelope(deletedWebhookSchema, 'one') })
   @ApiNotFoundResponse(MISSING)
   async remove(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string) {
     return ok(await this.webhooks.remove(agent.keyId, id));
@@ -52,6 +60,7 @@ export class WebhooksController {
   @Post(':id/test')
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a signed `test` event now and report the outcome' })
+  @ApiOkResponse({ schema: envelope(testSentSchema, 'one') })
   @ApiNotFoundResponse(MISSING)
   async test(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string) {
     return ok(await this.webhooks.sendTest(agent.keyId, id));
@@ -59,6 +68,7 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @ApiOperation({ summary: 'Delivery log: status and every attempt (time, response code, duration, error), newest first' })
+  @ApiOkResponse({ schema: envelope(deliverySchema, 'page') })
   @ApiNotFoundResponse(MISSING)
   async deliveries(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string, @Query() query: DeliveriesQueryDto) {
     const p = query.page ?? 1;
@@ -70,6 +80,8 @@ export class WebhooksController {
   @Post(':id/deliveries/:deliveryId/redeliver')
   @HttpCode(202)
   @ApiOperation({ summary: 'Queue one delivery again now (same delivery id; a fresh retry cycle)' })
+  @ApiResponse({ status: 202, schema: envelope(redeliveredSchema, 'one'), description: 'Queued' })
+  @ApiResponse({ status: 409, description: 'CONFLICT: the webhook is inactive (re-enable it first)' })
   @ApiNotFoundResponse(MISSING)
   async redeliver(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
     return ok(await this.webhooks.redeliver(agent.keyId, id, deliveryId));

@@ -136,7 +136,7 @@ describe('webhook management API (e2e, PostgreSQL, local HTTPS receiver)', () =>
     ] as const) {
       const r = await stranger(method, url, body);
       expect(r.statusCode).toBe(404);
-      expect(r.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'webhook not found' } });
+      expect(r.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'webhook not found', request_id: expect.any(String) } });
     }
     expect((await stranger('GET', '/webhooks')).json().data).toEqual([]);
     expect((await owner('GET', '/webhooks')).json().data[0]).toMatchObject({ id, is_active: true });

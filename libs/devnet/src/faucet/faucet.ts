@@ -1,7 +1,6 @@
-import { Account, Contract, type Keypair, nativeToScVal, rpc, StrKey, TransactionBuilder } from '@stellar/stellar-sdk';
+import { type Keypair, nativeToScVal, StrKey } from '@stellar/stellar-sdk';
 import type { DevnetChain } from '../chain/devnet-chain';
-import { signTransaction } from '../chain/ed25519';
-import { simulateTransaction } from '../chain/simulate';
+import { submitWalletCall } from '../chain/wallet-call';
 
 /** Friendbot's grant on testnet: 10,000 XLM (in stroops). */
 export const FAUCET_XLM_STROOPS = 10_000n * 10_000_000n;
@@ -70,23 +69,8 @@ export class Faucet {
   }
 
   private submitMint(address: string): string {
-    const issuerAccount = this.chain.hostView.getAccount(this.issuer.publicKey());
-    if (!issuerAccount) throw new FaucetError(500, 'faucet issuer account is missing');
-    const draft = new TransactionBuilder(new Account(this.issuer.publicKey(), issuerAccount.sequence.toString()), {
-      fee: '100',
-      networkPassphrase: this.chain.networkPassphrase,
-    })
-      .addOperation(new Contract(this.paymentToken).call('mint', nativeToScVal(address, { type: 'address' }), nativeToScVal(FAUCET_USDC_UNITS, { type: 'i128' })))
-      .setTimeout(300)
-      .build();
-    const simulation = simulateTransaction(this.chain.hostView, draft.toXDR(), this.chain.nextLedgerInfo());
-    if (!simulation.ok) throw new FaucetError(500, `payment token mint simulation failed: ${simulation.error}`);
-    // The same assembly a client does with a real RPC's simulation response.
-    const raw = { ...simulation, latestLedger: this.chain.latestLedger().sequence } as unknown as rpc.Api.RawSimulateTransactionResponse;
-    const tx = rpc.assembleTransaction(draft, raw).build();
-    signTransaction(tx, this.issuer);
-    const submitted = this.chain.submit(tx.toXDR());
-    if (submitted.status !== 'PENDING') throw new FaucetError(500, `payment token mint rejected: ${submitted.status}${'code' in submitted ? ` ${submitted.code}` : ''}`);
-    return submitted.hash;
+    const r = submitWalletCall(this.chain, this.issuer, this.paymentToken, 'mint', [nativeToScVal(address, { type: 'address' }), nativeToScVal(FAUCET_USDC_UNITS, { type: 'i128' })]);
+    if (!r.ok) throw new FaucetError(500, r.stage === 'simulation' ? `payment token mint simulation failed: ${r.error}` : `payment token mint rejected: ${r.error}`);
+    return r.hash;
   }
 }

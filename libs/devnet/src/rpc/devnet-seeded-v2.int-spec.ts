@@ -108,10 +108,12 @@ describe('seeded devnet: splitter V2 pools', () => {
 
   it('the Crowdfunding pool receives its campaign activation and distributes it', async () => {
     const cfPool = devnet.pools.find((p) => p.pool_type === 'crowdfunding')!;
-    const campaign = devnet.pools.filter((p) => p.contract_kind === 'crowdfunding_v1').at(-1)!;
-    const page = await server.getEvents({ startLedger: (await server.getHealth()).oldestLedger, filters: [{ type: 'contract', contractIds: [campaign.pool_address], topics: [[sym('cf_actv'), '*']] }], limit: 10 });
-    expect(page.events.length).toBe(1);
-    const [splitter, raised] = native(page.events[0]!.value) as [string, bigint, number];
+    // The campaign activated into the Crowdfunding pool: the one whose cf_actv names that pool.
+    const campaigns = devnet.pools.filter((p) => p.contract_kind === 'crowdfunding_v1').map((p) => p.pool_address);
+    const page = await server.getEvents({ startLedger: (await server.getHealth()).oldestLedger, filters: [{ type: 'contract', contractIds: campaigns, topics: [[sym('cf_actv'), '*']] }], limit: 10 });
+    const activations = page.events.filter((e) => (native(e.value) as [string])[0] === cfPool.pool_address);
+    expect(activations).toHaveLength(1);
+    const [splitter, raised] = native(activations[0]!.value) as [string, bigint, number];
     expect(splitter).toBe(cfPool.pool_address);
     const round = named('dist_new').find((e) => e.contractId?.contractId() === cfPool.pool_address)!;
     expect((native(round.value) as bigint[])[1]).toBe(raised - (raised * 50n) / 10_000n); // 50 bps distribution commission

@@ -9,6 +9,7 @@ import { Prng } from './prng';
 import { ACCESS_TYPES, capTable, DISTRIBUTION_TYPES, poolName } from './seed-catalog';
 import { type SeedCall, SeedSubmitter } from './seed-submitter';
 import { POOL_TYPES, seedSplitterV2 } from './seed-v2';
+import { seedOpenCampaigns } from './seed-open-campaigns';
 
 /** Off-chain metadata of a seeded pool, as the indexer's pool registry consumes it (written to pools.json). */
 export interface SeededPool {
@@ -40,7 +41,7 @@ export interface SeedOptions {
 
 export interface SeedResult {
   readonly pools: SeededPool[];
-  readonly campaigns: readonly { readonly address: string; readonly outcome: 'succeeded' | 'failed'; readonly createdAt: string }[];
+  readonly campaigns: readonly { readonly address: string; readonly outcome: 'succeeded' | 'failed' | 'open' | 'closing'; readonly createdAt: string }[];
   readonly events: number;
   readonly transactions: number;
 }
@@ -78,8 +79,9 @@ const shareData = (holder: string, share: bigint) =>
 /**
  * Builds realistic DobProtocol history on an empty chain, entirely through signed transactions applied by the
  * chain: V1.2 and V1.3 splitter pools of every access/distribution type, share transfers, listings with partial and
- * full sales and cancellations, distribution rounds and withdrawals, and crowdfunding campaigns that succeed
- * (finalize → propose → activate) and fail (finalize → refunds). Deterministic for a given seed.
+ * full sales and cancellations, distribution rounds and withdrawals, crowdfunding campaigns that succeed
+ * (finalize → propose → activate) and fail (finalize → refunds), and two still open at wall time (one closing
+ * minutes after it). Deterministic for a given seed and wall time.
  * Contract deployment itself is a devnet admin op (the chain runs no wasm uploads); everything after is a tx.
  */
 export function seedDevnet(chain: DevnetChain, options: SeedOptions): SeedResult {
@@ -184,7 +186,28 @@ export function seedDevnet(chain: DevnetChain, options: SeedOptions): SeedResult
     token_to_distribute: token,
     created_at: new Date(Number(v2.campaign.createdAt) * 1000).toISOString(),
   });
-  const allCampaigns = [...campaigns, { address: v2.campaign.address, outcome: 'succeeded' as const, createdAt: new Date(Number(v2.campaign.createdAt) * 1000).toISOString() }];
+  // Campaigns still open at wall time (their own PRNG stream: the history above stays what it was).
+  const openRng = new Prng(options.seed ^ 0x5eed_0003);
+  const open = seedOpenCampaigns({ chain, submit, rng: openRng, token, investors, label, salt, historyEnd });
+  open.forEach((campaign, k) => {
+    const i = v2CampaignIndex + 1 + k;
+    pools.push({
+      pool_address: campaign.address,
+      contract_kind: 'crowdfunding_v1',
+      ...poolName(openRng, i),
+      access_type: 'p',
+      distribution_type: DISTRIBUTION_TYPES[i % DISTRIBUTION_TYPES.length],
+      estimated_apr: (openRng.int(60, 200) / 10).toFixed(1),
+      max_participants: 100,
+      token_to_distribute: token,
+      created_at: new Date(Number(campaign.createdAt) * 1000).toISOString(),
+    });
+  });
+  const allCampaigns = [
+    ...campaigns,
+    { address: v2.campaign.address, outcome: 'succeeded' as const, createdAt: new Date(Number(v2.campaign.createdAt) * 1000).toISOString() },
+    ...open.map((c) => ({ address: c.address, outcome: c.role, createdAt: new Date(Number(c.createdAt) * 1000).toISOString() })),
+  ];
 
   if (options.events) {
     while (chain.history.eventCount < options.events) {

@@ -15,6 +15,8 @@ export interface IngestionStatus {
   readonly secondsBehind: number | null;
   readonly watchedContracts: number;
   readonly undecodedTotal: number;
+  /** Domain events this process appended (since it started; a metrics counter). */
+  readonly eventsIngested: number;
   readonly lastError: string | null;
   readonly updatedAt: string | null;
 }

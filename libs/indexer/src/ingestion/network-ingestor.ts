@@ -121,6 +121,7 @@ export class NetworkIngestor {
       secondsBehind: null,
       watchedContracts: this.watch.size,
       undecodedTotal: 0,
+      eventsIngested: 0,
       lastError: null,
       updatedAt: null,
     };
@@ -444,7 +445,7 @@ export class NetworkIngestor {
     const results = await this.store.appendMany(appends);
     this.indexerRevision = results[results.length - 1].nextExpectedVersion;
     this.lastCheckpointLedger = to;
-    this.update({ undecodedTotal: this.current.undecodedTotal + undecoded, watchedContracts: this.watch.size });
+    this.update({ undecodedTotal: this.current.undecodedTotal + undecoded, eventsIngested: this.current.eventsIngested + decoded.length, watchedContracts: this.watch.size });
   }
 
   private call<T>(fn: () => Promise<T>): Promise<T> {

@@ -8,6 +8,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A single-use challenge for the wallet to sign (5 minutes) */
         get: operations["AuthController_challenge"];
         put?: never;
         post?: never;
@@ -26,6 +27,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** A signed challenge buys an API key, shown once */
         post: operations["AuthController_register"];
         delete?: never;
         options?: never;
@@ -42,6 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** A challenge in Dob's nonce shape (for /auth/token) */
         post: operations["AuthController_nonce"];
         delete?: never;
         options?: never;
@@ -58,6 +61,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** A signed challenge buys a 15-minute JWT for key management */
         post: operations["AuthController_token"];
         delete?: never;
         options?: never;
@@ -72,8 +76,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The wallet's active keys, masked */
         get: operations["KeysController_list"];
         put?: never;
+        /** Create an API key (at most 10 active per wallet); the key is shown once */
         post: operations["KeysController_create"];
         delete?: never;
         options?: never;
@@ -91,6 +97,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Revoke a key; it stops working before this returns */
         delete: operations["KeysController_revoke"];
         options?: never;
         head?: never;
@@ -106,6 +113,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Rotate a key: a new value (shown once); the old one stops working before this returns */
         post: operations["KeysController_rotate"];
         delete?: never;
         options?: never;
@@ -464,6 +472,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Prepare a purchase of listed shares (unsigned XDR) */
         post: operations["MarketplaceTradeController_prepareBuy"];
         delete?: never;
         options?: never;
@@ -480,6 +489,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Submit the signed purchase */
         post: operations["MarketplaceTradeController_submitBuy"];
         delete?: never;
         options?: never;
@@ -496,6 +506,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Prepare a listing of shares for sale */
         post: operations["MarketplaceTradeController_prepareList"];
         delete?: never;
         options?: never;
@@ -512,6 +523,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Submit the signed listing */
         post: operations["MarketplaceTradeController_submitList"];
         delete?: never;
         options?: never;
@@ -528,6 +540,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Prepare the cancellation of an own listing */
         post: operations["MarketplaceTradeController_prepareCancel"];
         delete?: never;
         options?: never;
@@ -544,6 +557,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Submit the signed cancellation */
         post: operations["MarketplaceTradeController_submitCancel"];
         delete?: never;
         options?: never;
@@ -560,6 +574,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Prepare a contribution to a crowdfunding campaign */
         post: operations["CrowdfundingTradeController_prepareContribute"];
         delete?: never;
         options?: never;
@@ -576,6 +591,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Submit the signed contribution */
         post: operations["CrowdfundingTradeController_submitContribute"];
         delete?: never;
         options?: never;
@@ -592,6 +608,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Prepare the refund of a contribution to a failed campaign */
         post: operations["CrowdfundingTradeController_prepareReclaim"];
         delete?: never;
         options?: never;
@@ -608,6 +625,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Submit the signed refund */
         post: operations["CrowdfundingTradeController_submitReclaim"];
         delete?: never;
         options?: never;
@@ -678,17 +696,22 @@ export interface components {
         };
         PrepareBuyDto: {
             /**
+             * Format: int32
              * @description Stellar network: 9 testnet, 10 mainnet
              * @example 9
              */
             network_id: number;
             /** @description sale_address of the listing (SALE_…) */
             listing_id: string;
-            /** @description Shares to buy; defaults to all available */
+            /**
+             * Format: int64
+             * @description Shares to buy; defaults to all available
+             */
             amount?: number;
         };
         SubmitDto: {
             /**
+             * Format: int32
              * @description Stellar network: 9 testnet, 10 mainnet
              * @example 9
              */
@@ -698,11 +721,13 @@ export interface components {
         };
         PrepareListDto: {
             /**
+             * Format: int32
              * @description Stellar network: 9 testnet, 10 mainnet
              * @example 9
              */
             network_id: number;
             pool_address: string;
+            /** Format: int64 */
             shares_amount: number;
             /**
              * @description Decimal string in payment-token units
@@ -717,6 +742,7 @@ export interface components {
         };
         PrepareCancelDto: {
             /**
+             * Format: int32
              * @description Stellar network: 9 testnet, 10 mainnet
              * @example 9
              */
@@ -725,6 +751,7 @@ export interface components {
         };
         PrepareContributeDto: {
             /**
+             * Format: int32
              * @description Stellar network: 9 testnet, 10 mainnet
              * @example 9
              */
@@ -738,6 +765,7 @@ export interface components {
         };
         PrepareReclaimDto: {
             /**
+             * Format: int32
              * @description Stellar network: 9 testnet, 10 mainnet
              * @example 9
              */
@@ -768,7 +796,110 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            wallet: string;
+                            message: string;
+                            nonce: string;
+                            /** Format: date-time */
+                            issued_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            expires_in: number;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: not a Stellar account public key (G…) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -789,7 +920,138 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            wallet: string;
+                            api_key: {
+                                key_id: string;
+                                /** @description svc_ak_…, shown once */
+                                key: string;
+                                key_prefix: string;
+                                label: string;
+                                scopes: ("read" | "trade")[];
+                                rate_limit_rpm: number;
+                                /** Format: date-time */
+                                created_at: string;
+                            };
+                        };
+                    } & {
+                        message: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR naming the field; key limit reached */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: no live challenge for the wallet, or the signature does not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -810,7 +1072,106 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            nonce: string;
+                            message: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: not a Stellar account public key (G…) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -831,7 +1192,129 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            token: string;
+                            /** @enum {string} */
+                            token_type: "Bearer";
+                            /** Format: date-time */
+                            expires_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: no live challenge for the wallet, or the signature does not verify */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -848,7 +1331,66 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            key_id: string;
+                            key_masked: string;
+                            label: string;
+                            scopes: ("read" | "trade")[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            last_used_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired Bearer JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -869,7 +1411,130 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            key_id: string;
+                            key: string;
+                            label: string;
+                            scopes: ("read" | "trade")[];
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: label, scopes, or the 10-key limit (revoke a key first) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired Bearer JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -888,7 +1553,128 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            key_id: string;
+                            /** @enum {boolean} */
+                            revoked: true;
+                            revoked_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR naming the parameter or field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired Bearer JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND: no such key on this wallet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -907,7 +1693,129 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            key_id: string;
+                            key: string;
+                            label: string;
+                            scopes: ("read" | "trade")[];
+                            rotated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR naming the parameter or field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired Bearer JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND: no such key on this wallet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -936,35 +1844,35 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            address?: string;
-                            name?: string | null;
-                            ticker?: string | null;
-                            network_id?: number;
-                            chain_name?: string;
+                        success: boolean;
+                        data: {
+                            address: string;
+                            name: string | null;
+                            ticker: string | null;
+                            network_id: number;
+                            chain_name: string;
                             /** @enum {string|null} */
-                            access_type?: "rtj" | "p" | "qr" | "stk" | null;
-                            distribution_type?: string | null;
-                            estimated_apr?: number | null;
-                            member_count?: number;
-                            max_participants?: number | null;
-                            token_to_distribute?: string | null;
-                            pool_data?: {
-                                name?: string | null;
-                                ticker?: string | null;
-                                max_participants?: number | null;
-                                access?: string | null;
-                                distribution_type?: string | null;
-                                estimated_apr?: string | null;
+                            access_type: "rtj" | "p" | "qr" | "stk" | null;
+                            distribution_type: string | null;
+                            estimated_apr: number | null;
+                            member_count: number;
+                            max_participants: number | null;
+                            token_to_distribute: string | null;
+                            pool_data: {
+                                name: string | null;
+                                ticker: string | null;
+                                max_participants: number | null;
+                                access: string | null;
+                                distribution_type: string | null;
+                                estimated_apr: string | null;
                             };
                             /** Format: date-time */
-                            created_at?: string | null;
+                            created_at: string | null;
                         }[];
-                        meta?: {
-                            page?: number;
-                            limit?: number;
-                            total?: number;
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
                         };
                     };
                 };
@@ -974,7 +1882,88 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -997,15 +1986,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            address?: string;
-                            name?: string | null;
-                            ticker?: string | null;
-                            network_id?: number;
-                            estimated_apr?: number | null;
-                            member_count?: number;
-                            featured_reason?: string;
+                        success: boolean;
+                        data: {
+                            address: string;
+                            name: string | null;
+                            ticker: string | null;
+                            network_id: number;
+                            estimated_apr: number | null;
+                            member_count: number;
+                            featured_reason: string;
                         }[];
                     };
                 };
@@ -1015,7 +2004,88 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1041,28 +2111,28 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            address?: string;
-                            name?: string | null;
-                            ticker?: string | null;
-                            network_id?: number;
+                        success: boolean;
+                        data: {
+                            address: string;
+                            name: string | null;
+                            ticker: string | null;
+                            network_id: number;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            target_amount?: string;
+                            target_amount: string;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            raised_amount?: string;
-                            progress_percent?: number;
-                            contributor_count?: number;
+                            raised_amount: string;
+                            progress_percent: number;
+                            contributor_count: number;
                             /** Format: date-time */
-                            deadline?: string | null;
-                            payment_token?: string | null;
-                            is_active?: boolean;
+                            deadline: string | null;
+                            payment_token: string | null;
+                            is_active: boolean;
                         }[];
                     };
                 };
@@ -1072,7 +2142,88 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1098,56 +2249,56 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            address?: string;
-                            name?: string | null;
-                            ticker?: string | null;
-                            network_id?: number;
-                            chain_name?: string;
+                        success: boolean;
+                        data: {
+                            address: string;
+                            name: string | null;
+                            ticker: string | null;
+                            network_id: number;
+                            chain_name: string;
                             /** @enum {string|null} */
-                            access_type?: "rtj" | "p" | "qr" | "stk" | null;
-                            distribution_type?: string | null;
-                            estimated_apr?: number | null;
-                            member_count?: number;
-                            max_participants?: number | null;
-                            token_to_distribute?: string | null;
-                            pool_data?: {
-                                name?: string | null;
-                                ticker?: string | null;
-                                max_participants?: number | null;
-                                access?: string | null;
-                                distribution_type?: string | null;
-                                estimated_apr?: string | null;
+                            access_type: "rtj" | "p" | "qr" | "stk" | null;
+                            distribution_type: string | null;
+                            estimated_apr: number | null;
+                            member_count: number;
+                            max_participants: number | null;
+                            token_to_distribute: string | null;
+                            pool_data: {
+                                name: string | null;
+                                ticker: string | null;
+                                max_participants: number | null;
+                                access: string | null;
+                                distribution_type: string | null;
+                                estimated_apr: string | null;
                             };
                             /** Format: date-time */
-                            created_at?: string | null;
+                            created_at: string | null;
                         } & {
-                            pool_data?: {
-                                name?: string | null;
-                                ticker?: string | null;
-                                max_participants?: number | null;
-                                access?: string | null;
-                                distribution_type?: string | null;
-                                estimated_apr?: string | null;
-                                way_to_access?: string | null;
-                                token_to_distribute?: string | null;
+                            pool_data: {
+                                name: string | null;
+                                ticker: string | null;
+                                max_participants: number | null;
+                                access: string | null;
+                                distribution_type: string | null;
+                                estimated_apr: string | null;
+                                way_to_access: string | null;
+                                token_to_distribute: string | null;
                             };
-                            creator_address?: string | null;
+                            creator_address: string | null;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            total_distributed?: string;
-                            total_shares?: number;
-                            allow_entry?: boolean;
-                            distribution_config?: {
-                                min_interval_seconds?: number;
-                                claim_delay_seconds?: number;
-                                round_expiry_seconds?: number | null;
+                            total_distributed: string;
+                            total_shares: number;
+                            allow_entry: boolean;
+                            distribution_config: {
+                                min_interval_seconds: number;
+                                claim_delay_seconds: number;
+                                round_expiry_seconds: number | null;
                             };
                             /** Format: date-time */
-                            next_distribution?: string | null;
+                            next_distribution: string | null;
                         };
                     };
                 };
@@ -1157,14 +2308,132 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
             /** @description NOT_FOUND: no such pool */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1192,18 +2461,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            user_address?: string;
-                            shares?: number;
-                            participation_percent?: number;
+                        success: boolean;
+                        data: {
+                            user_address: string;
+                            shares: number;
+                            participation_percent: number;
                             /** Format: date-time */
-                            joined_at?: string | null;
+                            joined_at: string | null;
                         }[];
-                        meta?: {
-                            page?: number;
-                            limit?: number;
-                            total?: number;
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
                         };
                     };
                 };
@@ -1213,14 +2482,132 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
             /** @description NOT_FOUND: no such pool */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1250,40 +2637,40 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            round_id?: number;
-                            token?: string | null;
+                        success: boolean;
+                        data: {
+                            round_id: number;
+                            token: string | null;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            total_amount?: string;
-                            total_shares?: number;
+                            total_amount: string;
+                            total_shares: number;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            amount_per_share?: string;
+                            amount_per_share: string;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            total_claimed?: string;
-                            claim_count?: number;
+                            total_claimed: string;
+                            claim_count: number;
                             /** @enum {string} */
-                            status?: "completed" | "pending" | "expired";
+                            status: "completed" | "pending" | "expired";
                             /** Format: date-time */
-                            created_at?: string | null;
+                            created_at: string | null;
                             /** Format: date-time */
-                            claimable_from?: string | null;
+                            claimable_from: string | null;
                             /** Format: date-time */
-                            expires_at?: string | null;
+                            expires_at: string | null;
                         }[];
-                        meta?: {
-                            page?: number;
-                            limit?: number;
-                            total?: number;
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
                         };
                     };
                 };
@@ -1293,14 +2680,132 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
             /** @description NOT_FOUND: no such pool */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1329,24 +2834,24 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
+                        success: boolean;
+                        data: {
                             /** @enum {string} */
-                            event_type?: "init" | "distribute" | "claim" | "transfer_shares" | "withdraw" | "lock" | "set_admin";
-                            pool_id?: string;
-                            transaction_hash?: string;
-                            from_address?: string | null;
-                            to_address?: string;
-                            amount?: string | null;
-                            token?: string;
+                            event_type: "init" | "distribute" | "claim" | "transfer_shares" | "withdraw" | "lock" | "set_admin";
+                            pool_id: string;
+                            transaction_hash: string;
+                            from_address: string | null;
+                            to_address: string;
+                            amount: string | null;
+                            token: string;
                             /** Format: date-time */
-                            date?: string | null;
-                            description?: string;
+                            date: string | null;
+                            description: string;
                         }[];
-                        meta?: {
-                            page?: number;
-                            limit?: number;
-                            total?: number;
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
                         };
                     };
                 };
@@ -1356,14 +2861,132 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
             /** @description NOT_FOUND: no such pool */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1392,38 +3015,38 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
+                        success: boolean;
+                        data: {
                             /** @example SALE_0f1e2d3c4b5a69788796a5b4c3d2e1f0 */
-                            sale_address?: string;
-                            pool_address?: string;
-                            pool_name?: string | null;
-                            pool_ticker?: string | null;
-                            network_id?: number;
-                            seller_address?: string;
-                            shares_amount?: number;
+                            sale_address: string;
+                            pool_address: string;
+                            pool_name: string | null;
+                            pool_ticker: string | null;
+                            network_id: number;
+                            seller_address: string;
+                            shares_amount: number;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            price_per_share?: string;
+                            price_per_share: string;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            total_price?: string;
-                            payment_token?: string | null;
-                            payment_token_address?: string;
-                            is_active?: boolean;
+                            total_price: string;
+                            payment_token: string | null;
+                            payment_token_address: string;
+                            is_active: boolean;
                             /** @enum {string} */
-                            status?: "active" | "sold" | "cancelled";
+                            status: "active" | "sold" | "cancelled";
                             /** Format: date-time */
-                            created_at?: string | null;
+                            created_at: string | null;
                         }[];
-                        meta?: {
-                            page?: number;
-                            limit?: number;
-                            total?: number;
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
                         };
                     };
                 };
@@ -1433,7 +3056,88 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1461,27 +3165,27 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            sale_address?: string;
-                            seller_address?: string;
-                            shares_amount?: number;
+                        success: boolean;
+                        data: {
+                            sale_address: string;
+                            seller_address: string;
+                            shares_amount: number;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            price_per_share?: string;
+                            price_per_share: string;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            total_price?: string;
-                            payment_token?: string | null;
-                            is_active?: boolean;
+                            total_price: string;
+                            payment_token: string | null;
+                            is_active: boolean;
                             /** @enum {string} */
-                            status?: "active" | "sold" | "cancelled";
+                            status: "active" | "sold" | "cancelled";
                             /** Format: date-time */
-                            created_at?: string | null;
+                            created_at: string | null;
                         }[];
                     };
                 };
@@ -1491,14 +3195,132 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
             /** @description NOT_FOUND: no such pool */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1524,45 +3346,45 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            pool_address?: string;
-                            pool_name?: string | null;
-                            network_id?: number;
+                        success: boolean;
+                        data: {
+                            pool_address: string;
+                            pool_name: string | null;
+                            network_id: number;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            floor_price?: string | null;
+                            floor_price: string | null;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            highest_price?: string | null;
-                            payment_token?: string | null;
-                            active_listings?: number;
-                            total_shares_listed?: number;
+                            highest_price: string | null;
+                            payment_token: string | null;
+                            active_listings: number;
+                            total_shares_listed: number;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            volume_24h?: string;
+                            volume_24h: string;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            volume_7d?: string;
+                            volume_7d: string;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            volume_30d?: string;
+                            volume_30d: string;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            total_volume?: string;
-                            total_sales?: number;
+                            total_volume: string;
+                            total_sales: number;
                         };
                     };
                 };
@@ -1572,14 +3394,132 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
             /** @description NOT_FOUND: no such pool */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1602,31 +3542,31 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            pool_address?: string;
-                            pool_name?: string | null;
-                            pool_ticker?: string | null;
-                            network_id?: number;
-                            chain_name?: string;
-                            shares?: number;
-                            total_shares?: number;
-                            participation_percent?: number;
-                            distribution_token?: string | null;
+                        success: boolean;
+                        data: {
+                            pool_address: string;
+                            pool_name: string | null;
+                            pool_ticker: string | null;
+                            network_id: number;
+                            chain_name: string;
+                            shares: number;
+                            total_shares: number;
+                            participation_percent: number;
+                            distribution_token: string | null;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            total_earned?: string;
+                            total_earned: string;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            unclaimed_amount?: string;
-                            unclaimed_rounds?: number;
-                            estimated_apr?: number | null;
+                            unclaimed_amount: string;
+                            unclaimed_rounds: number;
+                            estimated_apr: number | null;
                             /** Format: date-time */
-                            joined_at?: string | null;
+                            joined_at: string | null;
                         }[];
                     };
                 };
@@ -1636,7 +3576,88 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1662,74 +3683,74 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            pool_address?: string;
-                            pool_name?: string | null;
-                            pool_ticker?: string | null;
-                            network_id?: number;
-                            chain_name?: string;
-                            shares?: number;
-                            total_shares?: number;
-                            participation_percent?: number;
-                            distribution_token?: string | null;
+                        success: boolean;
+                        data: {
+                            pool_address: string;
+                            pool_name: string | null;
+                            pool_ticker: string | null;
+                            network_id: number;
+                            chain_name: string;
+                            shares: number;
+                            total_shares: number;
+                            participation_percent: number;
+                            distribution_token: string | null;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            total_earned?: string;
+                            total_earned: string;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            unclaimed_amount?: string;
-                            unclaimed_rounds?: number;
-                            estimated_apr?: number | null;
+                            unclaimed_amount: string;
+                            unclaimed_rounds: number;
+                            estimated_apr: number | null;
                             /** Format: date-time */
-                            joined_at?: string | null;
+                            joined_at: string | null;
                         } & {
-                            active_listing?: {
+                            active_listing: {
                                 /** @example SALE_0f1e2d3c4b5a69788796a5b4c3d2e1f0 */
-                                sale_address?: string;
-                                pool_address?: string;
-                                pool_name?: string | null;
-                                pool_ticker?: string | null;
-                                network_id?: number;
-                                seller_address?: string;
-                                shares_amount?: number;
+                                sale_address: string;
+                                pool_address: string;
+                                pool_name: string | null;
+                                pool_ticker: string | null;
+                                network_id: number;
+                                seller_address: string;
+                                shares_amount: number;
                                 /**
                                  * @description Decimal string in token units, at least 2 decimals
                                  * @example 12.50
                                  */
-                                price_per_share?: string;
+                                price_per_share: string;
                                 /**
                                  * @description Decimal string in token units, at least 2 decimals
                                  * @example 12.50
                                  */
-                                total_price?: string;
-                                payment_token?: string | null;
-                                payment_token_address?: string;
-                                is_active?: boolean;
+                                total_price: string;
+                                payment_token: string | null;
+                                payment_token_address: string;
+                                is_active: boolean;
                                 /** @enum {string} */
-                                status?: "active" | "sold" | "cancelled";
+                                status: "active" | "sold" | "cancelled";
                                 /** Format: date-time */
-                                created_at?: string | null;
+                                created_at: string | null;
                             } | null;
-                            claimable_rounds?: {
-                                pool_address?: string;
-                                pool_name?: string | null;
-                                network_id?: number;
-                                round_id?: number;
-                                token?: string | null;
+                            claimable_rounds: {
+                                pool_address: string;
+                                pool_name: string | null;
+                                network_id: number;
+                                round_id: number;
+                                token: string | null;
                                 /**
                                  * @description Decimal string in token units, at least 2 decimals
                                  * @example 12.50
                                  */
-                                estimated_amount?: string;
+                                estimated_amount: string;
                                 /** Format: date-time */
-                                claimable_from?: string | null;
+                                claimable_from: string | null;
                                 /** Format: date-time */
-                                expires_at?: string | null;
+                                expires_at: string | null;
                             }[];
                         };
                     };
@@ -1740,14 +3761,132 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
             /** @description NOT_FOUND: the wallet holds no shares of this pool */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1773,38 +3912,38 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
+                        success: boolean;
+                        data: {
                             /** @example SALE_0f1e2d3c4b5a69788796a5b4c3d2e1f0 */
-                            sale_address?: string;
-                            pool_address?: string;
-                            pool_name?: string | null;
-                            pool_ticker?: string | null;
-                            network_id?: number;
-                            seller_address?: string;
-                            shares_amount?: number;
+                            sale_address: string;
+                            pool_address: string;
+                            pool_name: string | null;
+                            pool_ticker: string | null;
+                            network_id: number;
+                            seller_address: string;
+                            shares_amount: number;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            price_per_share?: string;
+                            price_per_share: string;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            total_price?: string;
-                            payment_token?: string | null;
-                            payment_token_address?: string;
-                            is_active?: boolean;
+                            total_price: string;
+                            payment_token: string | null;
+                            payment_token_address: string;
+                            is_active: boolean;
                             /** @enum {string} */
-                            status?: "active" | "sold" | "cancelled";
+                            status: "active" | "sold" | "cancelled";
                             /** Format: date-time */
-                            created_at?: string | null;
+                            created_at: string | null;
                         }[];
-                        meta?: {
-                            page?: number;
-                            limit?: number;
-                            total?: number;
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
                         };
                     };
                 };
@@ -1814,7 +3953,88 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1837,41 +4057,41 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            claimable?: {
-                                pool_address?: string;
-                                pool_name?: string | null;
-                                network_id?: number;
-                                round_id?: number;
-                                token?: string | null;
+                        success: boolean;
+                        data: {
+                            claimable: {
+                                pool_address: string;
+                                pool_name: string | null;
+                                network_id: number;
+                                round_id: number;
+                                token: string | null;
                                 /**
                                  * @description Decimal string in token units, at least 2 decimals
                                  * @example 12.50
                                  */
-                                estimated_amount?: string;
+                                estimated_amount: string;
                                 /** Format: date-time */
-                                claimable_from?: string | null;
+                                claimable_from: string | null;
                                 /** Format: date-time */
-                                expires_at?: string | null;
+                                expires_at: string | null;
                             }[];
-                            upcoming?: {
-                                pool_address?: string;
-                                pool_name?: string | null;
-                                network_id?: number;
-                                round_id?: number | null;
-                                token?: string | null;
+                            upcoming: {
+                                pool_address: string;
+                                pool_name: string | null;
+                                network_id: number;
+                                round_id: number | null;
+                                token: string | null;
                                 /**
                                  * @description Decimal string in token units, at least 2 decimals
                                  * @example 12.50
                                  */
-                                estimated_amount?: string | null;
+                                estimated_amount: string | null;
                                 /** Format: date-time */
-                                claimable_from?: string | null;
+                                claimable_from: string | null;
                                 /** Format: date-time */
-                                expires_at?: string | null;
+                                expires_at: string | null;
                                 /** @enum {string} */
-                                kind?: "pending_round" | "scheduled";
+                                kind: "pending_round" | "scheduled";
                             }[];
                         };
                     };
@@ -1882,7 +4102,88 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1908,28 +4209,28 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @example true */
-                        success?: boolean;
-                        data?: {
-                            type?: string;
-                            pool_address?: string;
-                            pool_name?: string | null;
-                            network_id?: number;
-                            counterparty?: string | null;
-                            shares?: number | null;
+                        success: boolean;
+                        data: {
+                            type: string;
+                            pool_address: string;
+                            pool_name: string | null;
+                            network_id: number;
+                            counterparty: string | null;
+                            shares: number | null;
                             /**
                              * @description Decimal string in token units, at least 2 decimals
                              * @example 12.50
                              */
-                            amount?: string | null;
-                            token?: string | null;
-                            transaction_hash?: string;
+                            amount: string | null;
+                            token: string | null;
+                            transaction_hash: string;
                             /** Format: date-time */
-                            date?: string | null;
+                            date: string | null;
                         }[];
-                        meta?: {
-                            page?: number;
-                            limit?: number;
-                            total?: number;
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
                         };
                     };
                 };
@@ -1939,7 +4240,88 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1956,7 +4338,89 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            id: string;
+                            url: string;
+                            events: ("distribution_created" | "claim_available" | "shares_transferred" | "pool_created" | "marketplace_listing_created" | "marketplace_sale_completed" | "crowdfunding_finalized" | "crowdfunding_failed")[];
+                            is_active: boolean;
+                            failure_count: number;
+                            /** Format: date-time */
+                            last_triggered_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1973,12 +4437,156 @@ export interface operations {
             };
         };
         responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            id: string;
+                            url: string;
+                            events: ("distribution_created" | "claim_available" | "shares_transferred" | "pool_created" | "marketplace_listing_created" | "marketplace_sale_completed" | "crowdfunding_finalized" | "crowdfunding_failed")[];
+                            is_active: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
             /** @description VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, sixth webhook */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1997,19 +4605,200 @@ export interface operations {
             };
         };
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            id: string;
+                            url: string;
+                            events: ("distribution_created" | "claim_available" | "shares_transferred" | "pool_created" | "marketplace_listing_created" | "marketplace_sale_completed" | "crowdfunding_finalized" | "crowdfunding_failed")[];
+                            is_active: boolean;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
             /** @description VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, sixth webhook */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
             /** @description NOT_FOUND: no such webhook on this API key (another key's webhook is reported the same way) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2024,12 +4813,153 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR naming the parameter or field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
             /** @description NOT_FOUND: no such webhook on this API key (another key's webhook is reported the same way) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2044,12 +4974,156 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            webhook_id: string;
+                            test_event_sent: boolean;
+                            /** @enum {string} */
+                            delivery_status: "success" | "failed";
+                            response_code: number;
+                            response_time_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR naming the parameter or field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
             /** @description NOT_FOUND: no such webhook on this API key (another key's webhook is reported the same way) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2067,12 +5141,175 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            delivery_id: string;
+                            event: string;
+                            event_id: string;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            attempt_count: number;
+                            attempts: {
+                                attempt: number;
+                                /** Format: date-time */
+                                attempted_at: string;
+                                response_code: number | null;
+                                duration_ms: number;
+                                error: string | null;
+                            }[];
+                            /** Format: date-time */
+                            next_attempt_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            delivered_at: string | null;
+                        }[];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR naming the parameter or field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
             /** @description NOT_FOUND: no such webhook on this API key (another key's webhook is reported the same way) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2088,12 +5325,177 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            delivery_id: string;
+                            webhook_id: string;
+                            /** @enum {string} */
+                            status: "pending";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR naming the parameter or field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
             /** @description NOT_FOUND: no such webhook on this API key (another key's webhook is reported the same way) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT: the webhook is inactive (re-enable it first) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2114,7 +5516,236 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            /** @description Unsigned transaction envelope (base64 XDR): sign it locally */
+                            xdr: string;
+                            transaction_details: {
+                                listing_id: string;
+                                shares: number;
+                                /**
+                                 * @description Decimal string in token units, at least 2 decimals
+                                 * @example 12.50
+                                 */
+                                price_per_share: string;
+                                /**
+                                 * @description Decimal string in token units, at least 2 decimals
+                                 * @example 12.50
+                                 */
+                                total_cost: string;
+                                payment_token: string | null;
+                                seller_address: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description maxTime of the envelope, 10 minutes ahead
+                             */
+                            expires_at: string;
+                            network_passphrase: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the rule that failed (amount, balance, deadline, own listing, network) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND: no such listing or pool on this network */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT: the listing is no longer active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NETWORK_UNAVAILABLE: the network RPC did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2135,7 +5766,222 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            transaction_hash: string;
+                            listing_id: string;
+                            shares_bought: number;
+                            /**
+                             * @description Decimal string in token units, at least 2 decimals
+                             * @example 12.50
+                             */
+                            total_cost: string;
+                            payment_token: string | null;
+                            stellar_explorer_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (not prepared here, altered, wrong signer or network) or TRANSACTION_EXPIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT: already submitted (the first result in details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NETWORK_UNAVAILABLE: the network RPC did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2156,7 +6002,235 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            /** @description Unsigned transaction envelope (base64 XDR): sign it locally */
+                            xdr: string;
+                            transaction_details: {
+                                pool_address: string;
+                                shares_amount: number;
+                                /**
+                                 * @description Decimal string in token units, at least 2 decimals
+                                 * @example 12.50
+                                 */
+                                price_per_share: string;
+                                /**
+                                 * @description Decimal string in token units, at least 2 decimals
+                                 * @example 12.50
+                                 */
+                                total_listing_value: string;
+                                payment_token: string | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description maxTime of the envelope, 10 minutes ahead
+                             */
+                            expires_at: string;
+                            network_passphrase: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the rule that failed (amount, balance, deadline, own listing, network) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND: no such listing or pool on this network */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT: the listing is no longer active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NETWORK_UNAVAILABLE: the network RPC did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2177,7 +6251,223 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            transaction_hash: string;
+                            sale_address: string | null;
+                            pool_address: string;
+                            shares_listed: number;
+                            /**
+                             * @description Decimal string in token units, at least 2 decimals
+                             * @example 12.50
+                             */
+                            price_per_share: string;
+                            payment_token: string | null;
+                            stellar_explorer_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (not prepared here, altered, wrong signer or network) or TRANSACTION_EXPIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT: already submitted (the first result in details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NETWORK_UNAVAILABLE: the network RPC did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2198,7 +6488,224 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            /** @description Unsigned transaction envelope (base64 XDR): sign it locally */
+                            xdr: string;
+                            transaction_details: {
+                                listing_id: string;
+                                shares_returned: number;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description maxTime of the envelope, 10 minutes ahead
+                             */
+                            expires_at: string;
+                            network_passphrase: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the rule that failed (amount, balance, deadline, own listing, network) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND: no such listing or pool on this network */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT: the listing is no longer active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NETWORK_UNAVAILABLE: the network RPC did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2219,7 +6726,216 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            transaction_hash: string;
+                            listing_id: string;
+                            shares_returned: number;
+                            stellar_explorer_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (not prepared here, altered, wrong signer or network) or TRANSACTION_EXPIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT: already submitted (the first result in details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NETWORK_UNAVAILABLE: the network RPC did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2240,7 +6956,245 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            /** @description Unsigned transaction envelope (base64 XDR): sign it locally */
+                            xdr: string;
+                            transaction_details: {
+                                pool_address: string;
+                                pool_name: string | null;
+                                /**
+                                 * @description Decimal string in token units, at least 2 decimals
+                                 * @example 12.50
+                                 */
+                                amount: string;
+                                payment_token: string | null;
+                                estimated_shares: number;
+                                /**
+                                 * @description Decimal string in token units, at least 2 decimals
+                                 * @example 12.50
+                                 */
+                                current_raised: string;
+                                /**
+                                 * @description Decimal string in token units, at least 2 decimals
+                                 * @example 12.50
+                                 */
+                                target_amount: string;
+                                /** @example 42.17 */
+                                progress_after_contribution: string;
+                                /** Format: date-time */
+                                deadline: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description maxTime of the envelope, 10 minutes ahead
+                             */
+                            expires_at: string;
+                            network_passphrase: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the rule that failed (amount, balance, deadline, own listing, network) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND: no such listing or pool on this network */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT: the listing is no longer active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NETWORK_UNAVAILABLE: the network RPC did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2261,7 +7215,228 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            transaction_hash: string;
+                            pool_address: string;
+                            /**
+                             * @description Decimal string in token units, at least 2 decimals
+                             * @example 12.50
+                             */
+                            amount_contributed: string;
+                            payment_token: string | null;
+                            shares_allocated: number;
+                            /**
+                             * @description Decimal string in token units, at least 2 decimals
+                             * @example 12.50
+                             */
+                            new_total_raised: string;
+                            progress_percent: number;
+                            stellar_explorer_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (not prepared here, altered, wrong signer or network) or TRANSACTION_EXPIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT: already submitted (the first result in details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NETWORK_UNAVAILABLE: the network RPC did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2282,7 +7457,231 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            /** @description Unsigned transaction envelope (base64 XDR): sign it locally */
+                            xdr: string;
+                            transaction_details: {
+                                pool_address: string;
+                                pool_name: string | null;
+                                /**
+                                 * @description Decimal string in token units, at least 2 decimals
+                                 * @example 12.50
+                                 */
+                                amount: string;
+                                payment_token: string | null;
+                                shares: number;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description maxTime of the envelope, 10 minutes ahead
+                             */
+                            expires_at: string;
+                            network_passphrase: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the rule that failed (amount, balance, deadline, own listing, network) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND: no such listing or pool on this network */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT: the listing is no longer active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NETWORK_UNAVAILABLE: the network RPC did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2303,7 +7702,222 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            transaction_hash: string;
+                            pool_address: string;
+                            /**
+                             * @description Decimal string in token units, at least 2 decimals
+                             * @example 12.50
+                             */
+                            amount_reclaimed: string;
+                            payment_token: string | null;
+                            shares_refunded: number;
+                            stellar_explorer_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (not prepared here, altered, wrong signer or network) or TRANSACTION_EXPIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT: already submitted (the first result in details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is larger than 256 KB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NETWORK_UNAVAILABLE: the network RPC did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
             };
         };
     };

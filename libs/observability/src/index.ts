@@ -1,0 +1,5 @@
+export * from './logger';
+export * from './metrics';
+export * from './instrument';
+export * from './metrics-server';
+export * from './app-observability';

@@ -1,0 +1,127 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The Prometheus series every app exposes at /metrics (prom-client; text exposition format 0.0.4). One registry
+ * per process: the all-in-one `npm start` process carries every series, an app running alone carries its own.
+ *
+ * Counters and histograms are updated where things happen (HTTP hook, request gate, event-store decorator,
+ * webhook sender decorator). Gauges that describe another component's state (lags, queue depth) are sampled at
+ * scrape time through `sample()`, so nothing polls between scrapes and a scrape always shows the present.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly samplers: (() => Promise<void> | void)[] = [];
+
+  readonly httpRequestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route template, method and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly rateLimitRefusals = new Counter({
+    name: 'rate_limit_refusals_total',
+    help: 'Requests refused with 429 by the rate limiter, by bucket kind (key = an API key, ip = unauthenticated)',
+    labelNames: ['bucket'] as const,
+    registers: [this.registry],
+  });
+  readonly indexerLedgerLag = new Gauge({
+    name: 'indexer_ledger_lag',
+    help: 'Ledgers between the chain tip and the first ledger the indexer has not ingested yet',
+    labelNames: ['network_id'] as const,
+    registers: [this.registry],
+  });
+  readonly indexerEventsIngested = new Counter({
+    name: 'indexer_events_ingested_total',
+    help: 'Domain events the indexer appended to the event store',
+    labelNames: ['network_id'] as const,
+    registers: [this.registry],
+  });
+  readonly projectionLag = new Gauge({
+    name: 'projection_lag_events',
+    help: "Events of a projection's types not yet applied to its active read model",
+    labelNames: ['projection'] as const,
+    registers: [this.registry],
+  });
+  readonly relayLag = new Gauge({
+    name: 'relay_lag_events',
+    help: 'Events in the event store a relay (e.g. the Kafka relay) has not published yet',
+    labelNames: ['relay'] as const,
+    registers: [this.registry],
+  });
+  readonly webhookQueueDepth = new Gauge({
+    name: 'webhook_queue_depth',
+    help: 'Webhook deliveries waiting to be sent (first attempt or retry)',
+    registers: [this.registry],
+  });
+  readonly webhookDeliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome (success = 2xx in time, http_error = other status, network_error = no answer)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly webhookDeliveryLatency = new Histogram({
+    name: 'webhook_delivery_duration_seconds',
+    help: 'Webhook delivery attempt duration by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly eventStoreAppendLatency = new Histogram({
+    name: 'event_store_append_duration_seconds',
+    help: 'Event store append duration by operation (appendToStream, appendMany) and result',
+    labelNames: ['operation', 'result'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  constructor(options: { readonly app: string; readonly processMetrics?: boolean }) {
+    this.registry.setDefaultLabels({ app: options.app });
+    // Known label values start at 0, so a refusal or a failed delivery shows as a change, not a new series.
+    for (const bucket of ['key', 'ip']) this.rateLimitRefusals.inc({ bucket }, 0);
+    for (const outcome of ['success', 'http_error', 'network_error']) {
+      this.webhookDeliveries.inc({ outcome }, 0);
+      this.webhookDeliveryLatency.zero({ outcome });
+    }
+    // Node's own: CPU, resident memory, event-loop lag, GC, heap.
+    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Runs `read` before every scrape; a sampler that throws leaves its gauges at their last value. */
+  sample(read: () => Promise<void> | void): void {
+    this.samplers.push(read);
+  }
+
+  /**
+   * How a relay reports its lag (events not yet published): call once at start, with a reader of the current lag.
+   * E.g. the Kafka relay: `metrics.trackRelayLag('kafka', async () => (await store.stats()).events - published)`.
+   */
+  trackRelayLag(relay: string, read: () => Promise<number> | number): void {
+    this.sample(async () => this.relayLag.set({ relay }, await read()));
+  }
+
+  /** Per-network indexer signals from its status: ledger lag, and the ingested-events total (counted by the indexer). */
+  trackIndexer(networkId: number, status: () => { readonly ledgersBehind: number | null; readonly eventsIngested: number }): void {
+    const labels = { network_id: String(networkId) };
+    let counted = 0;
+    this.sample(() => {
+      const s = status();
+      if (s.ledgersBehind !== null) this.indexerLedgerLag.set(labels, s.ledgersBehind);
+      if (s.eventsIngested > counted) this.indexerEventsIngested.inc(labels, s.eventsIngested - counted);
+      counted = s.eventsIngested;
+    });
+  }
+
+  /** Lag per projection, from a projection runner's status report. */
+  trackProjections(report: () => Promise<readonly { readonly name: string; readonly active: { readonly lag: number } | null }[]>): void {
+    this.sample(async () => {
+      for (const p of await report()) if (p.active) this.projectionLag.set({ projection: p.name }, p.active.lag);
+    });
+  }
+
+  /** Text exposition of every series, sampled now. */
+  async render(): Promise<{ readonly contentType: string; readonly body: string }> {
+    await Promise.all(this.samplers.map(async (read) => { try { await read(); } catch { /* keep the last value */ } }));
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
