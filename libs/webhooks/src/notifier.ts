@@ -1,6 +1,6 @@
 import type { EventStore } from '@dob/event-store';
 import { ProjectionRunner, createSqlReadModelStore, type ProjectionReport, type SqlProjectionDefinition } from '@dob/projections';
-import type { SqlDatabase, SqlExecutor } from '@dob/sql';
+import type { SqlDatabase } from '@dob/sql';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { createHttpsSender, type SendResult, type WebhookSender } from './delivery/https-sender';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './delivery/retry-schedule';
