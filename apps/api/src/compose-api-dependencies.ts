@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { RedisRateLimiter } from '@dob/rate-limit';
 import { createReadQueries, createReadResultCache, migrateFeaturedOverrides, type TokenInfo } from '@dob/read-models';
-import { readOrCreateSecretFile, type HealthRegistry, type Storage } from '@dob/runtime';
+import { checkSecretFingerprint, readOrCreateSecretFile, type HealthRegistry, type Storage } from '@dob/runtime';
 import { createTradingService, type StellarNetwork } from '@dob/trading';
 import type { WebhookService } from '@dob/webhooks';
 import type { ApiDependencies } from './api.module';
@@ -28,6 +28,9 @@ export interface ApiCompositionOptions {
  */
 export async function composeApiDependencies(o: ApiCompositionOptions): Promise<{ deps: ApiDependencies; close(): Promise<void> }> {
   await migrateFeaturedOverrides(o.storage.db);
+  const jwtSecret = o.jwtSecret ?? readOrCreateSecretFile(join(o.storage.dataDir, 'jwt-secret.key')).toString('hex');
+  // API replicas on one database must sign with one key, or a token from one is refused by the next.
+  await checkSecretFingerprint(o.storage.db, { name: 'jwt_secret', variable: 'JWT_SECRET', secret: Buffer.from(jwtSecret, 'utf8') });
   // Read-model results are kept until the projections commit a change (LISTEN/NOTIFY; see read-result-cache.ts).
   const readCache = await createReadResultCache(o.storage.db);
   const read = { queries: createReadQueries({ db: readCache.db, tokens: o.tokens }) };
@@ -35,7 +38,7 @@ export async function composeApiDependencies(o: ApiCompositionOptions): Promise<
     db: o.storage.db,
     events: o.storage.eventStore,
     rateLimiter: o.redisUrl ? new RedisRateLimiter({ url: o.redisUrl }) : undefined,
-    jwt: { secret: o.jwtSecret ?? readOrCreateSecretFile(join(o.storage.dataDir, 'jwt-secret.key')).toString('hex') },
+    jwt: { secret: jwtSecret },
   });
   const trading = await createTradingService({ db: o.storage.db, networks: o.networks });
   return {

@@ -3,3 +3,4 @@ export * from './data-dir-lock';
 export * from './health';
 export * from './storage';
 export * from './secret-file';
+export * from './secret-fingerprint';
