@@ -2,10 +2,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import type { EventStore } from '@dob/event-store';
 import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type IngestionStatus } from '@dob/indexer';
-import { ProjectionRunner, createSqlReadModelStore, projectionRegistry } from '@dob/projections';
-import { HealthRegistry, openStorage, type Storage } from '@dob/runtime';
+import { ProjectionRunner, createSqlReadModelStore, projectionRegistry, projectionsHealth } from '@dob/projections';
+import { HealthRegistry, loadAppConfig, openStorage, type Storage } from '@dob/runtime';
 import type { SqlDatabase } from '@dob/sql';
-import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
+import { createNotifier, webhookSettings, type WebhookConfig } from '@dob/webhooks';
 import { startApi } from '../../api/src/bootstrap';
 import { composeApiDependencies } from '../../api/src/compose-api-dependencies';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
@@ -34,8 +34,9 @@ export interface SystemOptions {
   readonly jwtSecret?: string;
   /** Explorer base for `stellar_explorer_url` (network 9 is testnet's id). */
   readonly explorerUrl?: string;
-  /** WEBHOOK_* settings (secret key, SSRF allow-list for local receivers, CA, retry schedule); default process.env. */
-  readonly webhookEnv?: NodeJS.ProcessEnv;
+  /** WEBHOOK_* settings (secret key, SSRF allow-list for local receivers, CA, retry schedule); default: the defaults. */
+  readonly webhook?: WebhookConfig;
+  readonly retentionLedgers?: number;
   /** Quiet logs (tests). */
   readonly quiet?: boolean;
 }
@@ -89,6 +90,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         dataDir: storage.dataDir,
         seed: options.seed ?? DEFAULT_SEED,
         ledgerIntervalMs: options.ledgerIntervalMs,
+        ...(options.retentionLedgers ? { retentionLedgers: options.retentionLedgers } : {}),
       });
       stops.push(() => devnet!.stop());
       health.register('devnet', async () => {
@@ -118,14 +120,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     });
     await projections.start();
     stops.push(() => projections.stop());
-    health.register('projections', async () => {
-      const report = await projections.status();
-      return {
-        status: report.some((p) => p.active?.status === 'faulted') ? 'down' : 'up',
-        ready: projections.isCaughtUp(),
-        details: Object.fromEntries(report.map((p) => [p.name, p])),
-      };
-    });
+    health.register('projections', () => projectionsHealth(projections, { runs: true }));
 
     const tokens = devnet ? [{ networkId: EMBEDDED_NETWORK_ID, symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }] : [];
     const notifier = await createNotifier({
@@ -133,7 +128,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       eventStore: storage.eventStore,
       tokens,
       log,
-      ...loadWebhookSettings(options.webhookEnv ?? process.env, storage.dataDir),
+      ...webhookSettings(options.webhook ?? loadAppConfig('all', {}), storage.dataDir),
     });
     await notifier.start();
     stops.push(() => notifier.stop());

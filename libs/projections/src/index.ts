@@ -7,3 +7,4 @@ export * from './runner/projection-report';
 export * from './runner/projection-runner';
 export * from './event-type-counts.projection';
 export * from './registry';
+export * from './runner/projections-health';

@@ -7,6 +7,8 @@ export interface ComponentHealth {
   readonly status: 'up' | 'down';
   /** Up but not yet able to serve correct answers (catching up, halted with an alarm, …). */
   readonly ready: boolean;
+  /** While not ready: what it waits for, in an operator's words ("the devnet at …", "projection pools: 120 events behind"). */
+  readonly waitingFor?: string;
   readonly details?: Record<string, unknown>;
 }
 
@@ -14,6 +16,8 @@ export type HealthCheck = () => Promise<ComponentHealth>;
 
 export interface HealthReport {
   readonly status: 'ready' | 'starting' | 'down';
+  /** One line per component that is down or not ready: `<component>: <what it waits for>`. */
+  readonly waiting_for: string[];
   readonly components: Record<string, ComponentHealth>;
 }
 
@@ -35,7 +39,10 @@ export class HealthRegistry {
       : all.length > 0 && all.every((c) => c.ready)
         ? 'ready'
         : 'starting';
-    return { status, components };
+    const waiting = entries
+      .filter(([, c]) => c.status === 'down' || !c.ready)
+      .map(([name, c]) => `${name}: ${c.status === 'down' ? `down (${String(c.details?.error ?? c.waitingFor ?? 'failing')})` : (c.waitingFor ?? 'not ready')}`);
+    return { status, waiting_for: waiting, components };
   }
 }
 
@@ -56,4 +63,21 @@ async function runCheck(check: HealthCheck, timeoutMs: number): Promise<Componen
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A component named "startup" that reports what the app is doing before its real components exist (waiting for
+ * the devnet, opening storage), so /health says it even then; `done()` marks it ready.
+ */
+export function trackStartup(health: HealthRegistry): { waitFor(what: string): void; done(): void } {
+  let waiting: string | null = 'starting';
+  health.register('startup', async () => (waiting === null ? { status: 'up', ready: true } : { status: 'up', ready: false, waitingFor: waiting }));
+  return {
+    waitFor: (what) => {
+      waiting = what;
+    },
+    done: () => {
+      waiting = null;
+    },
+  };
 }

@@ -1,0 +1,35 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { HealthRegistry } from './health';
+
+export interface HealthServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * GET /health for the apps without an HTTP API (indexer, projector, notifier), on HEALTH_PORT: the same report and
+ * status codes as the API's /health (200 ready, 503 starting or down), so one probe works for every container.
+ * Plain node:http — one route does not need a framework.
+ */
+export async function startHealthServer(health: HealthRegistry, port: number, host = '0.0.0.0'): Promise<HealthServer> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/health') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found: GET /health' }));
+      return;
+    }
+    health.report().then(
+      (report) => res.writeHead(report.status === 'ready' ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(report)),
+      (e: unknown) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(e) })),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://localhost:${bound}/health`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
