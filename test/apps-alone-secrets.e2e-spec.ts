@@ -69,7 +69,16 @@ describe('apps alone share their secrets or refuse to start', () => {
     await expectRefusal(wrong, /^notifier: WEBHOOK_SECRET_KEY is not the key this database's data was protected with/);
     const port = await freePort();
     const right = start('start:notifier', { DATABASE_URL, WEBHOOK_SECRET_KEY, HEALTH_PORT: String(port) });
-    const health = await until('the notifier health', async () => (await fetch(`http://127.0.0.1:${port}/health`)).json(), 90_000, [right]);
-    expect(health).toMatchObject({ components: { notifier: { status: 'up' } } });
+    // /health answers from the start, saying what it waits for; once running it reports the notifier itself.
+    const health = await until(
+      'the notifier running',
+      async () => {
+        const body = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as { components: Record<string, unknown> };
+        return body.components.notifier ? body : undefined;
+      },
+      90_000,
+      [right],
+    );
+    expect(health).toMatchObject({ components: { startup: { ready: true }, notifier: { status: 'up' } } });
   });
 });
