@@ -16,11 +16,11 @@ export interface AppProcess {
   /** npm's exit code once it has ended (1 when the app refused to start: npm passes the script's code on). */
   readonly exited: Promise<number | null>;
   /**
-   * Stops it like a container runtime: SIGTERM to the process group (npm does not forward signals to its script,
+   * Stops it like a container runtime (or Ctrl-C, with SIGINT): the signal to the process group (npm does not forward signals to its script,
    * so the group is signalled: npm, the shell and node), SIGKILL after `graceMs`. Resolves when every process of
    * the group is gone; true when that happened within the grace period (a clean stop).
    */
-  stop(graceMs?: number): Promise<boolean>;
+  stop(graceMs?: number, signal?: 'SIGTERM' | 'SIGINT'): Promise<boolean>;
 }
 
 /**
@@ -52,9 +52,9 @@ export function startApp(script: string, env: Record<string, string>): AppProces
     child,
     output: () => out,
     exited,
-    async stop(graceMs = 10_000) {
+    async stop(graceMs = 10_000, how: 'SIGTERM' | 'SIGINT' = 'SIGTERM') {
       const deadline = Date.now() + graceMs;
-      signal('SIGTERM');
+      signal(how); // SIGINT to the group is what Ctrl-C in a terminal sends
       while (signal(0)) {
         if (Date.now() > deadline) {
           signal('SIGKILL');
