@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEFAULT_SEED } from '@dob/devnet';
 import { APPS, ConfigError, appRequirements, appVariables, configVariables, loadAppConfig } from './app-config';
 
@@ -72,5 +74,17 @@ describe('loadAppConfig', () => {
       for (const r of appRequirements[app]) for (const name of r.anyOf) expect(configVariables[name].apps).toContain(app);
     }
     expect(appVariables('projector')).toEqual(['DATA_DIR', 'DATABASE_URL', 'HEALTH_PORT']);
+  });
+
+  it("is the README's configuration table, variable for variable", () => {
+    const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Running apps alone'));
+    const documented = new Set(
+      table
+        .split('\n')
+        .filter((l) => l.startsWith('| `'))
+        .flatMap((l) => [...l.split('|')[1].matchAll(/`([A-Z_]+)`/g)].map((m) => m[1])),
+    );
+    expect([...documented].sort()).toEqual(Object.keys(configVariables).sort());
   });
 });
