@@ -29,9 +29,9 @@ export class RpcError extends Error {
 /**
  * ChainRpc over HTTP: Stellar JSON-RPC 2.0 posted with `fetch`, answers decoded by stellar-sdk (`rpc.parseRawEvents`,
  * the typed XDR classes). Not `rpc.Server`: its methods take no AbortSignal, so a call that timed out could only be
- * raced and its request would keep its socket; here the caller's signal aborts the fetch, which closes the
- * connection (undici destroys the socket of an aborted request — nodejs.org/api/globals.html#fetch, MDN
- * "AbortController").
+ * raced and its request would keep its socket; here the caller's signal aborts the fetch, and undici (Node's
+ * fetch) aborts the request on the signal (undici lib/api/abort-signal.js), which for HTTP/1.1 means closing its
+ * connection — `rpc-abort.int-spec.ts` checks the server sees it close.
  */
 export function createStellarChainRpc(options: StellarRpcOptions): ChainRpc {
   const url = new URL(options.rpcUrl);
