@@ -6,6 +6,7 @@ import { Keypair, nativeToScVal, TransactionBuilder, xdr, type Transaction } fro
 import { Webhook } from 'standardwebhooks';
 import { DEFAULT_SEED } from '@dob/devnet';
 import { startTestReceiver, type ReceivedRequest, type TestReceiver } from '@dob/webhooks';
+import { loadAppConfig } from '@dob/runtime';
 import { startSystem, type RunningSystem } from '../apps/all/src/system';
 import { addressArg, ChainReader, decimalString, i128Arg } from './chain-reader';
 import { eventually as waitFor, settled as waitUntilSettled } from './system-waits';
@@ -121,13 +122,13 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     writeFileSync(caFile, receiver.cert);
     system = await startSystem({
       dataDir, port: 0, devnetPort: 0, quiet: true, ledgerIntervalMs: 1_000,
-      webhookEnv: {
+      webhook: loadAppConfig('all', {
         WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
         WEBHOOK_SSRF_ALLOW: 'localhost',
         WEBHOOK_CA_FILE: caFile,
         WEBHOOK_RETRY_SCHEDULE_MS: '500,500,500,500,500',
         WEBHOOK_POLL_MS: '100',
-      },
+      }),
     });
     chain = new ChainReader(system.rpcUrl, system.networkPassphrase);
     const seededPool = system.devnet!.pools.find((p) => p.contract_kind === 'splitter_v2' && p.pool_type === 'payroll')!;

@@ -1,13 +1,12 @@
 import { loadKafkaRelaySettings } from '@dob/kafka-relay';
-import { DataDirLockedError, ConfigError, loadAppConfig } from '@dob/runtime';
+import { runApp } from '@dob/runtime';
 import { startSystem } from './system';
 
 /**
  * `npm start`: the whole system in one process on embedded defaults (PGlite + the seeded local devnet in ./.data).
  * Ctrl-C stops it cleanly; the next start resumes from the stored checkpoints and chain state.
  */
-async function main(): Promise<void> {
-  const config = loadAppConfig();
+runApp('all', async (config) => {
   loadKafkaRelaySettings(); // a bad KAFKA_* value stops us here, before anything starts
   const system = await startSystem({
     dataDir: config.DATA_DIR,
@@ -20,11 +19,13 @@ async function main(): Promise<void> {
     networkPassphrase: config.STELLAR_NETWORK_PASSPHRASE,
     seed: config.DEVNET_SEED,
     ledgerIntervalMs: config.DEVNET_LEDGER_INTERVAL_MS,
+    retentionLedgers: config.DEVNET_RETENTION_LEDGERS,
     startLedger: config.INDEXER_START_LEDGER,
     redisUrl: config.REDIS_URL,
     ipRateLimitRpm: config.API_IP_RATE_LIMIT_RPM,
     jwtSecret: config.JWT_SECRET,
     logLevel: config.LOG_LEVEL,
+    webhook: config,
   });
   system.log.info(
     { api: system.apiUrl, health: system.healthUrl, openapi: `${system.apiUrl}/openapi.json`, rpc: system.rpcUrl, friendbot: system.friendbotUrl ?? null, data: system.storage.dataDir },
@@ -47,26 +48,5 @@ async function main(): Promise<void> {
       .filter((l) => l !== '')
       .join('\n'),
   );
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    system.log.info({ signal }, 'stopping');
-    system
-      .stop()
-      .then(() => process.exit(0))
-      .catch((e) => {
-        console.error(e);
-        process.exit(1);
-      });
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-}
-
-main().catch((e) => {
-  if (e instanceof ConfigError || e instanceof DataDirLockedError) console.error(e.message);
-  else console.error(e);
-  process.exit(1);
+  return () => system.stop();
 });

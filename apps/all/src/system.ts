@@ -2,13 +2,13 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import type { EventStore } from '@dob/event-store';
 import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type IngestionStatus } from '@dob/indexer';
-import { ProjectionRunner } from '@dob/projections';
+import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import { loadKafkaRelaySettings, startKafkaRelay, type KafkaRelay } from '@dob/kafka-relay';
-import { HealthRegistry, openStorage, type Storage } from '@dob/runtime';
+import { HealthRegistry, loadAppConfig, openStorage, type Storage } from '@dob/runtime';
 import { ServiceMetrics, createLogger, fieldLogger, instrumentEventStore, lineLogger, recordDelivery, type Logger as PinoLogger } from '@dob/observability';
 import type { SqlDatabase } from '@dob/sql';
-import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
+import { createNotifier, webhookSettings, type WebhookConfig } from '@dob/webhooks';
 import { Logger } from '@nestjs/common';
 import { startApi } from '../../api/src/bootstrap';
 import { PinoNestLogger } from '../../api/src/logging/pino-nest-logger';
@@ -45,8 +45,9 @@ export interface SystemOptions {
   readonly jwtSecret?: string;
   /** Explorer base for `stellar_explorer_url` (network 9 is testnet's id). */
   readonly explorerUrl?: string;
-  /** WEBHOOK_* settings (secret key, SSRF allow-list for local receivers, CA, retry schedule); default process.env. */
-  readonly webhookEnv?: NodeJS.ProcessEnv;
+  /** WEBHOOK_* settings (secret key, SSRF allow-list for local receivers, CA, retry schedule); default: the defaults. */
+  readonly webhook?: WebhookConfig;
+  readonly retentionLedgers?: number;
   /** KAFKA_* settings; with KAFKA_BROKERS set the Kafka relay runs too (docs/kafka.md). Default process.env. */
   readonly kafkaEnv?: NodeJS.ProcessEnv;
   /** Quiet logs (tests). */
@@ -117,6 +118,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         dataDir: storage.dataDir,
         seed: options.seed ?? DEFAULT_SEED,
         ledgerIntervalMs: options.ledgerIntervalMs,
+        ...(options.retentionLedgers ? { retentionLedgers: options.retentionLedgers } : {}),
       });
       stops.push(() => devnet!.stop());
       health.register('devnet', async () => {
@@ -151,14 +153,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     metrics.trackProjections(() => projections.status());
     await projections.start();
     stops.push(() => projections.stop());
-    health.register('projections', async () => {
-      const report = await projections.status();
-      return {
-        status: report.some((p) => p.active?.status === 'faulted') ? 'down' : 'up',
-        ready: projections.isCaughtUp(),
-        details: Object.fromEntries(report.map((p) => [p.name, p])),
-      };
-    });
+    health.register('projections', () => projectionsHealth(projections, { runs: true }));
 
     // Opt-in: analysts' Kafka topics only when brokers are configured (the embedded default needs no server).
     const kafkaSettings = loadKafkaRelaySettings(options.kafkaEnv ?? process.env);
@@ -178,7 +173,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       tokens,
       log: lineLogger(logger, 'notifier'),
       onDeliveryAttempt: (result) => recordDelivery(metrics, result),
-      ...loadWebhookSettings(options.webhookEnv ?? process.env, storage.dataDir),
+      ...webhookSettings(options.webhook ?? loadAppConfig('all', {}), storage.dataDir),
     });
     metrics.trackProjections(() => notifier.projections());
     metrics.sample(async () => metrics.webhookQueueDepth.set((await notifier.components.queue.counts()).pending));

@@ -40,10 +40,11 @@ describe('API transport (envelope, errors, health)', () => {
     const starting = await inject({ url: '/health' });
     expect(starting.statusCode).toBe(503);
     expect(starting.json().status).toBe('starting');
+    expect(starting.json().waiting_for).toEqual(['projections: not ready']);
     ready = true;
     const r = await inject({ url: '/health' });
     expect(r.statusCode).toBe(200);
-    expect(r.json()).toEqual({ status: 'ready', components: { projections: { status: 'up', ready: true } } });
+    expect(r.json()).toEqual({ status: 'ready', waiting_for: [], components: { projections: { status: 'up', ready: true } } });
   });
 
   it('serves the OpenAPI document', async () => {

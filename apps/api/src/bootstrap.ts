@@ -68,7 +68,9 @@ export async function createApiApp(deps: ApiDependencies, options: ApiAppOptions
   });
   app.useGlobalFilters(new EnvelopeErrorFilter());
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  // No app.enableShutdownHooks(): the composition roots own SIGINT/SIGTERM (runApp) and close the app in order.
+  // Nest's hooks closed it concurrently and re-raised the signal, killing the process mid-stop (PGlite not closed,
+  // the data folder's LOCK left behind).
   mountOpenApi(app);
   return app;
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { RedisRateLimiter } from '@dob/rate-limit';
 import { createReadQueries, type ReadModelStorage, type TokenInfo } from '@dob/read-models';
-import { readOrCreateSecretFile, type HealthRegistry, type Storage } from '@dob/runtime';
+import { checkSecretFingerprint, readOrCreateSecretFile, type HealthRegistry, type Storage } from '@dob/runtime';
 import { createTradingService, type StellarNetwork } from '@dob/trading';
 import type { WebhookService } from '@dob/webhooks';
 import type { ApiDependencies } from './api.module';
@@ -31,6 +31,9 @@ export interface ApiCompositionOptions {
  * running alone (apps/api/src/main.ts), so both compose the same auth, read models, trading and webhooks.
  */
 export async function composeApiDependencies(o: ApiCompositionOptions): Promise<{ deps: ApiDependencies; close(): Promise<void> }> {
+  const jwtSecret = o.jwtSecret ?? readOrCreateSecretFile(join(o.storage.dataDir, 'jwt-secret.key')).toString('hex');
+  // API replicas on one database must sign with one key, or a token from one is refused by the next.
+  await checkSecretFingerprint(o.storage.db, { name: 'jwt_secret', variable: 'JWT_SECRET', secret: Buffer.from(jwtSecret, 'utf8') });
   // Read-model results are kept until the projections commit a change (SQL: LISTEN/NOTIFY, see read-result-cache.ts;
   // MongoDB: the bookkeeping's change token, see mongo-read-model-reader.ts).
   const readCache = await o.readModels.openCachedReader();
@@ -40,7 +43,7 @@ export async function composeApiDependencies(o: ApiCompositionOptions): Promise<
     events: o.storage.eventStore,
     rateLimiter: o.redisUrl ? new RedisRateLimiter({ url: o.redisUrl }) : undefined,
     ipRateLimitRpm: o.ipRateLimitRpm,
-    jwt: { secret: o.jwtSecret ?? readOrCreateSecretFile(join(o.storage.dataDir, 'jwt-secret.key')).toString('hex') },
+    jwt: { secret: jwtSecret },
   });
   const trading = await createTradingService({ db: o.storage.db, networks: o.networks, readModels: o.readModels.reader });
   return {

@@ -1,42 +1,39 @@
+import { startDevnet } from '@dob/devnet';
+import { acquireDataDirLock, runApp } from '@dob/runtime';
+
 /**
- * The devnet alone: a local Stellar network speaking Stellar RPC (see docs/devnet.md).
- *   DEVNET_PORT (default 8000), DATA_DIR (persist under <DATA_DIR>/devnet), DEVNET_SEED (numeric seed, or "off"),
- *   DEVNET_LEDGER_MS (ledger interval, default 1000), DEVNET_RETENTION_LEDGERS (default 120960).
+ * The devnet alone: a local Stellar network speaking Stellar RPC (see docs/devnet.md), its chain persisted under
+ * `<DATA_DIR>/devnet` (the folder is locked: one devnet per folder). It prints, serves at GET /devnet/contracts and
+ * writes to `<DATA_DIR>/devnet/contracts.json` what apps alone need to follow it: give them DEVNET_URL.
  */
-import { DEFAULT_SEED, startDevnet } from '@dob/devnet';
-
-function seedFromEnv(value: string | undefined): boolean | number {
-  if (value === undefined || value === '') return DEFAULT_SEED;
-  if (value === 'off' || value === 'false') return false;
-  const n = Number(value);
-  if (!Number.isInteger(n)) throw new Error(`DEVNET_SEED must be an integer or "off", got ${value}`);
-  return n;
-}
-
-async function main(): Promise<void> {
+runApp('devnet', async (config) => {
+  const lock = acquireDataDirLock(config.DATA_DIR);
   const devnet = await startDevnet({
-    port: Number(process.env.DEVNET_PORT ?? 8000),
-    host: process.env.DEVNET_HOST ?? '127.0.0.1',
-    ...(process.env.DATA_DIR ? { dataDir: process.env.DATA_DIR } : {}),
-    seed: seedFromEnv(process.env.DEVNET_SEED),
-    ledgerIntervalMs: Number(process.env.DEVNET_LEDGER_MS ?? 1000),
-    ...(process.env.DEVNET_RETENTION_LEDGERS ? { retentionLedgers: Number(process.env.DEVNET_RETENTION_LEDGERS) } : {}),
+    port: config.DEVNET_PORT,
+    host: config.DEVNET_HOST,
+    dataDir: config.DATA_DIR,
+    seed: config.DEVNET_SEED,
+    ledgerIntervalMs: config.DEVNET_LEDGER_INTERVAL_MS,
+    ...(config.DEVNET_RETENTION_LEDGERS ? { retentionLedgers: config.DEVNET_RETENTION_LEDGERS } : {}),
+  }).catch((e: unknown) => {
+    lock.release();
+    throw e;
   });
-  console.log(`devnet RPC:        ${devnet.rpcUrl}`);
-  console.log(`devnet friendbot:  ${devnet.friendbotUrl}?addr=G...`);
-  console.log(`network passphrase: ${devnet.networkPassphrase}`);
-  console.log(`test USDC (SAC):   ${devnet.paymentToken}; seeded pools: ${devnet.pools.length}`);
-  const shutdown = () => {
-    devnet.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+  const base = devnet.rpcUrl.replace(/\/rpc$/, '');
+  const m = devnet.manifest;
+  console.log(
+    [
+      `devnet RPC:          ${m.rpcUrl}`,
+      `devnet friendbot:    ${m.friendbotUrl}?addr=G...`,
+      `network passphrase:  ${m.networkPassphrase}`,
+      `test USDC (SAC):     ${m.paymentToken.address}`,
+      `seeded pools:        ${m.pools.length}`,
+      `stand-in wasms:      ${m.knownWasms.map((w) => `${w.hash}:${w.kind}:${w.version}`).join(',')}`,
+      `for apps alone:      DEVNET_URL=${base}   (manifest: ${base}/devnet/contracts)`,
+    ].join('\n'),
+  );
+  return async () => {
+    await devnet.stop();
+    lock.release();
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
-}
-
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
 });

@@ -1,48 +1,59 @@
 import { createChainEventCatalog } from '@dob/domain';
-import { parseContracts, parseKnownWasms, startNetworkIndexing } from '@dob/indexer';
+import { registerSeededPools, startNetworkIndexing } from '@dob/indexer';
 import { fieldLogger, instrumentEventStore, startAppObservability } from '@dob/observability';
-import { openStorage } from '@dob/runtime';
+import { HealthRegistry, openStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
+import { devnetOf } from '../../api/src/chain-config';
 
 /**
- * Indexer composition root. Env: STELLAR_RPC_URL, STELLAR_NETWORK_PASSPHRASE (logged for operators), NETWORK_ID
- * (9 testnet/devnet, 10 mainnet), START_LEDGER, DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite),
- * optional DOB_WASM_HASHES (hash:kind:version,…) and INDEXER_CONTRACTS (C…:kind:version,…).
+ * The indexer alone: ingests one Stellar network (INDEXER_NETWORK_ID, default 9) from STELLAR_RPC_URL into the
+ * event store (DATABASE_URL or EVENTSTORE_URL, or embedded PGlite in DATA_DIR), from INDEXER_START_LEDGER. With
+ * DEVNET_URL it follows a devnet started by `npm run start:devnet` exactly as `npm start` does: the devnet's RPC, its
+ * stand-in wasm hashes and its seeded pools' metadata come from the devnet's /devnet/contracts. DOB_WASM_HASHES and
+ * INDEXER_CONTRACTS add hashes and contracts. HEALTH_PORT serves GET /health (ready once live), METRICS_PORT
+ * /metrics; logs are JSON at LOG_LEVEL.
  */
-async function main(): Promise<void> {
-  const env = process.env;
-  const rpcUrl = env.STELLAR_RPC_URL;
-  const startLedger = Number(env.START_LEDGER);
-  if (!rpcUrl || !Number.isInteger(startLedger) || startLedger < 1) {
-    throw new Error('STELLAR_RPC_URL and START_LEDGER (a ledger sequence ≥ 1) are required');
-  }
-  const networkId = Number(env.NETWORK_ID ?? 9);
-  const obs = await startAppObservability({ app: 'indexer', level: env.LOG_LEVEL, metricsPort: env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined });
+runApp('indexer', async (config) => {
+  const obs = await startAppObservability({ app: 'indexer', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
+  const health = new HealthRegistry();
+  const startup = trackStartup(health);
+  const healthServer = config.HEALTH_PORT === undefined ? undefined : await startHealthServer(health, config.HEALTH_PORT);
+  const devnet = await devnetOf(config, startup.waitFor);
+  const networkId = config.INDEXER_NETWORK_ID;
+  const rpcUrl = config.STELLAR_RPC_URL ?? devnet!.rpcUrl;
+  startup.waitFor('the database');
   const storage = await openStorage({
-    dataDir: env.DATA_DIR ?? './data',
-    databaseUrl: env.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    eventStoreUrl: config.EVENTSTORE_URL,
     catalog: createChainEventCatalog(),
   });
-  obs.log.info({ networkId, rpcUrl, passphrase: env.STELLAR_NETWORK_PASSPHRASE, startLedger }, 'indexer starting');
+  // The seeder's off-chain pool metadata, registered as npm start registers it (idempotent on restart).
+  if (devnet) await registerSeededPools(storage.eventStore, networkId, devnet.pools);
+  obs.log.info(
+    {
+      networkId,
+      rpcUrl,
+      passphrase: config.STELLAR_NETWORK_PASSPHRASE ?? devnet?.networkPassphrase ?? null,
+      startLedger: config.INDEXER_START_LEDGER,
+      health: healthServer?.url ?? null,
+    },
+    'indexer starting',
+  );
   const indexing = startNetworkIndexing(instrumentEventStore(storage.eventStore, obs.metrics), {
-    logger: fieldLogger(obs.log, 'indexer'),
     rpcUrl,
     networkId,
-    startLedger,
-    knownWasms: parseKnownWasms(env.DOB_WASM_HASHES),
-    contracts: parseContracts(env.INDEXER_CONTRACTS),
+    startLedger: config.INDEXER_START_LEDGER,
+    knownWasms: [...config.DOB_WASM_HASHES, ...(devnet?.knownWasms ?? [])],
+    contracts: config.INDEXER_CONTRACTS,
+    logger: fieldLogger(obs.log, 'indexer'),
   });
   obs.metrics.trackIndexer(networkId, () => indexing.status());
-  const shutdown = async () => {
+  health.register(`indexer_${networkId}`, () => indexing.health());
+  startup.done();
+  return async () => {
+    await healthServer?.close();
     await indexing.stop();
     await obs.close();
     await storage.close();
-    process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
 });

@@ -1,46 +1,42 @@
-import { systemEventCatalog } from '../../api/src/system-event-catalog';
 import { instrumentEventStore, lineLogger, recordDelivery, startAppObservability } from '@dob/observability';
-import { ConfigError, loadAppConfig, openStorage } from '@dob/runtime';
-import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
+import { HealthRegistry, openStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
+import { createNotifier, webhookSettings } from '@dob/webhooks';
+import { devnetOf, tokensOf } from '../../api/src/chain-config';
+import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
 /**
  * The notifier alone: fans domain events out to subscribed webhooks (durable queue) and delivers them, signed, with
  * retries. Run it against PostgreSQL (DATABASE_URL) beside the api, indexer and projector; `npm start` embeds it.
  * Several instances may run: the fan-out checkpoint admits one writer per batch, SKIP LOCKED shares the queue.
+ * WEBHOOK_SECRET_KEY must be the API's (checked against the fingerprint stored with the data at start).
+ * HEALTH_PORT serves GET /health: fan-out lag, queue counts, failed attempts by reason; METRICS_PORT /metrics.
  */
-async function main(): Promise<void> {
-  const config = loadAppConfig();
+runApp('notifier', async (config) => {
   const obs = await startAppObservability({ app: 'notifier', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
+  const health = new HealthRegistry();
+  const startup = trackStartup(health);
+  const healthServer = config.HEALTH_PORT === undefined ? undefined : await startHealthServer(health, config.HEALTH_PORT);
+  const tokens = tokensOf(config, await devnetOf(config, startup.waitFor));
+  startup.waitFor('the database');
   const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
-  const settings = loadWebhookSettings(process.env, storage.dataDir);
   const notifier = await createNotifier({
     db: storage.db,
     eventStore: instrumentEventStore(storage.eventStore, obs.metrics),
-    secretKey: settings.secretKey,
-    allowList: settings.allowList,
-    ca: settings.ca,
-    retrySchedule: settings.retrySchedule,
-    concurrency: settings.concurrency,
-    leaseMs: settings.leaseMs,
-    pollIntervalMs: settings.pollIntervalMs,
+    tokens,
+    ...webhookSettings(config, storage.dataDir),
     log: lineLogger(obs.log, 'notifier'),
     onDeliveryAttempt: (result) => recordDelivery(obs.metrics, result),
   });
   await notifier.start();
   obs.metrics.trackProjections(() => notifier.projections());
   obs.metrics.sample(async () => obs.metrics.webhookQueueDepth.set((await notifier.components.queue.counts()).pending));
-  obs.log.info('fan-out and delivery worker running');
-  const shutdown = async () => {
+  health.register('notifier', () => notifier.health());
+  startup.done();
+  obs.log.info(`fan-out and delivery worker running${healthServer ? `; health ${healthServer.url}` : ''}`);
+  return async () => {
+    await healthServer?.close();
     await notifier.stop();
     await obs.close();
     await storage.close();
-    process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
-}
-
-main().catch((e) => {
-  console.error(e instanceof ConfigError ? e.message : e);
-  process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { ConfigError } from '@dob/runtime';
+import { registerDataDirCommands } from './commands/data-dir.command';
 import { registerEventCommands } from './commands/events.command';
 import { registerFeaturedCommands } from './commands/featured.command';
 import { registerKafkaCommands } from './commands/kafka.command';
@@ -11,7 +12,7 @@ import { OpsError } from './ops-context';
 /**
  * Operator CLI: `npm run ops -- projections status | rebuild <name> | reset <name> | retry <name>`, `events stats`,
  * `featured set <address> --network <id> --reason <text> [--position <n>] | clear <address> --network <id>`,
- * `keys set-rate-limit <keyId> <rpm>`, `pools register <address> --network <id> --name … --ticker … --access-type …
+ * `keys set-rate-limit <keyId> <rpm>`, `data-dir status | unlock [--force]`, `pools register <address> --network <id> --name … --ticker … --access-type …
  * --distribution-type … [--apr …] [--max-participants …] [--token …]`, `kafka status | replay --from <position|beginning>
  * [--to <position>]`.
  * Connects via DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite, default ./.data). Projections come from
@@ -26,6 +27,7 @@ export function buildOpsProgram(): Command {
   registerKeyCommands(program);
   registerPoolCommands(program);
   registerKafkaCommands(program);
+  registerDataDirCommands(program);
   return program;
 }
 

@@ -28,6 +28,24 @@ describe('ops CLI', () => {
     expect(r.stderr).toContain('stop `npm start` first');
   });
 
+  it('shows who holds the data folder and removes a LOCK only when stale or forced', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-lock-'));
+    writeFileSync(join(dataDir, 'LOCK'), JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() }));
+    const status = ops(['data-dir', 'status'], { DATA_DIR: dataDir });
+    expect(status.stdout).toContain(`locked, in use by process ${process.pid}`);
+    const refused = ops(['data-dir', 'unlock'], { DATA_DIR: dataDir });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('add --force');
+    const forced = ops(['data-dir', 'unlock', '--force'], { DATA_DIR: dataDir });
+    expect(forced.stdout).toContain('LOCK removed');
+    expect(ops(['data-dir', 'status'], { DATA_DIR: dataDir }).stdout).toContain('not locked');
+
+    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;
+    writeFileSync(join(dataDir, 'LOCK'), JSON.stringify({ pid: dead, startedAt: new Date().toISOString() }));
+    expect(ops(['data-dir', 'status'], { DATA_DIR: dataDir }).stdout).toContain(`stale LOCK, process ${dead} is gone`);
+    expect(ops(['data-dir', 'unlock'], { DATA_DIR: dataDir }).stdout).toContain('LOCK removed');
+  });
+
   it('rebuilds a projection on PostgreSQL and reports status and event stats', async () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });

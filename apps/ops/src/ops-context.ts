@@ -22,7 +22,7 @@ export class OpsError extends Error {
  * allows one process per folder, so a running `npm start` (its LOCK holds a live pid) makes the CLI refuse.
  */
 export async function openOpsContext(): Promise<OpsContext> {
-  const config = loadAppConfig();
+  const config = loadAppConfig('ops');
   let storage: Storage;
   try {
     storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: createChainEventCatalog([...walletEvents]) });

@@ -1,6 +1,6 @@
 import { loadKafkaRelaySettings, startKafkaRelay } from '@dob/kafka-relay';
 import { lineLogger, startAppObservability } from '@dob/observability';
-import { ConfigError, HealthRegistry, loadAppConfig, openStorage, serveHealth } from '@dob/runtime';
+import { ConfigError, HealthRegistry, loadAppConfig, openStorage, startHealthServer } from '@dob/runtime';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
 /**
@@ -10,7 +10,7 @@ import { systemEventCatalog } from '../../api/src/system-event-catalog';
  * is away).
  */
 async function main(): Promise<void> {
-  const config = loadAppConfig();
+  const config = loadAppConfig('relay');
   const settings = loadKafkaRelaySettings();
   if (!settings) throw new ConfigError('KAFKA_BROKERS is not set: the relay needs the brokers to publish to (host:port,…)');
   const obs = await startAppObservability({ app: 'relay', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   obs.metrics.trackRelayLag('kafka', async () => (await running.relay.status()).lagEvents);
   const health = new HealthRegistry();
   health.register('kafka_relay', async () => running.relay.health());
-  const server = await serveHealth(health, settings.healthPort);
+  const server = await startHealthServer(health, settings.healthPort);
   obs.log.info(`relaying to ${settings.brokers.join(',')} (${running.relay.topicNames.join(', ')}); health at ${server.url}`);
 
   const shutdown = async () => {

@@ -3,6 +3,7 @@ import { DevnetChain, DEFAULT_RETENTION_LEDGERS, STANDALONE_PASSPHRASE } from '.
 import { devnetKeypair, USDC_CODE, usdcIssuer } from './devnet-identities';
 import { Faucet, FAUCET_XLM_STROOPS } from './faucet/faucet';
 import { createSorobanHost } from './host/soroban-host';
+import { DEVNET_STAND_IN_WASMS, type DevnetManifest } from './devnet-manifest';
 import { openChainStore } from './persistence/chain-store';
 import { createRpcServer } from './rpc/rpc-server';
 import { SEED_HISTORY_SECONDS, seedDevnet, type SeededPool } from './seeder/seed-devnet';
@@ -33,6 +34,8 @@ export interface RunningDevnet {
   readonly chain: DevnetChain;
   /** Pool metadata from the seeder (this run or a previous one), empty when not seeded. */
   readonly pools: readonly SeededPool[];
+  /** What apps alone need to follow this devnet (GET /devnet/contracts, `<dataDir>/devnet/contracts.json`). */
+  readonly manifest: DevnetManifest;
   stop(): Promise<void>;
 }
 
@@ -75,10 +78,24 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
 
   const faucet = new Faucet(chain, issuer, paymentToken);
   let baseUrl = '';
-  const server = createRpcServer({ chain, retentionLedgers, faucet, publicUrl: () => baseUrl });
+  // Served once known (it names the bound port).
+  const served: { manifest?: DevnetManifest } = {};
+  const server = createRpcServer({ chain, retentionLedgers, faucet, publicUrl: () => baseUrl, manifest: () => served.manifest });
   await server.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
   const address = server.server.address() as AddressInfo;
-  baseUrl = `http://${options.host && options.host !== '0.0.0.0' ? options.host : 'localhost'}:${address.port}`;
+  // Loopback and any-address listeners are announced as localhost (what the README and npm start print).
+  const shownHost = !options.host || ['0.0.0.0', '127.0.0.1', '::'].includes(options.host) ? 'localhost' : options.host;
+  baseUrl = `http://${shownHost}:${address.port}`;
+  const manifest: DevnetManifest = {
+    rpcUrl: `${baseUrl}/rpc`,
+    networkPassphrase: STANDALONE_PASSPHRASE,
+    friendbotUrl: `${baseUrl}/friendbot`,
+    paymentToken: { symbol: USDC_CODE, address: paymentToken, decimals: 7 },
+    knownWasms: DEVNET_STAND_IN_WASMS,
+    pools,
+  };
+  served.manifest = manifest;
+  if (store) await store.writeManifest(manifest);
   const stopKeeper =
     options.campaignKeeper === false
       ? () => undefined
@@ -86,12 +103,13 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
   chain.start(options.ledgerIntervalMs ?? 1000);
 
   return {
-    rpcUrl: `${baseUrl}/rpc`,
+    rpcUrl: manifest.rpcUrl,
     networkPassphrase: STANDALONE_PASSPHRASE,
-    friendbotUrl: `${baseUrl}/friendbot`,
+    friendbotUrl: manifest.friendbotUrl,
     paymentToken,
     chain,
     pools,
+    manifest,
     async stop() {
       stopKeeper();
       chain.stop();

@@ -1,5 +1,5 @@
 import type { EventStore } from '@dob/event-store';
-import { KNOWN_DOB_WASMS, WasmRegistry, type ContractIdentity, type ContractKind, type KnownWasm } from './decoding/contract-identity';
+import { KNOWN_DOB_WASMS, WasmRegistry, type KnownWasm } from './decoding/contract-identity';
 import { consoleLogger, type IndexerLogger, type IngestionAlarm, type IngestionStatus } from './ingestion/ingestion-status';
 import { NetworkIngestor, type NetworkIngestorConfig } from './ingestion/network-ingestor';
 import { createStellarChainRpc } from './rpc/stellar-rpc.adapter';
@@ -22,7 +22,7 @@ export interface NetworkIndexing {
   readonly scheduler: TimeDrivenScheduler | null;
   status(): IngestionStatus;
   /** Shape of @dob/runtime ComponentHealth: halted ⇒ up but not ready, with the alarm in details. */
-  health(): Promise<{ status: 'up' | 'down'; ready: boolean; details: Record<string, unknown> }>;
+  health(): Promise<{ status: 'up' | 'down'; ready: boolean; waitingFor?: string; details: Record<string, unknown> }>;
   stop(): Promise<void>;
 }
 
@@ -49,7 +49,7 @@ export function startNetworkIndexing(store: EventStore, options: NetworkIndexing
     status: () => ingestor.status(),
     async health() {
       const s = ingestor.status();
-      return { status: 'up', ready: s.state === 'live', details: { ...s } };
+      return { status: 'up', ready: s.state === 'live', ...(s.state === 'live' ? {} : { waitingFor: waitingFor(s) }), details: { ...s } };
     },
     async stop() {
       ingestor.stop();
@@ -59,32 +59,18 @@ export function startNetworkIndexing(store: EventStore, options: NetworkIndexing
   };
 }
 
-/** "hash:kind:version,…" (env DOB_WASM_HASHES) → KnownWasm list. */
-export function parseKnownWasms(spec: string | undefined): KnownWasm[] {
-  if (!spec) return [];
-  return spec
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const [hash, kind, version] = entry.split(':');
-      if (!/^[0-9a-f]{64}$/i.test(hash ?? '') || !kind || !version) throw new Error(`bad wasm hash entry "${entry}" (want hash:kind:version)`);
-      return { hash: hash.toLowerCase(), kind: kind as ContractKind, version, label: 'configured' };
-    });
-}
-
-/** "C…:kind:version,…" (env INDEXER_CONTRACTS) → configured contract identities. */
-export function parseContracts(spec: string | undefined): ContractIdentity[] {
-  if (!spec) return [];
-  return spec
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const [contractId, kind, version] = entry.split(':');
-      if (!/^C[A-Z2-7]{55}$/.test(contractId ?? '') || !kind || !version) throw new Error(`bad contract entry "${entry}" (want C…:kind:version)`);
-      return { contractId, kind: kind as ContractKind, version };
-    });
+/** What a not-yet-live ingestion waits for, for /health. */
+function waitingFor(s: IngestionStatus): string {
+  switch (s.state) {
+    case 'halted':
+      return `halted: ${s.haltReason}`;
+    case 'degraded':
+      return `the RPC (${s.lastError ?? 'failing'}); retrying`;
+    case 'backfilling':
+      return `backfilling: ledger ${s.nextLedger} of ${s.latestLedger} (${s.ledgersBehind} behind)`;
+    default:
+      return 'its first RPC answer';
+  }
 }
 
 function required<T>(v: T | undefined, name: string): T {

@@ -11,3 +11,4 @@ export * from './event-type-counts.projection';
 export * from './mongo/mongo-documents';
 export * from './mongo/mongo-layout';
 export * from './mongo/mongo-read-model-store';
+export * from './runner/projections-health';

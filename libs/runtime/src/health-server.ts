@@ -10,16 +10,17 @@ export interface HealthServer {
 }
 
 /**
- * GET /health for apps without an HTTP API of their own (e.g. the standalone Kafka relay): the registry's report as
- * JSON, with the API's status codes. Plain node:http — a health probe needs no framework.
+ * GET /health for the apps without an HTTP API (indexer, projector, notifier on HEALTH_PORT, the relay on
+ * RELAY_HEALTH_PORT): the same report and status codes as the API's /health (200 ready or degraded, 503 starting or
+ * down), so one probe works for every container. Plain node:http — one route does not need a framework.
  */
-export async function serveHealth(registry: HealthRegistry, port: number, host = '127.0.0.1'): Promise<HealthServer> {
+export async function startHealthServer(health: HealthRegistry, port: number, host = '0.0.0.0'): Promise<HealthServer> {
   const server = createServer((req, res) => {
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/health') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/health') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found: GET /health' }));
       return;
     }
-    registry.report().then(
+    health.report().then(
       (report) => res.writeHead(healthHttpStatus(report), { 'content-type': 'application/json' }).end(JSON.stringify(report, bigintAsText)),
       (e: unknown) => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'down', error: String(e) })),
     );
@@ -30,7 +31,7 @@ export async function serveHealth(registry: HealthRegistry, port: number, host =
   });
   const { port: bound } = server.address() as AddressInfo;
   return {
-    url: `http://${host}:${bound}/health`,
+    url: `http://localhost:${bound}/health`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -9,6 +9,15 @@ describe('HealthRegistry', () => {
     expect((await h.report()).status).toBe('starting');
     caughtUp = true;
     expect((await h.report()).status).toBe('ready');
+    expect((await h.report()).waiting_for).toEqual([]);
+  });
+
+  it('says what each component waits for', async () => {
+    const h = new HealthRegistry();
+    h.register('store', async () => ({ status: 'up', ready: true }));
+    h.register('devnet', async () => ({ status: 'up', ready: false, waitingFor: 'the devnet at http://x/devnet/contracts' }));
+    h.register('indexer', async () => ({ status: 'up', ready: false }));
+    expect((await h.report()).waiting_for).toEqual(['devnet: the devnet at http://x/devnet/contracts', 'indexer: not ready']);
   });
 
   it('reports a throwing or hanging check as down', async () => {
@@ -21,6 +30,7 @@ describe('HealthRegistry', () => {
     expect(r.status).toBe('down');
     expect(r.components.a.details).toEqual({ error: 'connection refused' });
     expect(r.components.b.status).toBe('down');
+    expect(r.waiting_for).toEqual(['a: down (connection refused)', 'b: down (no answer within 50 ms)']);
   });
 
   it('is degraded, not starting, when every component is ready but one says it is degraded', async () => {

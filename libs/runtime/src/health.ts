@@ -12,6 +12,8 @@ export interface ComponentHealth {
    * away: it retries and catches up later). The system stays ready and reports `degraded`.
    */
   readonly degraded?: boolean;
+  /** While not ready: what it waits for, in an operator's words ("the devnet at …", "projection pools: 120 events behind"). */
+  readonly waitingFor?: string;
   readonly details?: Record<string, unknown>;
 }
 
@@ -25,6 +27,8 @@ export function healthHttpStatus(report: { readonly status: HealthReport['status
 export interface HealthReport {
   /** `degraded`: ready (serving), but some component reports degraded. */
   readonly status: 'ready' | 'degraded' | 'starting' | 'down';
+  /** One line per component that is down or not ready: `<component>: <what it waits for>`. */
+  readonly waiting_for: string[];
   readonly components: Record<string, ComponentHealth>;
 }
 
@@ -48,7 +52,10 @@ export class HealthRegistry {
           ? 'degraded'
           : 'ready'
         : 'starting';
-    return { status, components };
+    const waiting = entries
+      .filter(([, c]) => c.status === 'down' || !c.ready)
+      .map(([name, c]) => `${name}: ${c.status === 'down' ? `down (${String(c.details?.error ?? c.waitingFor ?? 'failing')})` : (c.waitingFor ?? 'not ready')}`);
+    return { status, waiting_for: waiting, components };
   }
 }
 
@@ -69,4 +76,21 @@ async function runCheck(check: HealthCheck, timeoutMs: number): Promise<Componen
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A component named "startup" that reports what the app is doing before its real components exist (waiting for
+ * the devnet, opening storage), so /health says it even then; `done()` marks it ready.
+ */
+export function trackStartup(health: HealthRegistry): { waitFor(what: string): void; done(): void } {
+  let waiting: string | null = 'starting';
+  health.register('startup', async () => (waiting === null ? { status: 'up', ready: true } : { status: 'up', ready: false, waitingFor: waiting }));
+  return {
+    waitFor: (what) => {
+      waiting = what;
+    },
+    done: () => {
+      waiting = null;
+    },
+  };
 }

@@ -4,3 +4,6 @@ export * from './health';
 export * from './health-server';
 export * from './storage';
 export * from './secret-file';
+export * from './secret-fingerprint';
+export * from './health-server';
+export * from './run-app';

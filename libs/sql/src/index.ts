@@ -3,3 +3,4 @@ export * from './identifier';
 export * from './pglite/pglite-database';
 export * from './postgres/postgres-database';
 export * from './test-databases';
+export * from './migrate';

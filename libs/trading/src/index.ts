@@ -8,7 +8,7 @@ export * from './ports/listing-lookup.port';
 export * from './ports/pool-lookup.port';
 export * from './ports/prepared-transactions.port';
 export * from './ports/soroban-gateway.port';
-export * from './signature/native-ed25519';
+export { signatureHint, verifyAccountSignature } from '@dob/signatures';
 export * from './submit/signed-envelope';
 export * from './prepare/prepare-service';
 export * from './prepare/transaction-factory';

@@ -6,6 +6,7 @@ export * from './ssrf/destination-guard';
 export * from './signing/delivery-signatures';
 export * from './secrets/secret-box';
 export * from './delivery/retry-schedule';
+export * from './delivery/failure-reason';
 export * from './delivery/https-sender';
 export * from './delivery/delivery-worker';
 export * from './store/migrations';

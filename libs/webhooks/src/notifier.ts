@@ -1,7 +1,9 @@
 import type { EventStore } from '@dob/event-store';
 import { ProjectionRunner, createSqlReadModelStore, type ProjectionReport, type SqlProjectionDefinition } from '@dob/projections';
-import type { SqlDatabase } from '@dob/sql';
+import { checkSecretFingerprint } from '@dob/runtime';
+import type { SqlDatabase, SqlExecutor } from '@dob/sql';
 import { DeliveryWorker } from './delivery/delivery-worker';
+import type { FailureReason } from './delivery/failure-reason';
 import { createHttpsSender, type SendResult, type WebhookSender } from './delivery/https-sender';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './delivery/retry-schedule';
 import { createFanoutProjection, DELIVERIES_CHANNEL } from './fanout/fanout.projection';
@@ -42,13 +44,22 @@ export interface WebhookComponents {
   close(): void;
 }
 
-/** What both the API (management) and the notifier (delivery) use; creates the tables if needed. */
+/**
+ * What both the API (management) and the notifier (delivery) use; creates the tables if needed. Refuses (a
+ * SecretMismatchError, one line) a secret key other than the one the stored webhook secrets were sealed with.
+ */
 export async function createWebhookComponents(o: WebhookComponentsOptions): Promise<WebhookComponents> {
   await migrateWebhooks(o.db);
   assertValidAllowList(o.allowList ?? {});
+  const secrets = createSecretBox(o.secretKey);
+  await checkSecretFingerprint(o.db, {
+    name: 'webhook_secret_key',
+    variable: 'WEBHOOK_SECRET_KEY',
+    secret: o.secretKey,
+    opensExistingData: (tx) => opensStoredSecret(tx, secrets),
+  });
   const guard = new DestinationGuard(o.allowList ?? {}, o.resolveAll);
   const sender = observed(o.sender ?? createHttpsSender({ guard, ca: o.ca, timeoutMs: o.sendTimeoutMs }), o.onDeliveryAttempt);
-  const secrets = createSecretBox(o.secretKey);
   const webhooks = new SqlWebhookStore(o.db);
   const queue = new SqlDeliveryQueue(o.db);
   return {
@@ -60,6 +71,18 @@ export async function createWebhookComponents(o: WebhookComponentsOptions): Prom
     sender,
     close: () => sender.close?.(),
   };
+}
+
+/** Webhooks stored before the key's fingerprint was recorded: does this key open one of their secrets? */
+async function opensStoredSecret(tx: SqlExecutor, secrets: SecretBox): Promise<boolean> {
+  const { rows } = await tx.query<{ id: string; secret_sealed: string }>(`SELECT id, secret_sealed FROM webhooks ORDER BY created_at LIMIT 1`);
+  if (!rows[0]) return true;
+  try {
+    secrets.open(rows[0].secret_sealed, rows[0].id);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface NotifierOptions extends WebhookComponentsOptions {
@@ -77,9 +100,11 @@ export interface NotifierOptions extends WebhookComponentsOptions {
 export interface NotifierHealth {
   readonly status: 'up' | 'down';
   readonly ready: boolean;
+  readonly waitingFor?: string;
   readonly details: {
     readonly delivered: number;
     readonly failedAttempts: number;
+    readonly failedAttemptsByReason: Readonly<Record<FailureReason, number>>;
     readonly inFlight: number;
     readonly queue: Record<'pending' | 'delivered' | 'failed', number>;
     readonly lastError: string | null;
@@ -148,9 +173,13 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
       const s = worker.stats();
       // A poison event faults the fan-out (nothing after it is enqueued until an operator retries): report down.
       const faulted = (await runner.status()).some((p) => p.active?.status === 'faulted');
+      const ready = runner.isCaughtUp() && !faulted;
       return {
         status: faulted ? 'down' : 'up',
-        ready: runner.isCaughtUp() && !faulted,
+        ready,
+        ...(ready
+          ? {}
+          : { waitingFor: faulted ? 'the fan-out is faulted (npm run ops -- projections retry webhook_fanout)' : 'the fan-out is catching up with the event store' }),
         details: { ...s, queue: await components.queue.counts() },
       };
     },

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openReadModelStorage } from '@dob/read-models';
-import { HealthRegistry, openStorage } from '@dob/runtime';
-import { createWebhookComponents, loadWebhookSettings } from '@dob/webhooks';
+import { HealthRegistry, loadAppConfig, openStorage } from '@dob/runtime';
+import { createWebhookComponents, webhookSettings } from '@dob/webhooks';
 import { API_PREFIX, createApiApp } from '../bootstrap';
 import { composeApiDependencies } from '../compose-api-dependencies';
 import { systemEventCatalog } from '../system-event-catalog';
@@ -21,7 +21,7 @@ export async function renderServedOpenApiDocument(): Promise<Record<string, unkn
   const dataDir = mkdtempSync(join(tmpdir(), 'dob-openapi-'));
   const storage = await openStorage({ dataDir, catalog: systemEventCatalog() });
   try {
-    const webhooks = await createWebhookComponents({ db: storage.db, ...loadWebhookSettings({}, dataDir) });
+    const webhooks = await createWebhookComponents({ db: storage.db, ...webhookSettings(loadAppConfig('all', {}), dataDir) });
     const readModels = await openReadModelStorage({ db: storage.db });
     const composed = await composeApiDependencies({
       storage,

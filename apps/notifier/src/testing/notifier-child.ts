@@ -5,12 +5,13 @@
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { createPostgresDatabase } from '@dob/sql';
-import { createNotifier, loadWebhookSettings } from '@dob/webhooks';
+import { loadAppConfig } from '@dob/runtime';
+import { createNotifier, webhookSettings } from '@dob/webhooks';
 
 async function main(): Promise<void> {
   const db = await createPostgresDatabase({ connectionString: process.env.DATABASE_URL!, schema: process.env.SCHEMA! });
   const eventStore = await createSqlEventStore(db, { catalog: createChainEventCatalog(), pollIntervalMs: 20 });
-  const s = loadWebhookSettings(process.env, process.env.DATA_DIR ?? '.');
+  const s = webhookSettings(loadAppConfig('notifier'), process.env.DATA_DIR ?? '.');
   const notifier = await createNotifier({
     db,
     eventStore,

@@ -1,5 +1,6 @@
-import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { StrKey } from '@stellar/stellar-sdk';
+import { verifyAccountSignature } from '@dob/signatures';
 
 export type SignatureScheme = 'ed25519-raw' | 'sep53';
 
@@ -8,11 +9,6 @@ const SEP53_PREFIX = Buffer.from('Stellar Signed Message:\n', 'utf8');
 
 export function isStellarAccountId(wallet: unknown): wallet is string {
   return typeof wallet === 'string' && StrKey.isValidEd25519PublicKey(wallet);
-}
-
-function publicKeyOf(wallet: string): KeyObject {
-  const raw = Buffer.from(StrKey.decodeEd25519PublicKey(wallet));
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' });
 }
 
 export function sep53Digest(message: string): Buffer {
@@ -26,9 +22,8 @@ export function sep53Digest(message: string): Buffer {
  */
 export function verifyWalletSignature(wallet: string, message: string, signatureHex: string): SignatureScheme | null {
   if (!isStellarAccountId(wallet) || !/^[0-9a-fA-F]{128}$/.test(signatureHex)) return null;
-  const key = publicKeyOf(wallet);
   const signature = Buffer.from(signatureHex, 'hex');
-  if (verify(null, Buffer.from(message, 'utf8'), key, signature)) return 'ed25519-raw';
-  if (verify(null, sep53Digest(message), key, signature)) return 'sep53';
+  if (verifyAccountSignature(wallet, Buffer.from(message, 'utf8'), signature)) return 'ed25519-raw';
+  if (verifyAccountSignature(wallet, sep53Digest(message), signature)) return 'sep53';
   return null;
 }

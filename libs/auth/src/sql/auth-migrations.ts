@@ -1,7 +1,8 @@
-import type { SqlDatabase } from '@dob/sql';
+import { migrateSchema, type SqlDatabase } from '@dob/sql';
 
 /**
- * Tables of the auth adapters (plain PostgreSQL; same SQL on PGlite). Idempotent, run at start-up.
+ * Tables of the auth adapters (plain PostgreSQL; same SQL on PGlite). Idempotent, run at start-up, serialised with
+ * other processes starting on the same database (two API replicas raced on it: duplicate pg_type key).
  * - auth_challenges: outstanding wallet challenges, consumed by DELETE … RETURNING (single use across instances).
  * - auth_api_keys: the guard's index, projected from the wallet streams; `revision` orders concurrent writers.
  */
@@ -31,5 +32,5 @@ CREATE INDEX IF NOT EXISTS auth_api_keys_wallet ON auth_api_keys (wallet);
 `;
 
 export async function migrateAuthTables(db: SqlDatabase): Promise<void> {
-  await db.exec(AUTH_MIGRATION);
+  await migrateSchema(db, 'dob.auth.migrate', AUTH_MIGRATION);
 }

@@ -1,29 +1,11 @@
-import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { StrKey, type Keypair, type Transaction, xdr } from '@stellar/stellar-sdk';
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { type Keypair, type Transaction, xdr } from '@stellar/stellar-sdk';
 
 /**
- * ed25519 through node:crypto (OpenSSL) instead of the SDK's pure-JS implementation: verification is ~200× faster,
- * which matters when the chain checks every signature of a million-event history. Same algorithm (RFC 8032), so
- * results are identical.
+ * Native ed25519 signing (node:crypto) for the devnet's own transactions (faucet, seeder), without the SDK's slow
+ * pure-JS path. Verification is @dob/signatures' verifyAccountSignature, the one loader of account public keys.
  */
-const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-const publicKeys = new Map<string, KeyObject>();
-
-function publicKeyObject(accountId: string): KeyObject {
-  let key = publicKeys.get(accountId);
-  if (!key) {
-    key = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, StrKey.decodeEd25519PublicKey(accountId)]), format: 'der', type: 'spki' });
-    if (publicKeys.size > 100_000) publicKeys.clear();
-    publicKeys.set(accountId, key);
-  }
-  return key;
-}
-
-export function verifyEd25519(accountId: string, data: Uint8Array, signature: Uint8Array): boolean {
-  if (signature.length !== 64) return false;
-  return verify(null, data, publicKeyObject(accountId), signature);
-}
 
 /** Signs like Keypair.sign, natively (used by the faucet and the seeder for their own transactions). */
 const privateKeys = new Map<string, KeyObject>();

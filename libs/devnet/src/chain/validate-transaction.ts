@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Keypair, StrKey, Transaction, xdr } from '@stellar/stellar-sdk';
 import { networkId } from '../host/contract-address';
 import type { SorobanHost } from '../host/host.port';
-import { verifyEd25519 } from './ed25519';
+import { verifyAccountSignature } from '@dob/signatures';
 import { BASE_FEE } from './ledger-header-xdr';
 import { type ContractCall, parseInvocation } from './parse-invocation';
 import type { TxErrorName } from './transaction-xdr';
@@ -207,7 +207,7 @@ function checkSignatures(hash: Buffer, signatures: readonly xdr.DecoratedSignatu
   for (const signer of signers) {
     const hint = signatureHintOf(signer);
     const index = signatures.findIndex(
-      (sig, i) => !used.has(i) && Buffer.from(sig.hint.value).equals(hint) && verifyEd25519(signer, hash, sig.signature.value),
+      (sig, i) => !used.has(i) && Buffer.from(sig.hint.value).equals(hint) && verifyAccountSignature(signer, hash, sig.signature.value),
     );
     if (index < 0) return 'txBadAuth';
     used.add(index);

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import type { ChainLog, LedgerLogEntry } from '../chain/chain-log.port';
 import type { DevnetChain } from '../chain/devnet-chain';
 import type { SorobanHost, WorldSnapshot } from '../host/host.port';
+import type { DevnetManifest } from '../devnet-manifest';
 import type { SeededPool } from '../seeder/seed-devnet';
 import { decodeLedgerLogEntry, encodeLedgerLogEntry } from './ledger-log-codec';
 
@@ -126,6 +127,11 @@ export class ChainStore {
 
   async writePools(pools: readonly SeededPool[]): Promise<void> {
     await writeFile(join(this.dir, 'pools.json'), JSON.stringify(pools, null, 2) + '\n');
+  }
+
+  /** What apps alone need to follow this devnet (devnet-manifest.ts), for operators and scripts to read. */
+  async writeManifest(manifest: DevnetManifest): Promise<void> {
+    await writeFile(join(this.dir, 'contracts.json'), JSON.stringify(manifest, null, 2) + '\n');
   }
 
   async close(): Promise<void> {

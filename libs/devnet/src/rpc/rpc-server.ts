@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DevnetChain } from '../chain/devnet-chain';
+import { DEVNET_MANIFEST_PATH, type DevnetManifest } from '../devnet-manifest';
 import { type Faucet, FaucetError } from '../faucet/faucet';
 import { dispatch, JsonRpcCode, type RpcMethod } from './json-rpc';
 import { getEventsMethod } from './methods/get-events';
@@ -12,6 +13,8 @@ export interface RpcServerOptions {
   readonly faucet?: Faucet;
   /** Public base URL (e.g. http://localhost:8000), used for getNetwork's friendbotUrl. */
   readonly publicUrl: () => string;
+  /** Served at GET /devnet/contracts once the devnet is up. */
+  readonly manifest?: () => DevnetManifest | undefined;
 }
 
 export function rpcMethods(options: RpcServerOptions): Record<string, RpcMethod> {
@@ -25,7 +28,7 @@ export function rpcMethods(options: RpcServerOptions): Record<string, RpcMethod>
   };
 }
 
-/** POST /rpc (Stellar RPC JSON-RPC 2.0) and GET /friendbot?addr=G… on one Fastify server. */
+/** POST /rpc (Stellar RPC JSON-RPC 2.0), GET /friendbot?addr=G… and GET /devnet/contracts on one Fastify server. */
 export function createRpcServer(options: RpcServerOptions): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
   const methods = rpcMethods(options);
@@ -51,6 +54,12 @@ export function createRpcServer(options: RpcServerOptions): FastifyInstance {
       return reply.send(payload.map((item) => dispatch(methods, item)));
     }
     return reply.send(dispatch(methods, payload));
+  });
+
+  app.get(DEVNET_MANIFEST_PATH, async (_request, reply) => {
+    const manifest = options.manifest?.();
+    if (!manifest) return reply.code(503).send({ status: 503, detail: 'the devnet is starting' });
+    return reply.send(manifest);
   });
 
   app.get('/friendbot', async (request, reply) => {

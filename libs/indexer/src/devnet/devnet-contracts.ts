@@ -1,4 +1,4 @@
-import { WASM_HASHES, type SeededPool } from '@dob/devnet';
+import { DEVNET_STAND_IN_WASMS, type SeededPool } from '@dob/devnet';
 import type { EventStore } from '@dob/event-store';
 import type { KnownWasm } from '../decoding/contract-identity';
 import { registerPool } from '../registry/pool-registry';
@@ -7,29 +7,32 @@ import { registerPool } from '../registry/pool-registry';
  * What an indexer needs to follow the embedded devnet (used by apps/all and the tests that compose a devnet).
  *
  * The devnet's stand-in wasm hashes for builds whose real hash the facts do not publish (as apps/all tells its
- * embedded indexer): without them a devnet V1.3 / V2 / participation token could not be identified.
+ * embedded indexer, and a devnet's /devnet/contracts tells an indexer alone): without them a devnet V1.3 / V2 /
+ * participation token could not be identified.
  */
-export const DEVNET_KNOWN_WASMS: readonly KnownWasm[] = [
-  { hash: WASM_HASHES.splitter_v1_3, kind: 'splitter', version: '1.3-admin', label: 'devnet splitter V1.3' },
-  { hash: WASM_HASHES.splitter_v2, kind: 'splitter', version: '2', label: 'devnet splitter V2' },
-  { hash: WASM_HASHES.participation_token, kind: 'participation_token', version: '0.2', label: 'devnet participation token' },
-];
+export const DEVNET_KNOWN_WASMS: readonly KnownWasm[] = DEVNET_STAND_IN_WASMS;
 
-/** The seeder's off-chain metadata → the pool registry (what apps/all does on start). */
+/**
+ * The seeder's off-chain metadata → the pool registry (what apps/all and an indexer given DEVNET_URL do on start).
+ * Registered at the pool's seeded creation time, not at this process's start: the registry's time shows as a
+ * pool's `created_at` until its init is indexed (or for good, when the chain has none), and every process
+ * following the same devnet must answer the same.
+ */
 export async function registerSeededPools(store: EventStore, networkId: number, pools: readonly SeededPool[]): Promise<void> {
   for (const p of pools) {
-    await registerPool(store, {
-      networkId,
-      pool: p.pool_address,
-      metadata: {
-        name: p.name,
-        ticker: p.ticker,
-        access_type: p.access_type,
-        distribution_type: p.distribution_type,
-        estimated_apr: p.estimated_apr,
-        max_participants: p.max_participants,
-        token_to_distribute: p.token_to_distribute,
-      },
-    });
+    const metadata = {
+      name: p.name,
+      ticker: p.ticker,
+      access_type: p.access_type,
+      distribution_type: p.distribution_type,
+      estimated_apr: p.estimated_apr,
+      max_participants: p.max_participants,
+      token_to_distribute: p.token_to_distribute,
+    };
+    await registerPool(
+      store,
+      { networkId, pool: p.pool_address, metadata },
+      () => new Date(p.created_at),
+    );
   }
 }

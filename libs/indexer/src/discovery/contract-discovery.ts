@@ -1,5 +1,5 @@
 import type { ContractIdentity, WasmRegistry } from '../decoding/contract-identity';
-import type { ChainRpc } from '../rpc/chain-rpc.port';
+import type { ChainRpc, RpcCallOptions } from '../rpc/chain-rpc.port';
 
 /**
  * Confirms a discovery candidate (a contract that emitted `init` / `cf_init`) by reading its instance's wasm hash
@@ -11,8 +11,9 @@ export async function confirmCandidate(
   registry: WasmRegistry,
   contractId: string,
   symbol: 'init' | 'cf_init',
+  options?: RpcCallOptions,
 ): Promise<ContractIdentity | null> {
-  const exe = await rpc.getContractExecutable(contractId);
+  const exe = await rpc.getContractExecutable(contractId, options);
   if (!exe || exe.kind !== 'wasm') return null;
   const known = registry.lookup(exe.hash);
   if (!known) return null;
@@ -25,8 +26,13 @@ export async function confirmCandidate(
  * Confirms an operator-registered pool address (PoolRegistered) the same way: its wasm must be a known splitter or
  * crowdfunding build, because decoding needs the kind and version, and a registration is a claim, not a proof.
  */
-export async function confirmRegistered(rpc: ChainRpc, registry: WasmRegistry, contractId: string): Promise<ContractIdentity | null> {
-  const exe = await rpc.getContractExecutable(contractId);
+export async function confirmRegistered(
+  rpc: ChainRpc,
+  registry: WasmRegistry,
+  contractId: string,
+  options?: RpcCallOptions,
+): Promise<ContractIdentity | null> {
+  const exe = await rpc.getContractExecutable(contractId, options);
   if (!exe || exe.kind !== 'wasm') return null;
   const known = registry.lookup(exe.hash);
   if (!known || (known.kind !== 'splitter' && known.kind !== 'crowdfunding')) return null;

@@ -17,6 +17,20 @@ export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, capMs: 30_000, max
 
 export const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Sleeps `ms`, or less when `stop` aborts (a stopping indexer does not wait out its poll interval or backoff). */
+export function sleepUnlessStopped(ms: number, stop: AbortSignal): Promise<void> {
+  if (stop.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    stop.addEventListener('abort', done, { once: true });
+  });
+}
+
 export function backoffDelay(attempt: number, o: Pick<BackoffOptions, 'baseMs' | 'capMs' | 'random'>): number {
   const ceiling = Math.min(o.capMs, o.baseMs * 2 ** attempt);
   return Math.floor((o.random ?? Math.random)() * ceiling);
@@ -36,17 +50,37 @@ export async function withBackoff<T>(fn: () => Promise<T>, o: BackoffOptions): P
   }
 }
 
-/** Rejects with a timeout error when fn takes longer than ms (an RPC call that hangs counts as a failure). */
-export async function withTimeout<T>(fn: () => Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+export class RpcTimeoutError extends Error {
+  override readonly name = 'RpcTimeoutError';
+  constructor(readonly ms: number) {
+    super(`RPC call timed out after ${ms} ms`);
+  }
+}
+
+/**
+ * Runs fn with a signal that aborts after `ms` (or when `stop` aborts): an RPC adapter that passes the signal to its
+ * request abandons it — the connection closes instead of the request running on after we gave up. The caller gets
+ * an RpcTimeoutError at the deadline even from an fn that ignores the signal.
+ */
+export async function withTimeout<T>(fn: (signal: AbortSignal) => Promise<T>, ms: number, stop?: AbortSignal): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new RpcTimeoutError(ms)), ms);
+  const onStop = () => controller.abort(stop!.reason);
+  if (stop?.aborted) onStop();
+  else stop?.addEventListener('abort', onStop, { once: true });
+  let onAbort: (() => void) | undefined;
   try {
     return await Promise.race([
-      fn(),
+      fn(controller.signal),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`RPC call timed out after ${ms} ms`)), ms);
+        onAbort = () => reject(controller.signal.reason);
+        if (controller.signal.aborted) onAbort();
+        else controller.signal.addEventListener('abort', onAbort, { once: true });
       }),
     ]);
   } finally {
     clearTimeout(timer);
+    stop?.removeEventListener('abort', onStop);
+    if (onAbort) controller.signal.removeEventListener('abort', onAbort);
   }
 }

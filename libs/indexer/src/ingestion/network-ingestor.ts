@@ -12,8 +12,8 @@ import type { RawChainEvent } from '../decoding/chain-event';
 import { KNOWN_DOB_WASMS, WasmRegistry, type ContractIdentity } from '../decoding/contract-identity';
 import { decodeChainEvent, type DecodedDomainEvent } from '../decoding/decode-chain-event';
 import { confirmCandidate, confirmRegistered } from '../discovery/contract-discovery';
-import { isRetentionError, type ChainRpc, type RpcEventFilter } from '../rpc/chain-rpc.port';
-import { DEFAULT_BACKOFF, realSleep, withBackoff, withTimeout, type BackoffOptions } from './backoff';
+import { isRetentionError, type ChainRpc, type RpcCallOptions, type RpcEventFilter } from '../rpc/chain-rpc.port';
+import { DEFAULT_BACKOFF, sleepUnlessStopped, withBackoff, withTimeout, type BackoffOptions } from './backoff';
 import { contractFilters, discoveryFilters, partyTransferFilters, toRequests } from './filter-plan';
 import { silentLogger, type IndexerLogger, type IngestionAlarm, type IngestionStatus } from './ingestion-status';
 import { attachCapTables } from './cap-table-enrichment';
@@ -78,6 +78,7 @@ export class NetworkIngestor {
   private nextLedger = 0;
   private lastCheckpointLedger = 0;
   private stopped = false;
+  private readonly stopping = new AbortController();
   private current: IngestionStatus;
   /**
    * Per-process id mixed into the cursor event id: a retry by this process re-appends the same id (idempotent),
@@ -100,9 +101,10 @@ export class NetworkIngestor {
     };
     this.backoff = {
       ...DEFAULT_BACKOFF,
-      sleep: config.sleep,
+      sleep: config.sleep ?? ((ms) => sleepUnlessStopped(ms, this.stopping.signal)),
       ...config.backoff,
-      isFatal: isRetentionError,
+      // Retention errors cannot heal by retrying; a stopping indexer does not retry either.
+      isFatal: (err) => isRetentionError(err) || this.stopping.signal.aborted,
       onRetry: ({ attempt, delayMs, error }) =>
         this.logger.warn('rpc call failed, retrying', { networkId: config.networkId, attempt, delayMs, error: String(error) }),
     };
@@ -138,11 +140,12 @@ export class NetworkIngestor {
 
   stop(): void {
     this.stopped = true;
+    this.stopping.abort(new Error('indexer stopping')); // abandons an RPC call in flight
   }
 
   /** Steps until stopped or halted; RPC outages degrade the status and are retried after the poll interval. */
   async run(): Promise<void> {
-    const sleep = this.config.sleep ?? realSleep;
+    const sleep = this.config.sleep ?? ((ms: number) => sleepUnlessStopped(ms, this.stopping.signal));
     while (!this.stopped) {
       let outcome: StepOutcome;
       try {
@@ -161,7 +164,7 @@ export class NetworkIngestor {
   async step(): Promise<StepOutcome> {
     if (this.current.state === 'halted') return 'halted';
     await this.load();
-    const health = await this.call(() => this.rpc.getHealth());
+    const health = await this.call((o) => this.rpc.getHealth(o));
     this.update({ latestLedger: health.latestLedger, oldestLedger: health.oldestLedger });
     if (this.nextLedger < health.oldestLedger) {
       return this.halt(
@@ -196,7 +199,7 @@ export class NetworkIngestor {
         }
       }
       const decoded = this.decode(events);
-      await attachCapTables(decoded.decoded, (txHash) => this.call(() => this.rpc.getInvocation(txHash)));
+      await attachCapTables(decoded.decoded, (txHash) => this.call((o) => this.rpc.getInvocation(txHash, o)));
       const keepListings = this.listings.stage(decoded.decoded);
       await this.commit(from, to, health.latestLedger, events.length, decoded, discovered);
       keepListings();
@@ -262,7 +265,7 @@ export class NetworkIngestor {
     const out: Discovery[] = [];
     for (const contractId of await this.registered.next()) {
       if (this.watch.has(contractId) || this.rejected.has(contractId)) continue;
-      const identity = await this.call(() => confirmRegistered(this.rpc, this.registry, contractId));
+      const identity = await this.call((o) => confirmRegistered(this.rpc, this.registry, contractId, o));
       if (!identity) {
         this.rejected.add(contractId);
         this.logger.warn('registered pool is not a known Dob contract (unknown wasm hash: configure DOB_WASM_HASHES); not watched', {
@@ -303,7 +306,7 @@ export class NetworkIngestor {
       const first = e.topic[0];
       const symbol = first?.type === 'scvSymbol' ? first.sym.toString() : '';
       if (symbol !== 'init' && symbol !== 'cf_init') continue;
-      const identity = await this.call(() => confirmCandidate(this.rpc, this.registry, e.contractId, symbol));
+      const identity = await this.call((o) => confirmCandidate(this.rpc, this.registry, e.contractId, symbol, o));
       if (!identity) {
         this.rejected.add(e.contractId);
         continue;
@@ -361,14 +364,14 @@ export class NetworkIngestor {
   private async fetchRange(filters: readonly RpcEventFilter[], from: number, to: number): Promise<RawChainEvent[]> {
     const out: RawChainEvent[] = [];
     for (const request of toRequests(filters)) {
-      let page = await this.call(() => this.rpc.getEvents({ startLedger: from, endLedger: to + 1, filters: request, limit: this.cfg.pageLimit }));
+      let page = await this.call((o) => this.rpc.getEvents({ startLedger: from, endLedger: to + 1, filters: request, limit: this.cfg.pageLimit }, o));
       for (;;) {
         const inRange = page.events.filter((e) => e.ledger <= to);
         out.push(...inRange);
         const exhausted = page.events.length < this.cfg.pageLimit || inRange.length < page.events.length;
         if (exhausted || !page.cursor) break;
         const cursor = page.cursor;
-        page = await this.call(() => this.rpc.getEvents({ cursor, filters: request, limit: this.cfg.pageLimit }));
+        page = await this.call((o) => this.rpc.getEvents({ cursor, filters: request, limit: this.cfg.pageLimit }, o));
       }
     }
     return out;
@@ -448,8 +451,9 @@ export class NetworkIngestor {
     this.update({ undecodedTotal: this.current.undecodedTotal + undecoded, eventsIngested: this.current.eventsIngested + decoded.length, watchedContracts: this.watch.size });
   }
 
-  private call<T>(fn: () => Promise<T>): Promise<T> {
-    return withBackoff(() => withTimeout(fn, this.cfg.rpcTimeoutMs), this.backoff);
+  /** One RPC call with a deadline (the request is aborted, not just raced, when it passes) and retries. */
+  private call<T>(fn: (options: RpcCallOptions) => Promise<T>): Promise<T> {
+    return withBackoff(() => withTimeout((signal) => fn({ signal }), this.cfg.rpcTimeoutMs, this.stopping.signal), this.backoff);
   }
 
   private halt(kind: IngestionAlarm['kind'], reason: string): StepOutcome {

@@ -41,16 +41,21 @@ export interface ContractInvocation {
   readonly args: readonly xdr.ScVal[];
 }
 
+/** Per call: a signal that abandons the request (closes its connection), e.g. when the call timed out. */
+export interface RpcCallOptions {
+  readonly signal?: AbortSignal;
+}
+
 export interface ChainRpc {
-  getEvents(request: GetEventsRequest): Promise<GetEventsPage>;
-  getHealth(): Promise<RpcHealth>;
+  getEvents(request: GetEventsRequest, options?: RpcCallOptions): Promise<GetEventsPage>;
+  getHealth(options?: RpcCallOptions): Promise<RpcHealth>;
   /** Reads the contract instance entry (getLedgerEntries) and returns its executable. */
-  getContractExecutable(contractId: string): Promise<ContractExecutableInfo>;
+  getContractExecutable(contractId: string, options?: RpcCallOptions): Promise<ContractExecutableInfo>;
   /**
    * getTransaction: the transaction's top-level contract invocation, or null when the RPC no longer has the
    * transaction (outside its retention) or it is not a plain invokeContract.
    */
-  getInvocation(txHash: string): Promise<ContractInvocation | null>;
+  getInvocation(txHash: string, options?: RpcCallOptions): Promise<ContractInvocation | null>;
 }
 
 /** stellar-rpc answers a startLedger outside its retention with an error naming the oldest ledger. */

@@ -1,31 +1,76 @@
 import { Address, rpc, xdr } from '@stellar/stellar-sdk';
-import type { ChainRpc, ContractExecutableInfo, ContractInvocation, GetEventsPage, GetEventsRequest, RpcHealth } from './chain-rpc.port';
+import type {
+  ChainRpc,
+  ContractExecutableInfo,
+  ContractInvocation,
+  GetEventsPage,
+  GetEventsRequest,
+  RpcCallOptions,
+  RpcHealth,
+} from './chain-rpc.port';
 
 export interface StellarRpcOptions {
   readonly rpcUrl: string;
   /** Needed for the local devnet (http://127.0.0.1:…). */
   readonly allowHttp?: boolean;
-  readonly timeoutMs?: number;
 }
 
-/** ChainRpc over HTTP with stellar-sdk's rpc.Server (getEvents, getHealth, getLedgerEntries). */
+/** A JSON-RPC error answer (stellar-rpc's `{code, message}`), thrown as an Error so its message reaches the logs. */
+export class RpcError extends Error {
+  override readonly name = 'RpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * ChainRpc over HTTP: Stellar JSON-RPC 2.0 posted with `fetch`, answers decoded by stellar-sdk (`rpc.parseRawEvents`,
+ * the typed XDR classes). Not `rpc.Server`: its methods take no AbortSignal, so a call that timed out could only be
+ * raced and its request would keep its socket; here the caller's signal aborts the fetch, and undici (Node's
+ * fetch) aborts the request on the signal (undici lib/api/abort-signal.js), which for HTTP/1.1 means closing its
+ * connection — `rpc-abort.int-spec.ts` checks the server sees it close.
+ */
 export function createStellarChainRpc(options: StellarRpcOptions): ChainRpc {
-  const server = new rpc.Server(options.rpcUrl, {
-    allowHttp: options.allowHttp ?? options.rpcUrl.startsWith('http://'),
-    timeout: options.timeoutMs ?? 30_000,
-  });
+  const url = new URL(options.rpcUrl);
+  if (url.protocol !== 'https:' && !(options.allowHttp ?? url.protocol === 'http:')) {
+    throw new Error(`insecure Stellar RPC URL ${options.rpcUrl} (allowHttp not set)`);
+  }
+  let id = 0;
+  async function call<R>(method: string, params: unknown, o?: RpcCallOptions): Promise<R> {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+      signal: o?.signal,
+    });
+    const text = await res.text();
+    let body: { result?: R; error?: { code: number; message: string } };
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      throw new Error(`${method}: HTTP ${res.status} with a non-JSON body`);
+    }
+    if (body.error) throw new RpcError(body.error.code, body.error.message);
+    if (!res.ok || body.result === undefined) throw new Error(`${method}: HTTP ${res.status} without a result`);
+    return body.result;
+  }
+
   return {
-    async getEvents(request: GetEventsRequest): Promise<GetEventsPage> {
+    async getEvents(request: GetEventsRequest, o?: RpcCallOptions): Promise<GetEventsPage> {
       const filters = request.filters.map((f) => ({
         type: f.type,
         contractIds: f.contractIds ? [...f.contractIds] : undefined,
         topics: f.topics ? f.topics.map((t) => [...t]) : undefined,
       }));
-      const req: rpc.Api.GetEventsRequest =
+      // The parameter layout stellar-sdk's rpc.Server#getEvents sends.
+      const params =
         'cursor' in request
-          ? { cursor: request.cursor, filters, limit: request.limit }
-          : { startLedger: request.startLedger, endLedger: request.endLedger, filters, limit: request.limit };
-      const res = await server.getEvents(req);
+          ? { filters, pagination: { cursor: request.cursor, limit: request.limit } }
+          : { filters, pagination: { limit: request.limit }, startLedger: request.startLedger, ...(request.endLedger ? { endLedger: request.endLedger } : {}) };
+      const res = rpc.parseRawEvents(await call<rpc.Api.RawGetEventsResponse>('getEvents', params, o));
       return {
         events: res.events.map((e) => ({
           id: e.id,
@@ -43,11 +88,11 @@ export function createStellarChainRpc(options: StellarRpcOptions): ChainRpc {
         latestLedgerCloseTime: closeTime(res.latestLedgerCloseTime),
       };
     },
-    async getHealth(): Promise<RpcHealth> {
-      const h = await server.getHealth();
+    async getHealth(o?: RpcCallOptions): Promise<RpcHealth> {
+      const h = await call<{ latestLedger: number; oldestLedger: number }>('getHealth', undefined, o);
       return { latestLedger: h.latestLedger, oldestLedger: h.oldestLedger };
     },
-    async getContractExecutable(contractId: string): Promise<ContractExecutableInfo> {
+    async getContractExecutable(contractId: string, o?: RpcCallOptions): Promise<ContractExecutableInfo> {
       const key = xdr.LedgerKey.contractData(
         new xdr.LedgerKeyContractData({
           contract: Address.fromString(contractId).toScAddress(),
@@ -55,21 +100,22 @@ export function createStellarChainRpc(options: StellarRpcOptions): ChainRpc {
           durability: xdr.ContractDataDurability.persistent,
         }),
       );
-      const res = await server.getLedgerEntries(key);
-      const entry = res.entries[0];
-      if (!entry) return null;
-      if (entry.val.type !== 'contractData') return null;
-      const val = entry.val.contractData.val;
-      if (val.type !== 'scvContractInstance') return null;
-      const exe = val.instance.executable;
+      const res = await call<{ entries?: { xdr: string }[] | null }>('getLedgerEntries', { keys: [key.toXDR('base64')] }, o);
+      const raw = res.entries?.[0];
+      if (!raw) return null;
+      const val = xdr.LedgerEntryData.fromXDR(raw.xdr, 'base64');
+      if (val.type !== 'contractData') return null;
+      const instance = val.contractData.val;
+      if (instance.type !== 'scvContractInstance') return null;
+      const exe = instance.instance.executable;
       return exe.type === 'contractExecutableWasm'
         ? { kind: 'wasm', hash: Buffer.from(exe.wasmHash.toBytes()).toString('hex') }
         : { kind: 'sac' };
     },
-    async getInvocation(txHash: string): Promise<ContractInvocation | null> {
-      const res = await server.getTransaction(txHash);
-      if (res.status === rpc.Api.GetTransactionStatus.NOT_FOUND) return null;
-      return invocationOf(res.envelopeXdr);
+    async getInvocation(txHash: string, o?: RpcCallOptions): Promise<ContractInvocation | null> {
+      const res = await call<{ status: string; envelopeXdr?: string }>('getTransaction', { hash: txHash }, o);
+      if (res.status === rpc.Api.GetTransactionStatus.NOT_FOUND || !res.envelopeXdr) return null;
+      return invocationOf(xdr.TransactionEnvelope.fromXDR(res.envelopeXdr, 'base64'));
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from '@dob/sql';
+import { migrateSchema, type SqlDatabase, type SqlExecutor } from '@dob/sql';
 import { READ_MODELS_CHANGED } from '../queries/read-result-cache';
 
 /**
@@ -15,8 +15,8 @@ export interface FeaturedOverride {
   readonly position: number;
 }
 
-export async function migrateFeaturedOverrides(db: SqlExecutor): Promise<void> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS ${FEATURED_OVERRIDES_TABLE} (
+export async function migrateFeaturedOverrides(db: SqlDatabase | SqlExecutor): Promise<void> {
+  await migrateSchema(db, 'dob.featured.migrate', `CREATE TABLE IF NOT EXISTS ${FEATURED_OVERRIDES_TABLE} (
     network_id int  NOT NULL,
     address    text NOT NULL,
     reason     text NOT NULL,

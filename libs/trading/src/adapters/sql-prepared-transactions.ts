@@ -1,4 +1,4 @@
-import type { SqlDatabase, SqlExecutor } from '@dob/sql';
+import { migrateSchema, type SqlDatabase, type SqlExecutor } from '@dob/sql';
 import type { TradeKind } from '../domain/trade-kind';
 import type { PreparedState, PreparedTransaction, PreparedTransactions, SubmitOutcome } from '../ports/prepared-transactions.port';
 
@@ -19,8 +19,8 @@ interface Row {
 const TABLE = 'trading_prepared_transactions';
 
 /** Creates the table once (idempotent); every statement is plain PostgreSQL, so PGlite and PostgreSQL share it. */
-export async function migratePreparedTransactions(db: SqlExecutor): Promise<void> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (
+export async function migratePreparedTransactions(db: SqlDatabase | SqlExecutor): Promise<void> {
+  await migrateSchema(db, 'dob.trading.migrate', `CREATE TABLE IF NOT EXISTS ${TABLE} (
     hash        text        PRIMARY KEY,
     kind        text        NOT NULL CHECK (kind IN ('buy', 'list', 'cancel', 'contribute', 'reclaim')),
     network_id  int         NOT NULL,

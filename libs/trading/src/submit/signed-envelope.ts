@@ -1,6 +1,6 @@
 import { FeeBumpTransaction, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 import { AppError } from '@dob/domain';
-import { signatureHint, verifyAccountSignature } from '../signature/native-ed25519';
+import { signatureHint, verifyAccountSignature } from '@dob/signatures';
 
 export interface ParsedEnvelope {
   readonly tx: Transaction;

@@ -1,7 +1,8 @@
 import type { SecretBox } from '../secrets/secret-box';
 import { deliveryHeaders } from '../signing/delivery-signatures';
 import type { AttemptOutcome, ClaimedDelivery, SqlDeliveryQueue } from '../store/delivery-queue';
-import type { WebhookSender } from './https-sender';
+import { describeFailure, FAILURE_REASONS, reasonOfError, type FailureReason } from './failure-reason';
+import type { SendResult, WebhookSender } from './https-sender';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './retry-schedule';
 
 export interface DeliveryWorkerOptions {
@@ -22,6 +23,8 @@ export interface DeliveryWorkerOptions {
 export interface DeliveryWorkerStats {
   readonly delivered: number;
   readonly failedAttempts: number;
+  /** Failed attempts by why they failed (decrypt, dns, ssrf, tls, connect, timeout, http, redirect, other). */
+  readonly failedAttemptsByReason: Readonly<Record<FailureReason, number>>;
   readonly inFlight: number;
   readonly lastError: string | null;
 }
@@ -37,6 +40,7 @@ export class DeliveryWorker {
   private wakeUp?: () => void;
   private delivered = 0;
   private failedAttempts = 0;
+  private readonly failedByReason = Object.fromEntries(FAILURE_REASONS.map((r) => [r, 0])) as Record<FailureReason, number>;
   private lastError: string | null = null;
   private readonly schedule: readonly number[];
   private readonly concurrency: number;
@@ -72,7 +76,13 @@ export class DeliveryWorker {
   }
 
   stats(): DeliveryWorkerStats {
-    return { delivered: this.delivered, failedAttempts: this.failedAttempts, inFlight: this.inFlight.size, lastError: this.lastError };
+    return {
+      delivered: this.delivered,
+      failedAttempts: this.failedAttempts,
+      failedAttemptsByReason: { ...this.failedByReason },
+      inFlight: this.inFlight.size,
+      lastError: this.lastError,
+    };
   }
 
   private async run(): Promise<void> {
@@ -163,27 +173,53 @@ export class DeliveryWorker {
 
   private async attempt(c: ClaimedDelivery): Promise<void> {
     try {
-      const at = this.now();
-      const secret = this.options.secrets.open(c.secretSealed, c.webhookId);
+      const result = await this.send(c);
+      const outcome = { at: this.now(), responseCode: result.responseCode, durationMs: result.durationMs, error: result.error };
+      if (result.ok) {
+        if (await this.recordSuccess(c, outcome)) this.delivered++;
+      } else {
+        // Every failure — before sending (the secret does not open, DNS, SSRF refusal at connect, TLS, timeout) or
+        // after (non-2xx) — is an attempt: logged, counted, and on the retry schedule to deactivation.
+        const reason = result.reason ?? (result.responseCode === null ? 'other' : 'http');
+        this.failedAttempts++;
+        this.failedByReason[reason]++;
+        this.lastError = `deliver ${c.id}: ${result.error}`;
+        await this.options.queue.recordFailure(c, outcome, this.schedule);
+      }
+    } catch (e) {
+      // Recording failed (database down): the lease expires and the row is retried — at-least-once.
+      this.lastError = `record ${c.id}: ${(e as Error).message}`;
+      this.options.log?.(this.lastError);
+    }
+  }
+
+  /** Opens the secret, signs and sends; any failure on the way is a failed SendResult, never a throw. */
+  private async send(c: ClaimedDelivery): Promise<SendResult> {
+    const started = performance.now();
+    const failed = (reason: FailureReason, e: unknown): SendResult => ({
+      ok: false,
+      responseCode: null,
+      durationMs: Math.round(performance.now() - started),
+      reason,
+      error: describeFailure(reason, (e as Error)?.message ?? String(e)),
+    });
+    let secret: string;
+    try {
+      secret = this.options.secrets.open(c.secretSealed, c.webhookId);
+    } catch (e) {
+      return failed('decrypt', new Error(`the webhook secret does not open with this WEBHOOK_SECRET_KEY (${(e as Error).message})`));
+    }
+    try {
       const headers = deliveryHeaders({
         secret,
         event: c.eventType,
         deliveryId: c.id,
         body: c.body,
-        timestampSeconds: Math.floor(at.getTime() / 1000),
+        timestampSeconds: Math.floor(this.now().getTime() / 1000),
       });
-      const result = await this.options.sender.send(c.url, headers, c.body);
-      const outcome = { at: this.now(), responseCode: result.responseCode, durationMs: result.durationMs, error: result.error };
-      if (result.ok) {
-        if (await this.recordSuccess(c, outcome)) this.delivered++;
-      } else {
-        this.failedAttempts++;
-        await this.options.queue.recordFailure(c, outcome, this.schedule);
-      }
+      return await this.options.sender.send(c.url, headers, c.body);
     } catch (e) {
-      // Recording failed (database down): the lease expires and the row is retried — at-least-once.
-      this.lastError = `deliver ${c.id}: ${(e as Error).message}`;
-      this.options.log?.(this.lastError);
+      return failed(reasonOfError(e), e);
     }
   }
 }

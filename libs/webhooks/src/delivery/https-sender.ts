@@ -1,13 +1,17 @@
 import { Agent, request } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import type { DestinationGuard } from '../ssrf/destination-guard';
+import { describeFailure, reasonOfError, type FailureReason } from './failure-reason';
 
 export interface SendResult {
   /** 2xx within the timeout. */
   readonly ok: boolean;
   readonly responseCode: number | null;
   readonly durationMs: number;
+  /** `<reason>: <message>` for a failure before any answer, `HTTP <code>` / redirect otherwise; null on success. */
   readonly error: string | null;
+  /** Why it failed (absent on success, and from senders that do not classify). */
+  readonly reason?: FailureReason;
 }
 
 export interface WebhookSender {
@@ -60,7 +64,8 @@ export function createHttpsSender(options: HttpsSenderOptions): WebhookSender {
           if (target.protocol !== 'https:') throw new Error('url must use HTTPS');
           options.guard.assertConnectHost(target.hostname);
         } catch (e) {
-          finish({ ok: false, responseCode: null, durationMs: elapsed(), error: (e as Error).message });
+          const reason = reasonOfError(e);
+          finish({ ok: false, responseCode: null, durationMs: elapsed(), reason, error: describeFailure(reason, (e as Error).message) });
           return;
         }
         const payload = Buffer.from(body, 'utf8');
@@ -76,16 +81,26 @@ export function createHttpsSender(options: HttpsSenderOptions): WebhookSender {
             res.resume(); // the response body is ignored (spec); drain it so the socket closes
             res.on('end', () => {
               const ok = code >= 200 && code < 300;
-              finish({ ok, responseCode: code, durationMs: elapsed(), error: ok ? null : code >= 300 && code < 400 ? `redirect ${code} not followed` : `HTTP ${code}` });
+              const redirect = code >= 300 && code < 400;
+              finish({
+                ok,
+                responseCode: code,
+                durationMs: elapsed(),
+                ...(ok ? {} : { reason: redirect ? ('redirect' as const) : ('http' as const) }),
+                error: ok ? null : redirect ? `redirect ${code} not followed` : `HTTP ${code}`,
+              });
             });
-            res.on('error', (e) => finish({ ok: false, responseCode: code, durationMs: elapsed(), error: e.message }));
+            res.on('error', (e) => finish({ ok: false, responseCode: code, durationMs: elapsed(), reason: 'http', error: `HTTP ${code}, body: ${e.message}` }));
           },
         );
         timeout.timer = setTimeout(() => {
-          finish({ ok: false, responseCode: null, durationMs: elapsed(), error: `no response within ${timeoutMs} ms` });
+          finish({ ok: false, responseCode: null, durationMs: elapsed(), reason: 'timeout', error: `timeout: no response within ${timeoutMs} ms` });
           req.destroy();
         }, timeoutMs);
-        req.on('error', (e) => finish({ ok: false, responseCode: null, durationMs: elapsed(), error: e.message }));
+        req.on('error', (e) => {
+          const reason = reasonOfError(e);
+          finish({ ok: false, responseCode: null, durationMs: elapsed(), reason, error: describeFailure(reason, e.message) });
+        });
         req.end(payload);
       });
     },

@@ -1,4 +1,4 @@
-import type { SqlDatabase } from '@dob/sql';
+import { migrateSchema, type SqlDatabase } from '@dob/sql';
 
 /**
  * Service-owned webhook state and the durable delivery queue. These are plain tables, not projection slots: a
@@ -63,9 +63,6 @@ const migrated = new WeakSet<SqlDatabase>();
 /** Idempotent; serialised by an advisory lock so several processes starting at once do not race on DDL. */
 export async function migrateWebhooks(db: SqlDatabase): Promise<void> {
   if (migrated.has(db)) return;
-  await db.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dob.webhooks.migrate'))`);
-    await tx.exec(SCHEMA);
-  });
+  await migrateSchema(db, 'dob.webhooks.migrate', SCHEMA);
   migrated.add(db);
 }

@@ -1,0 +1,36 @@
+import type { ProjectionHeader } from '../projection';
+import type { ProjectionRunner } from './projection-runner';
+
+/** The runtime's ComponentHealth shape (libs/runtime health.ts), kept structural so this lib needs no runtime. */
+export interface ProjectionsHealth {
+  readonly status: 'up' | 'down';
+  readonly ready: boolean;
+  readonly waitingFor?: string;
+  readonly details: Record<string, unknown>;
+}
+
+/**
+ * Health of the registry's projections for /health. `runs`: this process runs them (the projector, npm start) —
+ * ready once it has caught up; otherwise (the API alone) it only reads their checkpoints — ready when every
+ * projection has an active slot with no lag. A faulted projection is down: its read model stops at a poison event.
+ */
+export async function projectionsHealth(runner: ProjectionRunner<ProjectionHeader>, o: { runs: boolean }): Promise<ProjectionsHealth> {
+  const report = await runner.status();
+  const faulted = report.filter((p) => p.active?.status === 'faulted').map((p) => p.name);
+  const missing = report.filter((p) => p.active === null).map((p) => p.name);
+  const behind = report.filter((p) => p.active !== null && p.active.lag > 0).map((p) => `${p.name} ${p.active!.lag} events behind`);
+  const ready = o.runs ? runner.isCaughtUp() : missing.length === 0 && behind.length === 0;
+  const waiting = faulted.length
+    ? `faulted: ${faulted.join(', ')} (npm run ops -- projections retry <name>)`
+    : missing.length
+      ? `not built yet: ${missing.join(', ')}${o.runs ? '' : ' (is the projector running?)'}`
+      : behind.length
+        ? `catching up: ${behind.join(', ')}`
+        : 'catching up';
+  return {
+    status: faulted.length ? 'down' : 'up',
+    ready: ready && faulted.length === 0,
+    ...(ready && faulted.length === 0 ? {} : { waitingFor: waiting }),
+    details: Object.fromEntries(report.map((p) => [p.name, o.runs ? p : p.active])),
+  };
+}
