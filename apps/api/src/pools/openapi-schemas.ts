@@ -8,8 +8,15 @@ export const num = { type: 'number' } as const;
 export const bool = { type: 'boolean' } as const;
 export const money = { type: 'string', description: 'Decimal string in token units, at least 2 decimals', example: '12.50' } as const;
 export const time = { type: 'string', format: 'date-time', nullable: true } as const;
-/** Every property is always present in what the API sends (absent values are null, never omitted): all required. */
-export const obj = (properties: Record<string, SchemaObject>): SchemaObject => ({ type: 'object', properties, required: Object.keys(properties) });
+/**
+ * Every property is always present in what the API sends (absent values are null, never omitted), so all are
+ * required — except the few the spec itself says appear only sometimes, named in `optional`.
+ */
+export const obj = (properties: Record<string, SchemaObject>, optional: readonly string[] = []): SchemaObject => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties).filter((k) => !optional.includes(k)),
+});
 
 const poolData = obj({ name: nstr, ticker: nstr, max_participants: { ...int, nullable: true }, access: nstr, distribution_type: nstr, estimated_apr: nstr });
 export const poolListItemSchema = obj({
@@ -41,7 +48,7 @@ export const roundSchema = obj({
 export const poolEventSchema = obj({
   event_type: { type: 'string', enum: ['init', 'distribute', 'claim', 'transfer_shares', 'withdraw', 'lock', 'set_admin'] },
   pool_id: str, transaction_hash: str, from_address: nstr, to_address: str, amount: nstr, token: str, date: time, description: str,
-});
+}, ['to_address', 'token']); // spec: to_address "present on share transfers", token "present on distribution entries"
 const listingStatus: SchemaObject = { type: 'string', enum: ['active', 'sold', 'cancelled'] };
 export const listingSchema = obj({
   sale_address: { type: 'string', example: 'SALE_0f1e2d3c4b5a69788796a5b4c3d2e1f0' }, pool_address: str, pool_name: nstr, pool_ticker: nstr,

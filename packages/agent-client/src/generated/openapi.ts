@@ -2841,9 +2841,9 @@ export interface operations {
                             pool_id: string;
                             transaction_hash: string;
                             from_address: string | null;
-                            to_address: string;
+                            to_address?: string;
                             amount: string | null;
-                            token: string;
+                            token?: string;
                             /** Format: date-time */
                             date: string | null;
                             description: string;
