@@ -1,16 +1,16 @@
 import { loadKafkaRelaySettings, startKafkaRelay } from '@dob/kafka-relay';
 import { lineLogger, startAppObservability } from '@dob/observability';
-import { ConfigError, HealthRegistry, loadAppConfig, openStorage, startHealthServer } from '@dob/runtime';
+import { ConfigError, HealthRegistry, openStorage, runApp, startHealthServer } from '@dob/runtime';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
 /**
  * The Kafka relay alone: follows the event store from its checkpoint and publishes every analyst-facing domain event
  * to Kafka (docs/kafka.md). Run it against PostgreSQL (DATABASE_URL) beside the other apps; `npm start` embeds it
  * when KAFKA_BROKERS is set. GET http://127.0.0.1:$RELAY_HEALTH_PORT/health reports it (degraded while the broker
- * is away).
+ * is away). KAFKA_BROKERS is required by the relay's configuration (appRequirements), so runApp refuses to start
+ * without it; libs/kafka-relay validates the KAFKA_* values themselves.
  */
-async function main(): Promise<void> {
-  const config = loadAppConfig('relay');
+runApp('relay', async (config) => {
   const settings = loadKafkaRelaySettings();
   if (!settings) throw new ConfigError('KAFKA_BROKERS is not set: the relay needs the brokers to publish to (host:port,…)');
   const obs = await startAppObservability({ app: 'relay', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
@@ -21,19 +21,10 @@ async function main(): Promise<void> {
   health.register('kafka_relay', async () => running.relay.health());
   const server = await startHealthServer(health, settings.healthPort);
   obs.log.info(`relaying to ${settings.brokers.join(',')} (${running.relay.topicNames.join(', ')}); health at ${server.url}`);
-
-  const shutdown = async () => {
+  return async () => {
     await running.stop();
     await server.close();
     await obs.close();
     await storage.close();
-    process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
-}
-
-main().catch((e) => {
-  console.error(e instanceof ConfigError ? e.message : e);
-  process.exit(1);
 });
