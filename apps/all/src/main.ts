@@ -1,4 +1,3 @@
-import { loadKafkaRelaySettings } from '@dob/kafka-relay';
 import { runApp } from '@dob/runtime';
 import { startSystem } from './system';
 
@@ -7,7 +6,6 @@ import { startSystem } from './system';
  * Ctrl-C stops it cleanly; the next start resumes from the stored checkpoints and chain state.
  */
 runApp('all', async (config) => {
-  loadKafkaRelaySettings(); // a bad KAFKA_* value stops us here, before anything starts
   const system = await startSystem({
     dataDir: config.DATA_DIR,
     port: config.PORT,

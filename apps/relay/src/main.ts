@@ -1,4 +1,4 @@
-import { loadKafkaRelaySettings, startKafkaRelay } from '@dob/kafka-relay';
+import { kafkaRelaySettings, startKafkaRelay } from '@dob/kafka-relay';
 import { lineLogger, startAppObservability } from '@dob/observability';
 import { ConfigError, HealthRegistry, openStorage, runApp, startHealthServer } from '@dob/runtime';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
@@ -8,10 +8,10 @@ import { systemEventCatalog } from '../../api/src/system-event-catalog';
  * to Kafka (docs/kafka.md). Run it against PostgreSQL (DATABASE_URL) beside the other apps; `npm start` embeds it
  * when KAFKA_BROKERS is set. GET http://127.0.0.1:$RELAY_HEALTH_PORT/health reports it (degraded while the broker
  * is away). KAFKA_BROKERS is required by the relay's configuration (appRequirements), so runApp refuses to start
- * without it; libs/kafka-relay validates the KAFKA_* values themselves.
+ * without it.
  */
 runApp('relay', async (config) => {
-  const settings = loadKafkaRelaySettings();
+  const settings = kafkaRelaySettings(config);
   if (!settings) throw new ConfigError('KAFKA_BROKERS is not set: the relay needs the brokers to publish to (host:port,…)');
   const obs = await startAppObservability({ app: 'relay', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
   const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });

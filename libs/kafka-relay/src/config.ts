@@ -1,31 +1,22 @@
-import { z } from 'zod';
-import { ConfigError } from '@dob/runtime';
-
-const broker = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'host:port');
+import { appConfigSchema, ConfigError, type AppConfig } from '@dob/runtime';
 
 /**
  * Kafka relay settings. Opt-in: without KAFKA_BROKERS there is no relay (the embedded default needs no server).
- * - KAFKA_BROKERS: bootstrap brokers, `host:port` comma-separated.
- * - KAFKA_CLIENT_ID (default dob-kafka-relay), KAFKA_TOPIC_PREFIX (default none; e.g. `staging.`).
- * - KAFKA_TOPIC_PARTITIONS (default 3), KAFKA_TOPIC_REPLICATION_FACTOR (default 1): for topics the relay creates.
- * - KAFKA_RELAY_BATCH_SIZE (default 500 events per produce batch), KAFKA_RELAY_POLL_MS (default 1000; appends on
- *   the same database wake the relay at once through NOTIFY, polling is the fallback).
- * - RELAY_HEALTH_PORT (default 3002): GET /health of the standalone relay (`npm run start:relay`).
+ * The variables, their defaults and their checks are part of the one configuration schema (libs/runtime
+ * app-config.ts, listed in the README's table); this file only shapes them for the relay.
  */
-export const kafkaEnvSchema = z.object({
-  KAFKA_BROKERS: z
-    .string()
-    .optional()
-    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(broker)),
-  KAFKA_CLIENT_ID: z.string().trim().min(1).default('dob-kafka-relay'),
-  KAFKA_TOPIC_PREFIX: z.string().trim().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only').default(''),
-  KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(3),
-  KAFKA_TOPIC_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(10).default(1),
-  KAFKA_RELAY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
-  KAFKA_RELAY_POLL_MS: z.coerce.number().int().min(5).max(60_000).default(1000),
-  RELAY_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
-});
+const kafkaVariables = {
+  KAFKA_BROKERS: true,
+  KAFKA_CLIENT_ID: true,
+  KAFKA_TOPIC_PREFIX: true,
+  KAFKA_TOPIC_PARTITIONS: true,
+  KAFKA_TOPIC_REPLICATION_FACTOR: true,
+  KAFKA_RELAY_BATCH_SIZE: true,
+  KAFKA_RELAY_POLL_MS: true,
+  RELAY_HEALTH_PORT: true,
+} as const;
+export type KafkaVariables = Pick<AppConfig, keyof typeof kafkaVariables>;
+const kafkaSchema = appConfigSchema.pick(kafkaVariables);
 
 export interface KafkaRelaySettings {
   readonly brokers: readonly string[];
@@ -38,20 +29,9 @@ export interface KafkaRelaySettings {
   readonly healthPort: number;
 }
 
-/** The deployment's topic prefix alone (ops `kafka status` needs it without brokers). */
-export function kafkaTopicPrefix(env: NodeJS.ProcessEnv = process.env): string {
-  return kafkaEnvSchema.shape.KAFKA_TOPIC_PREFIX.parse(env.KAFKA_TOPIC_PREFIX);
-}
-
-/** The relay's settings, or null when KAFKA_BROKERS is unset; a bad value throws ConfigError naming the variable. */
-export function loadKafkaRelaySettings(env: NodeJS.ProcessEnv = process.env): KafkaRelaySettings | null {
-  const parsed = kafkaEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`invalid Kafka configuration:\n${lines.join('\n')}`);
-  }
-  const c = parsed.data;
-  if (c.KAFKA_BROKERS.length === 0) return null;
+/** The relay's settings from validated configuration, or null when KAFKA_BROKERS is unset. */
+export function kafkaRelaySettings(c: KafkaVariables): KafkaRelaySettings | null {
+  if (!c.KAFKA_BROKERS) return null;
   return {
     brokers: c.KAFKA_BROKERS,
     clientId: c.KAFKA_CLIENT_ID,
@@ -62,4 +42,22 @@ export function loadKafkaRelaySettings(env: NodeJS.ProcessEnv = process.env): Ka
     pollIntervalMs: c.KAFKA_RELAY_POLL_MS,
     healthPort: c.RELAY_HEALTH_PORT,
   };
+}
+
+/** Parses the KAFKA_* variables of `env` with the shared schema; a bad value throws ConfigError naming the variable. */
+export function loadKafkaRelaySettings(env: NodeJS.ProcessEnv = process.env): KafkaRelaySettings | null {
+  return kafkaRelaySettings(parseKafkaVariables(env));
+}
+
+/** The deployment's topic prefix alone (ops `kafka status` needs it without brokers). */
+export function kafkaTopicPrefix(env: NodeJS.ProcessEnv = process.env): string {
+  return parseKafkaVariables(env).KAFKA_TOPIC_PREFIX;
+}
+
+function parseKafkaVariables(env: NodeJS.ProcessEnv): KafkaVariables {
+  const parsed = kafkaSchema.safeParse(Object.fromEntries(Object.keys(kafkaVariables).map((name) => [name, env[name]])));
+  if (!parsed.success) {
+    throw new ConfigError(`invalid Kafka configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
 }

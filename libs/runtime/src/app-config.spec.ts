@@ -69,6 +69,15 @@ describe('loadAppConfig', () => {
     expect(loadAppConfig('notifier', { WEBHOOK_RETRY_SCHEDULE_MS: '10, 20' }).WEBHOOK_RETRY_SCHEDULE_MS).toEqual([10, 20]);
   });
 
+  it('validates the Kafka relay variables in the same schema (no second parser)', () => {
+    expect(() => loadAppConfig('relay', {})).toThrow(/KAFKA_BROKERS is required/);
+    expect(() => loadAppConfig('relay', { KAFKA_BROKERS: 'kafka' })).toThrow(/KAFKA_BROKERS\.0 host:port/);
+    expect(() => loadAppConfig('all', { KAFKA_TOPIC_PREFIX: 'a b' })).toThrow(/KAFKA_TOPIC_PREFIX letters, digits/);
+    const c = loadAppConfig('relay', { KAFKA_BROKERS: 'a:9092, b:9093', KAFKA_TOPIC_PARTITIONS: '6' });
+    expect(c).toMatchObject({ KAFKA_BROKERS: ['a:9092', 'b:9093'], KAFKA_TOPIC_PARTITIONS: 6, KAFKA_CLIENT_ID: 'dob-kafka-relay', RELAY_HEALTH_PORT: 3002 });
+    expect(loadAppConfig('all', { KAFKA_BROKERS: ' ' }).KAFKA_BROKERS).toBeUndefined();
+  });
+
   it('can be enumerated per app (compose file check)', () => {
     for (const app of APPS) {
       for (const r of appRequirements[app]) for (const name of r.anyOf) expect(configVariables[name].apps).toContain(app);

@@ -147,16 +147,27 @@ export const configVariables = {
     'requests per minute per client IP without a valid API key (registration, challenges, JWT)',
   ),
 
-  // The Kafka relay's settings; libs/kafka-relay validates their values (loadKafkaRelaySettings), listed here so
-  // the README, the compose file and each app's variables have one source.
-  KAFKA_BROKERS: v(optionalText, ['all', 'relay', 'ops'], 'host:port,…: publish every domain event to the analysts\' Kafka topics (docs/kafka.md); unset = no relay'),
-  KAFKA_TOPIC_PREFIX: v(optionalText, ['all', 'relay', 'ops'], 'prefix of every topic name (e.g. staging.); also names the checkpoint'),
-  KAFKA_TOPIC_PARTITIONS: v(optionalText, ['all', 'relay'], 'partitions of the topics the relay creates (default 3)'),
-  KAFKA_TOPIC_REPLICATION_FACTOR: v(optionalText, ['all', 'relay'], 'replication factor of the topics the relay creates (default 1)'),
-  KAFKA_CLIENT_ID: v(optionalText, ['all', 'relay', 'ops'], 'Kafka client id (default dob-kafka-relay)'),
-  KAFKA_RELAY_BATCH_SIZE: v(optionalText, ['all', 'relay'], 'events per produce batch (default 500)'),
-  KAFKA_RELAY_POLL_MS: v(optionalText, ['all', 'relay'], 'fallback poll interval of the relay (default 1000)'),
-  RELAY_HEALTH_PORT: v(optionalText, ['relay'], "GET /health of `npm run start:relay` (default 3002)"),
+  // The Kafka relay's settings (libs/kafka-relay turns them into its settings with kafkaRelaySettings).
+  KAFKA_BROKERS: v(
+    list.pipe(z.array(z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'host:port'))).transform((brokers) => (brokers.length ? brokers : undefined)),
+    ['all', 'relay', 'ops'],
+    "host:port,…: publish every domain event to the analysts' Kafka topics (docs/kafka.md); unset = no relay",
+  ),
+  KAFKA_TOPIC_PREFIX: v(
+    z.string().trim().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only').default(''),
+    ['all', 'relay', 'ops'],
+    'prefix of every topic name (e.g. staging.); also names the checkpoint',
+  ),
+  KAFKA_TOPIC_PARTITIONS: v(z.coerce.number().int().min(1).max(1000).default(3), ['all', 'relay'], 'partitions of the topics the relay creates'),
+  KAFKA_TOPIC_REPLICATION_FACTOR: v(z.coerce.number().int().min(1).max(10).default(1), ['all', 'relay'], 'replication factor of the topics the relay creates'),
+  KAFKA_CLIENT_ID: v(z.string().trim().min(1).default('dob-kafka-relay'), ['all', 'relay', 'ops'], 'Kafka client id'),
+  KAFKA_RELAY_BATCH_SIZE: v(z.coerce.number().int().min(1).max(10_000).default(500), ['all', 'relay'], 'events per produce batch'),
+  KAFKA_RELAY_POLL_MS: v(
+    z.coerce.number().int().min(5).max(60_000).default(1000),
+    ['all', 'relay'],
+    'fallback poll interval of the relay (appends on the same database wake it at once through NOTIFY)',
+  ),
+  RELAY_HEALTH_PORT: v(port.default(3002), ['relay'], 'GET /health of `npm run start:relay`'),
 } as const;
 
 export type ConfigVariable = keyof typeof configVariables;
