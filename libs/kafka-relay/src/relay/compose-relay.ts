@@ -1,9 +1,11 @@
 import type { EventStore } from '@dob/event-store';
+import type { LeaseKeeper } from '@dob/leases';
 import { createSqlReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
 import type { SqlDatabase } from '@dob/sql';
 import type { KafkaRelaySettings } from '../config';
 import { createKafkajsPublisher } from '../kafkajs/kafkajs-publisher';
 import { KafkaRelay } from './kafka-relay';
+import { relayCheckpointName } from './relay-checkpoint';
 
 export interface RunningKafkaRelay {
   readonly relay: KafkaRelay;
@@ -17,9 +19,16 @@ export function startKafkaRelay(o: {
   readonly eventStore: EventStore;
   readonly settings: KafkaRelaySettings;
   readonly log?: (line: string) => void;
+  /** Several relays: they compete for the lease named like their checkpoint (the caller starts the keeper). */
+  readonly leases?: LeaseKeeper;
 }): RunningKafkaRelay {
   const publisher = createKafkajsPublisher({ brokers: o.settings.brokers, clientId: o.settings.clientId, log: o.log });
-  const relay = new KafkaRelay({
+  let relay: KafkaRelay | undefined;
+  const lease = o.leases?.claim(relayCheckpointName(o.settings.topicPrefix), {
+    onAcquired: () => relay?.leaseChanged(),
+    onLost: () => relay?.leaseChanged(),
+  });
+  relay = new KafkaRelay({
     events: o.eventStore,
     checkpoints: createSqlReadModelStore<SqlProjectionDefinition>(o.db),
     publisher,
@@ -29,6 +38,7 @@ export function startKafkaRelay(o: {
     batchSize: o.settings.batchSize,
     pollIntervalMs: o.settings.pollIntervalMs,
     log: o.log,
+    ...(lease ? { lease } : {}),
   });
   relay.start();
   return {

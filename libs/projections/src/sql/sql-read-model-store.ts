@@ -1,3 +1,4 @@
+import { LeaseLostError, assertLeaseHeld, type LeaseFence } from '@dob/leases';
 import type { SqlDatabase, SqlExecutor } from '@dob/sql';
 import {
   START,
@@ -170,8 +171,10 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     expected: GlobalPosition,
     next: GlobalPosition,
     events: readonly RecordedEvent[],
+    fence?: LeaseFence,
   ): Promise<void> {
     await this.db.transaction(async (tx) => {
+      if (fence) await assertLeaseHeld(tx, fence).catch(fencedOut(slot));
       // Row lock: a second runner, a reset or a drop of this slot waits for us, then sees the new position.
       const { rows } = await tx.query<{ position: string; status: ProjectionStatus; tables: Record<string, string> }>(
         `SELECT position, status, tables FROM projection_checkpoints WHERE ${WHERE_SLOT} FOR UPDATE`,
@@ -305,6 +308,11 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     return readAllDocuments(this.db, readModelView(def.name, collection), spec);
   }
 }
+
+/** A refused fence is a conflict for the runner: nothing was written, re-read who owns what. */
+const fencedOut = (slot: ProjectionSlot) => (e: unknown) => {
+  throw e instanceof LeaseLostError ? new CheckpointConflictError(slot, e.message) : e;
+};
 
 async function lockedRow(
   tx: SqlExecutor,
