@@ -74,7 +74,7 @@ export class LeaseKeeper {
       validUntil: 0,
       held: () => claim.lease,
       heldSince: () => claim.since,
-      fence: () => (claim.lease ? { name, token: claim.lease.token } : null),
+      fence: () => (claim.lease ? { name, token: claim.lease.token, durationMs: this.timing.durationMs } : null),
     };
     this.claims.set(name, claim);
     if (this.timer) this.schedule(); // started already: try it now rather than at the next beat

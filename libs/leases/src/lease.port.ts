@@ -24,6 +24,8 @@ export interface HeldLease {
 export interface LeaseFence {
   readonly name: string;
   readonly token: number;
+  /** The lease's duration: a commit left open longer than this (its process paused mid-transaction) is ended. */
+  readonly durationMs?: number;
 }
 
 /** A stored lease as operators see it (`npm run ops -- cluster status`). */

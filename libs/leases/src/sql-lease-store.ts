@@ -80,8 +80,17 @@ export function createSqlLeaseStore(db: SqlDatabase): LeaseStore {
 }
 
 /**
- * The fencing check, run inside the transaction that commits leased work (before its writes): the lease must
- * still carry this token and not have lapsed. `FOR SHARE` holds the row until COMMIT, so a standby's takeover
+ * A fenced transaction must not outlive its lease: if its process is paused (or cut off) mid-transaction, its row
+ * locks would hold back the standby that takes the work over. PostgreSQL ends a session left idle in a
+ * transaction this long (rolled back: nothing of it lands). Run first in the transaction.
+ */
+export async function boundFencedTransaction(tx: SqlExecutor, fence: LeaseFence): Promise<void> {
+  if (fence.durationMs) await tx.query(`SELECT set_config('idle_in_transaction_session_timeout', $1, true)`, [String(fence.durationMs)]);
+}
+
+/**
+ * The fencing check, run inside the transaction that commits leased work, last before its final write: the lease
+ * must still carry this token and not have lapsed. `FOR SHARE` holds the row until COMMIT, so a standby's takeover
  * (an UPDATE of that row) waits for this commit to finish, and every commit after the takeover sees the new token
  * and is refused: the old holder's batch either landed before the takeover or not at all.
  */
