@@ -1,5 +1,5 @@
 import type { SqlDatabase, SqlExecutor } from '@dob/sql';
-import { LeaseLostError, type LeaseFence, type LeaseOwner, type LeaseRecord, type LeaseStore } from './lease.port';
+import { LeaseLostError, type LeaseFence, type LeaseRecord, type LeaseStore } from './lease.port';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS leases (

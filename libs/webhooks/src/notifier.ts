@@ -1,5 +1,5 @@
-import type { LeaseKeeper } from '@dob/leases';
 import type { EventStore } from '@dob/event-store';
+import type { LeaseKeeper } from '@dob/leases';
 import { ProjectionRunner, createSqlReadModelStore, type ProjectionReport, type SqlProjectionDefinition } from '@dob/projections';
 import { checkSecretFingerprint } from '@dob/runtime';
 import type { SqlDatabase, SqlExecutor } from '@dob/sql';

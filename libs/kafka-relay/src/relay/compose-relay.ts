@@ -23,12 +23,12 @@ export function startKafkaRelay(o: {
   readonly leases?: LeaseKeeper;
 }): RunningKafkaRelay {
   const publisher = createKafkajsPublisher({ brokers: o.settings.brokers, clientId: o.settings.clientId, log: o.log });
-  let relay: KafkaRelay | undefined;
+  const woken: { relay?: KafkaRelay } = {}; // the relay needs its lease claim, the claim's handlers wake the relay
   const lease = o.leases?.claim(relayCheckpointName(o.settings.topicPrefix), {
-    onAcquired: () => relay?.leaseChanged(),
-    onLost: () => relay?.leaseChanged(),
+    onAcquired: () => woken.relay?.leaseChanged(),
+    onLost: () => woken.relay?.leaseChanged(),
   });
-  relay = new KafkaRelay({
+  const relay = new KafkaRelay({
     events: o.eventStore,
     checkpoints: createSqlReadModelStore<SqlProjectionDefinition>(o.db),
     publisher,
@@ -40,6 +40,7 @@ export function startKafkaRelay(o: {
     log: o.log,
     ...(lease ? { lease } : {}),
   });
+  woken.relay = relay;
   relay.start();
   return {
     relay,
