@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { WEBHOOK_EVENTS, createFanoutProjection, createWebhookComponents, startTestReceiver, type TestReceiver } from '@dob/webhooks';
 import { systemEventCatalog } from '../apps/api/src/system-event-catalog';
 import { SeedSubmitter } from '../libs/devnet/src/seeder/seed-submitter';
-import { freePort, startApp, until, type AppProcess } from './app-processes';
+import { ROOT, freePort, startApp, until, type AppProcess } from './app-processes';
 import { testServices } from './services';
 
 /**
@@ -312,6 +313,15 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
     for (const [w, ms] of takeover) expect({ w, ms: ms < 10_000 }).toEqual({ w, ms: true });
     const leases = await createSqlLeaseStore(db).list();
     for (const w of orphaned) expect(leases.find((l) => l.name === w)!.token).toBeGreaterThanOrEqual(2);
+
+    // The operators' view of the same: every piece of work owned by a survivor, at lag 0.
+    const status = spawnSync('npm', ['run', '-s', 'ops', '--', 'cluster', 'status'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: shared.DATABASE_URL },
+      encoding: 'utf8',
+    });
+    console.log(`npm run ops -- cluster status\n${status.stdout}${status.stderr}`);
+    for (const w of work) expect(status.stdout).toMatch(new RegExp(`${w}\\s+owned\\s+\\w+\\s+\\S+\\s+\\d+\\s+\\S+\\s+\\d+\\s+0 (events|ledgers)`));
 
     // Read models = a clean rebuild of every projection from the same event store into another schema.
     const cleanDb = await schemaDb(`t_${randomBytes(6).toString('hex')}`);

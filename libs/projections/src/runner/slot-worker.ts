@@ -73,6 +73,9 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
   private async run(): Promise<WorkerEnd> {
     const types = this.definition.eventTypes.length ? this.definition.eventTypes : undefined;
     try {
+      // Under a lease, claim the checkpoint first (an empty commit with the fence): a store that records the
+      // fence on the checkpoint (MongoDB) refuses the previous owner from here on, and a lost lease shows at once.
+      if (this.options.fence) await this.readModels.commitBatch(this.definition, this.slot, this.position, this.position, [], this.options.fence);
       this.subscription = this.store.subscribeToAll({
         after: this.position,
         maxCount: this.definition.batchSize ?? this.options.batchSize,
