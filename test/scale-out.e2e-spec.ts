@@ -352,6 +352,7 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
     expect(queued).toEqual(await deliveryIds(cleanDb));
     expect(queued.length).toBeGreaterThan(0);
     const received = receiver.requests.map((r) => r.headers['x-svc-delivery'] as string);
+    console.log(`webhook deliveries: ${queued.length} queued, ${received.length} requests received, ${received.length - new Set(received).size} repeats`);
     expect([...new Set(received)].sort()).toEqual(queued);
     expect(received.length - new Set(received).size).toBeLessThanOrEqual(WEBHOOK_CONCURRENCY); // only attempts in flight at the kill repeat
     expect(await webhooks.queue.counts()).toMatchObject({ pending: 0, failed: 0 });
