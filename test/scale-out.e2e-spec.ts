@@ -248,6 +248,9 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
 
     // The two APIs: one key's rate limit spent across both; a key revoked through one is refused by the other.
     const api = (n: 1 | 2) => `http://127.0.0.1:${ports[`api-${n}`]}/api/agent`;
+    for (const n of [1, 2] as const) {
+      await until(`api-${n} listening`, async () => (await fetch(`http://127.0.0.1:${ports[`api-${n}`]}/health/live`)).ok, 120_000, everyApp);
+    }
     const wallet = Keypair.random();
     const register = async (n: 1 | 2) => {
       const challenge = (await (await fetch(`${api(n)}/auth/challenge/${wallet.publicKey()}`)).json()) as Json;
