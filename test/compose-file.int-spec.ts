@@ -83,10 +83,10 @@ describe('docker-compose.yml', () => {
     expect(validate.errors ?? []).toEqual([]);
   });
 
-  it('starts the production-shaped set: two API replicas, one of each worker, and the servers', () => {
+  it('starts the production-shaped set: two APIs, two of each leased worker, one projector (MongoDB), the servers', () => {
     const apps = appServices.map((s) => s.app);
-    expect(apps.filter((a) => a === 'api')).toHaveLength(2);
-    for (const app of ['indexer', 'projector', 'notifier', 'relay'] as const) expect(apps.filter((a) => a === app)).toHaveLength(1);
+    for (const app of ['api', 'indexer', 'notifier', 'relay'] as const) expect(apps.filter((a) => a === app)).toHaveLength(2);
+    expect(apps.filter((a) => a === 'projector')).toHaveLength(1);
     expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'mongo', 'redis', 'kafka', 'eventstore']));
   });
 

@@ -1,7 +1,7 @@
 import { createChainEventCatalog } from '@dob/domain';
-import { registerSeededPools, startNetworkIndexing } from '@dob/indexer';
-import { fieldLogger, instrumentEventStore, startAppObservability } from '@dob/observability';
-import { HealthRegistry, openStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
+import { registerSeededPools, startLeasedNetworkIndexing, startNetworkIndexing, type NetworkIndexingOptions } from '@dob/indexer';
+import { fieldLogger, instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
+import { HealthRegistry, appLeases, openStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
 import { devnetOf } from '../../api/src/chain-config';
 
 /**
@@ -39,19 +39,25 @@ runApp('indexer', async (config) => {
     },
     'indexer starting',
   );
-  const indexing = startNetworkIndexing(instrumentEventStore(storage.eventStore, obs.metrics), {
+  const store = instrumentEventStore(storage.eventStore, obs.metrics);
+  const options: NetworkIndexingOptions = {
     rpcUrl,
     networkId,
     startLedger: config.INDEXER_START_LEDGER,
     knownWasms: [...config.DOB_WASM_HASHES, ...(devnet?.knownWasms ?? [])],
     contracts: config.INDEXER_CONTRACTS,
     logger: fieldLogger(obs.log, 'indexer'),
-  });
-  obs.metrics.trackIndexer(networkId, () => indexing.status());
+  };
+  // Several indexers on one PostgreSQL: one ingests each network (the lease holder), the others stand by.
+  const leases = appLeases('indexer', storage.db, config, lineLogger(obs.log, 'leases'));
+  const indexing = leases ? startLeasedNetworkIndexing(store, options, leases) : startNetworkIndexing(store, options);
+  await leases?.start();
+  obs.metrics.trackIndexer(networkId, () => indexing.status() ?? { ledgersBehind: null, eventsIngested: 0 });
   health.register(`indexer_${networkId}`, () => indexing.health());
   startup.done();
   return async () => {
     await healthServer?.close();
+    await leases?.stop();
     await indexing.stop();
     await obs.close();
     await storage.close();

@@ -1,5 +1,5 @@
 import { instrumentEventStore, lineLogger, recordDelivery, startAppObservability } from '@dob/observability';
-import { HealthRegistry, openStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
+import { HealthRegistry, appLeases, openStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
 import { createNotifier, webhookSettings } from '@dob/webhooks';
 import { devnetOf, tokensOf } from '../../api/src/chain-config';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
@@ -7,7 +7,7 @@ import { systemEventCatalog } from '../../api/src/system-event-catalog';
 /**
  * The notifier alone: fans domain events out to subscribed webhooks (durable queue) and delivers them, signed, with
  * retries. Run it against PostgreSQL (DATABASE_URL) beside the api, indexer and projector; `npm start` embeds it.
- * Several instances may run: the fan-out checkpoint admits one writer per batch, SKIP LOCKED shares the queue.
+ * Several instances may run: the fan-out runs in the one holding its lease (fenced commits), SKIP LOCKED shares the queue.
  * WEBHOOK_SECRET_KEY must be the API's (checked against the fingerprint stored with the data at start).
  * HEALTH_PORT serves GET /health: fan-out lag, queue counts, failed attempts by reason; METRICS_PORT /metrics.
  */
@@ -19,6 +19,7 @@ runApp('notifier', async (config) => {
   const tokens = tokensOf(config, await devnetOf(config, startup.waitFor));
   startup.waitFor('the database');
   const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
+  const leases = appLeases('notifier', storage.db, config, lineLogger(obs.log, 'leases'));
   const notifier = await createNotifier({
     db: storage.db,
     eventStore: instrumentEventStore(storage.eventStore, obs.metrics),
@@ -26,8 +27,10 @@ runApp('notifier', async (config) => {
     ...webhookSettings(config, storage.dataDir),
     log: lineLogger(obs.log, 'notifier'),
     onDeliveryAttempt: (result) => recordDelivery(obs.metrics, result),
+    ...(leases ? { leases } : {}),
   });
   await notifier.start();
+  await leases?.start();
   obs.metrics.trackProjections(() => notifier.projections());
   obs.metrics.sample(async () => obs.metrics.webhookQueueDepth.set((await notifier.components.queue.counts()).pending));
   health.register('notifier', () => notifier.health());
@@ -35,6 +38,7 @@ runApp('notifier', async (config) => {
   obs.log.info(`fan-out and delivery worker running${healthServer ? `; health ${healthServer.url}` : ''}`);
   return async () => {
     await healthServer?.close();
+    await leases?.stop();
     await notifier.stop();
     await obs.close();
     await storage.close();

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { ConfigError } from '@dob/runtime';
+import { registerClusterCommands } from './commands/cluster.command';
 import { registerDataDirCommands } from './commands/data-dir.command';
 import { registerEventCommands } from './commands/events.command';
 import { registerFeaturedCommands } from './commands/featured.command';
@@ -14,7 +15,7 @@ import { OpsError } from './ops-context';
  * `featured set <address> --network <id> --reason <text> [--position <n>] | clear <address> --network <id>`,
  * `keys set-rate-limit <keyId> <rpm>`, `data-dir status | unlock [--force]`, `pools register <address> --network <id> --name … --ticker … --access-type …
  * --distribution-type … [--apr …] [--max-participants …] [--token …]`, `kafka status | replay --from <position|beginning>
- * [--to <position>]`.
+ * [--to <position>]`, `cluster status` (who owns which leased work).
  * Connects via DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite, default ./.data). Projections come from
  * the registry in libs/projections, so new projections appear here without CLI changes; new command groups are
  * one `register…(program)` line below.
@@ -28,6 +29,7 @@ export function buildOpsProgram(): Command {
   registerPoolCommands(program);
   registerKafkaCommands(program);
   registerDataDirCommands(program);
+  registerClusterCommands(program);
   return program;
 }
 

@@ -1,7 +1,7 @@
 import { instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
-import { HealthRegistry, openStorage, runApp, startHealthServer } from '@dob/runtime';
+import { HealthRegistry, appLeases, openStorage, runApp, startHealthServer } from '@dob/runtime';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
 /**
@@ -15,17 +15,22 @@ runApp('projector', async (config) => {
   const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
   const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
   obs.log.info(`read models: ${readModels.description}`);
+  // Several projectors on one PostgreSQL: each projection runs in the one holding its lease (docs/projections.md).
+  const leases = appLeases('projector', storage.db, config, lineLogger(obs.log, 'leases'));
   const runner = new ProjectionRunner(instrumentEventStore(storage.eventStore, obs.metrics), readModels.store, projectionRegistry, {
     log: lineLogger(obs.log, 'projector'),
+    ...(leases ? { leases } : {}),
   });
   const health = new HealthRegistry();
   health.register('projections', () => projectionsHealth(runner, { runs: true }));
   const healthServer = config.HEALTH_PORT === undefined ? undefined : await startHealthServer(health, config.HEALTH_PORT);
   await runner.start();
+  await leases?.start();
   obs.metrics.trackProjections(() => runner.status());
   obs.log.info(`running ${runner.names.join(', ')}${healthServer ? `; health ${healthServer.url}` : ''}`);
   return async () => {
     await healthServer?.close();
+    await leases?.stop();
     await runner.stop();
     await readModels.close();
     await obs.close();

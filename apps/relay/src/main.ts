@@ -1,6 +1,6 @@
 import { kafkaRelaySettings, startKafkaRelay } from '@dob/kafka-relay';
 import { lineLogger, startAppObservability } from '@dob/observability';
-import { ConfigError, HealthRegistry, openStorage, runApp, startHealthServer } from '@dob/runtime';
+import { ConfigError, HealthRegistry, appLeases, openStorage, runApp, startHealthServer } from '@dob/runtime';
 import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
 /**
@@ -15,13 +15,17 @@ runApp('relay', async (config) => {
   if (!settings) throw new ConfigError('KAFKA_BROKERS is not set: the relay needs the brokers to publish to (host:port,…)');
   const obs = await startAppObservability({ app: 'relay', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
   const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
-  const running = startKafkaRelay({ db: storage.db, eventStore: storage.eventStore, settings, log: lineLogger(obs.log, 'kafka_relay') });
+  // Several relays on one PostgreSQL: one publishes (the lease holder), the others stand by.
+  const leases = appLeases('relay', storage.db, config, lineLogger(obs.log, 'leases'));
+  const running = startKafkaRelay({ db: storage.db, eventStore: storage.eventStore, settings, log: lineLogger(obs.log, 'kafka_relay'), ...(leases ? { leases } : {}) });
+  await leases?.start();
   obs.metrics.trackRelayLag('kafka', async () => (await running.relay.status()).lagEvents);
   const health = new HealthRegistry();
   health.register('kafka_relay', async () => running.relay.health());
   const server = await startHealthServer(health, settings.healthPort);
   obs.log.info(`relaying to ${settings.brokers.join(',')} (${running.relay.topicNames.join(', ')}); health at ${server.url}`);
   return async () => {
+    await leases?.stop();
     await running.stop();
     await server.close();
     await obs.close();

@@ -11,3 +11,4 @@ export * from './scheduler/time-driven-scheduler';
 export * from './registry/pool-registry';
 export * from './indexer-runtime';
 export * from './devnet/devnet-contracts';
+export * from './ownership/leased-indexing';

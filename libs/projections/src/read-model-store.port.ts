@@ -1,4 +1,5 @@
 import type { GlobalPosition, RecordedEvent } from '@dob/event-store';
+import type { LeaseFence } from '@dob/leases';
 import type { Doc } from './documents/collections';
 import type { ProjectionDefinition, ProjectionHeader, ProjectionSlot, ProjectionStatus, ProjectionTables } from './projection';
 
@@ -53,7 +54,9 @@ export interface ReadModelStore<D extends ProjectionHeader = ProjectionDefinitio
   /**
    * Applies `events` with the definition's reducer and moves the checkpoint from `expected` to `next`, exactly
    * once: if the checkpoint is not `expected` or the slot is faulted, nothing is written (CheckpointConflictError);
-   * if the reducer throws, nothing is written and the error propagates.
+   * if the reducer throws, nothing is written and the error propagates. With a `fence` (the lease of the process
+   * running this projection), the lease must still carry its token when the batch commits, checked as part of the
+   * commit; otherwise nothing is written (CheckpointConflictError): a process that lost its lease commits nothing.
    */
   commitBatch(
     definition: D,
@@ -61,6 +64,7 @@ export interface ReadModelStore<D extends ProjectionHeader = ProjectionDefinitio
     expected: GlobalPosition,
     next: GlobalPosition,
     events: readonly RecordedEvent[],
+    fence?: LeaseFence,
   ): Promise<void>;
   setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void>;
   /**

@@ -82,7 +82,7 @@ describe('loadAppConfig', () => {
     for (const app of APPS) {
       for (const r of appRequirements[app]) for (const name of r.anyOf) expect(configVariables[name].apps).toContain(app);
     }
-    expect(appVariables('projector')).toEqual(['DATA_DIR', 'DATABASE_URL', 'EVENTSTORE_URL', 'MONGODB_URL', 'HEALTH_PORT', 'LOG_LEVEL', 'METRICS_PORT']);
+    expect(appVariables('projector')).toEqual(['DATA_DIR', 'DATABASE_URL', 'EVENTSTORE_URL', 'MONGODB_URL', 'HEALTH_PORT', 'LEASE_DURATION_MS', 'LEASE_HEARTBEAT_MS', 'LOG_LEVEL', 'METRICS_PORT']);
   });
 
   it("is the README's configuration table, variable for variable", () => {

@@ -135,6 +135,17 @@ export const configVariables = {
   WEBHOOK_LEASE_MS: v(z.coerce.number().int().min(100).default(30_000), ['all', 'notifier'], 'delivery lease (above the 10 s send timeout)'),
   WEBHOOK_POLL_MS: v(z.coerce.number().int().min(5).default(1000), ['all', 'notifier'], 'longest idle sleep of the delivery worker'),
 
+  LEASE_DURATION_MS: v(
+    z.coerce.number().int().min(500).max(600_000).default(5_000),
+    ['indexer', 'projector', 'notifier', 'relay'],
+    'several copies on PostgreSQL: how long an owner\'s lease on its work (projection, fan-out, relay, ingestion, scheduler) lasts unrenewed; a standby takes over within this plus one heartbeat',
+  ),
+  LEASE_HEARTBEAT_MS: v(
+    z.coerce.number().int().min(50).max(60_000).default(1_000),
+    ['indexer', 'projector', 'notifier', 'relay'],
+    'how often leases are renewed and lapsed ones tried (below LEASE_DURATION_MS)',
+  ),
+
   LOG_LEVEL: v(
     z.enum(['fatal', 'error', 'warn', 'log', 'info', 'debug', 'verbose', 'trace', 'silent']).default('log'),
     ['all', 'api', 'indexer', 'projector', 'notifier', 'relay'],

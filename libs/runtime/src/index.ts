@@ -7,3 +7,4 @@ export * from './secret-file';
 export * from './secret-fingerprint';
 export * from './health-server';
 export * from './run-app';
+export * from './leases';

@@ -1,4 +1,5 @@
 import type { EventStore } from '@dob/event-store';
+import type { LeaseKeeper } from '@dob/leases';
 import { ProjectionRunner, createSqlReadModelStore, type ProjectionReport, type SqlProjectionDefinition } from '@dob/projections';
 import { checkSecretFingerprint } from '@dob/runtime';
 import type { SqlDatabase, SqlExecutor } from '@dob/sql';
@@ -94,6 +95,8 @@ export interface NotifierOptions extends WebhookComponentsOptions {
   readonly leaseMs?: number;
   readonly pollIntervalMs?: number;
   readonly log?: (line: string) => void;
+  /** Several notifiers: the fan-out runs in the one holding its lease (fenced commits); every one delivers. */
+  readonly leases?: LeaseKeeper;
 }
 
 /** The runtime's ComponentHealth shape, so a root can `health.register('notifier', () => notifier.health())`. */
@@ -108,6 +111,8 @@ export interface NotifierHealth {
     readonly inFlight: number;
     readonly queue: Record<'pending' | 'delivered' | 'failed', number>;
     readonly lastError: string | null;
+    /** Several notifiers: whether this one runs the fan-out now (owner) or only delivers (standby). */
+    readonly fanout?: 'owner' | 'standby';
   };
 }
 
@@ -143,6 +148,7 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
   const runner = new ProjectionRunner<SqlProjectionDefinition>(o.eventStore, createSqlReadModelStore(o.db), [createFanoutProjection({ now: o.now, tokens: o.tokens })], {
     log: o.log,
     pollIntervalMs: o.pollIntervalMs,
+    ...(o.leases ? { leases: o.leases } : {}),
   });
   const worker = new DeliveryWorker({
     queue: components.queue,
@@ -172,7 +178,9 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
     async health() {
       const s = worker.stats();
       // A poison event faults the fan-out (nothing after it is enqueued until an operator retries): report down.
-      const faulted = (await runner.status()).some((p) => p.active?.status === 'faulted');
+      const report = await runner.status();
+      const faulted = report.some((p) => p.active?.status === 'faulted');
+      const role = report[0]?.role;
       const ready = runner.isCaughtUp() && !faulted;
       return {
         status: faulted ? 'down' : 'up',
@@ -180,7 +188,7 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
         ...(ready
           ? {}
           : { waitingFor: faulted ? 'the fan-out is faulted (npm run ops -- projections retry webhook_fanout)' : 'the fan-out is catching up with the event store' }),
-        details: { ...s, queue: await components.queue.counts() },
+        details: { ...s, queue: await components.queue.counts(), ...(role ? { fanout: role } : {}) },
       };
     },
     waitUntilCaughtUp: (timeoutMs) => runner.waitUntilCaughtUp(timeoutMs),

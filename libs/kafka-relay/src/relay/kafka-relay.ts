@@ -1,4 +1,5 @@
 import { START, positionToString, type EventStore, type GlobalPosition, type ReadAllPage, type Subscription } from '@dob/event-store';
+import type { LeaseClaim } from '@dob/leases';
 import { CheckpointConflictError, type ReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
 import { ANALYST_TOPICS, RELAYED_EVENT_TYPES, brokerTopic } from '../analyst-topics';
 import { toAnalystMessage, type AnalystMessage } from '../cloud-event';
@@ -22,9 +23,14 @@ export interface KafkaRelayOptions {
   readonly retry?: { readonly baseMs: number; readonly capMs: number };
   readonly log?: (line: string) => void;
   readonly random?: () => number;
+  /**
+   * Several relays on one database: only the holder of this lease publishes, and its checkpoint moves are fenced
+   * with the lease's token; the others stand by. Unset: this relay always runs.
+   */
+  readonly lease?: LeaseClaim;
 }
 
-export type RelayState = 'starting' | 'catching_up' | 'live' | 'degraded' | 'stopped';
+export type RelayState = 'starting' | 'standby' | 'catching_up' | 'live' | 'degraded' | 'stopped';
 
 /** The runtime's ComponentHealth shape, so a root can `health.register('kafka_relay', () => relay.health())`. */
 export interface RelayHealth {
@@ -107,6 +113,18 @@ export class KafkaRelay {
     await this.loop;
   }
 
+  /**
+   * The lease was taken or lost. Lost: stop following now (a page in hand is refused by the fence) and stand by.
+   * Taken: end the standby's wait, so it follows from the stored checkpoint at once.
+   */
+  leaseChanged(): void {
+    if (this.o.lease && !this.o.lease.held()) {
+      this.caughtUp = false;
+      void this.subscription?.stop();
+    }
+    this.wake?.();
+  }
+
   /** True once the relay has published everything committed at least once and nothing is failing. */
   isCaughtUp(): boolean {
     return this.caughtUp && this.failingSince === null;
@@ -144,6 +162,7 @@ export class KafkaRelay {
 
   private state(): RelayState {
     if (this.stopped) return 'stopped';
+    if (this.o.lease && !this.o.lease.held()) return 'standby';
     if (this.failingSince) return 'degraded';
     if (!this.loop || !this.topicsReady) return 'starting';
     return this.caughtUp ? 'live' : 'catching_up';
@@ -152,6 +171,10 @@ export class KafkaRelay {
   private async run(): Promise<void> {
     let attempt = 0;
     while (!this.stopped) {
+      if (this.o.lease && !this.o.lease.held()) {
+        await this.sleep(this.o.pollIntervalMs ?? 1000);
+        continue;
+      }
       try {
         if (!this.topicsReady) {
           await this.o.publisher.ensureTopics(this.topics);
@@ -224,7 +247,9 @@ export class KafkaRelay {
 
   private async deliver(page: ReadAllPage, messages: readonly AnalystMessage[]): Promise<void> {
     if (messages.length > 0) await this.publishUntilAcknowledged(messages);
-    await this.checkpoint.advance(this.position, page.last, page.events);
+    const fence = this.o.lease?.fence();
+    if (this.o.lease && !fence) throw new CheckpointConflictError(this.checkpoint.slot, 'lease lost: another relay publishes now');
+    await this.checkpoint.advance(this.position, page.last, page.events, fence ?? undefined);
     this.position = page.last;
     if (messages.length > 0) {
       this.published += messages.length;

@@ -1,3 +1,4 @@
+import type { LeaseFence } from '@dob/leases';
 import { START, comparePositions, positionToString, type EventStore, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
 import {
   matchingEvents,
@@ -56,8 +57,8 @@ export class RelayCheckpoint {
   }
 
   /** Moves expected → next after the broker acknowledged `published`; CheckpointConflictError if it moved. */
-  advance(expected: GlobalPosition, next: GlobalPosition, published: readonly RecordedEvent[]): Promise<void> {
-    return this.store.commitBatch(this.definition, this.slot, expected, next, published);
+  advance(expected: GlobalPosition, next: GlobalPosition, published: readonly RecordedEvent[], fence?: LeaseFence): Promise<void> {
+    return this.store.commitBatch(this.definition, this.slot, expected, next, published, fence);
   }
 
   markLive(): Promise<void> {

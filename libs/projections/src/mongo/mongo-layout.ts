@@ -36,6 +36,8 @@ export interface SlotDoc extends ProjectionSlot {
   /** Bumped by every reset (new collections): a batch read before a reset cannot commit after it. */
   resets: number;
   pending: PendingBatch | null;
+  /** Several processes: the highest lease token that committed here; a lower one (a stale owner) is refused. */
+  fence?: number | null;
   updated_at: Date;
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { LeaseFence } from '@dob/leases';
 import { encodePosition, type MongoDatabase } from '@dob/mongo';
 import {
   START,
@@ -150,18 +151,19 @@ class MongoReadModelStore implements ReadModelStore {
     expected: GlobalPosition,
     next: GlobalPosition,
     events: readonly RecordedEvent[],
+    fence?: LeaseFence,
   ): Promise<void> {
-    if (this.mongo.capabilities.transactions) return this.commitInTransaction(def, slot, expected, next, events);
-    const cp = await this.checkedSlot(slot, expected);
+    if (this.mongo.capabilities.transactions) return this.commitInTransaction(def, slot, expected, next, events, fence);
+    const cp = await this.checkedSlot(slot, expected, undefined, fence);
     const cache = this.cacheFor(cp);
     try {
       const reduced = events.length ? await this.reduce(def, cp.tables, events, cache) : [];
       this.options.onStep?.('reduced');
       const writes = reduced.map((r) => r.stored);
-      const casFilter = { _id: cp._id, position: cp.position, pending: null, resets: cp.resets, status: { $ne: 'faulted' } };
+      const casFilter = { _id: cp._id, position: cp.position, pending: null, resets: cp.resets, status: { $ne: 'faulted' }, ...fenceFilter(fence) };
       if (writes.length === 0) {
         const moved = await this.bookkeeping.updateOne(casFilter, {
-          $set: { position: formatPosition(next), updated_at: new Date() },
+          $set: { position: formatPosition(next), updated_at: new Date(), ...fenceSet(fence) },
           $inc: { events_applied: events.length },
         });
         if (moved.matchedCount === 0) throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
@@ -171,7 +173,7 @@ class MongoReadModelStore implements ReadModelStore {
         await this.journal.insertMany(chunks);
         this.options.onStep?.('journalled');
         const pending = { batch, chunks: chunks.length, next: formatPosition(next), applied: events.length };
-        const marked = await this.bookkeeping.updateOne(casFilter, { $set: { pending, updated_at: new Date() } });
+        const marked = await this.bookkeeping.updateOne(casFilter, { $set: { pending, updated_at: new Date(), ...fenceSet(fence) } });
         if (marked.matchedCount === 0) {
           await this.forget({ batch, chunks: chunks.length });
           throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
@@ -230,18 +232,19 @@ class MongoReadModelStore implements ReadModelStore {
     expected: GlobalPosition,
     next: GlobalPosition,
     events: readonly RecordedEvent[],
+    fence?: LeaseFence,
   ): Promise<void> {
     const session = this.mongo.client.startSession();
     try {
       await session.withTransaction(async () => {
-        const cp = await this.checkedSlot(slot, expected, session);
+        const cp = await this.checkedSlot(slot, expected, session, fence);
         // A fresh cache per attempt: withTransaction may retry, and an aborted attempt's reads must not linger.
         const cache = new SlotCache(cp.resets, cp.position, false, this.cacheLimit);
         const reduced = events.length ? await this.reduce(def, cp.tables, events, cache, session) : [];
         await writeGuarded(this.db, reduced.map((r) => r.stored), session);
         const moved = await this.bookkeeping.updateOne(
-          { _id: cp._id, position: cp.position, pending: null, resets: cp.resets },
-          { $set: { position: formatPosition(next), updated_at: new Date() }, $inc: { events_applied: events.length } },
+          { _id: cp._id, position: cp.position, pending: null, resets: cp.resets, ...fenceFilter(fence) },
+          { $set: { position: formatPosition(next), updated_at: new Date(), ...fenceSet(fence) }, $inc: { events_applied: events.length } },
           { session },
         );
         if (moved.matchedCount === 0) throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
@@ -252,9 +255,10 @@ class MongoReadModelStore implements ReadModelStore {
   }
 
   /** The slot's checkpoint if a batch from `expected` may commit; finishes a crashed batch first (then conflicts). */
-  private async checkedSlot(slot: ProjectionSlot, expected: GlobalPosition, session?: ClientSession): Promise<SlotDoc> {
+  private async checkedSlot(slot: ProjectionSlot, expected: GlobalPosition, session?: ClientSession, fence?: LeaseFence): Promise<SlotDoc> {
     const cp = await this.slotDoc(slot, session);
     if (!cp) throw new CheckpointConflictError(slot, 'slot no longer exists (switched away or dropped)');
+    if (fence && (cp.fence ?? 0) > fence.token) throw new CheckpointConflictError(slot, `fenced: lease ${fence.name} token ${fence.token} < ${cp.fence}`);
     if (cp.pending) {
       await this.finish(cp);
       throw new CheckpointConflictError(slot, `finished batch ${cp.pending.batch} left pending by a crash; resume from ${cp.pending.next}`);
@@ -437,3 +441,14 @@ function chunk(batch: string, slot: string, writes: readonly StoredWrite[]): Jou
   if (current.length) flush();
   return chunks;
 }
+
+/**
+ * MongoDB has no transaction shared with the lease row (PostgreSQL), so the fence lives on the checkpoint: every
+ * commit point (the conditional checkpoint update) requires the stored token to be at most the committer's and
+ * raises it to the committer's. A new owner claims the checkpoint with an empty commit when it starts, so the
+ * previous owner's next commit point fails. (FerretDB's conditional updates are not atomic under concurrency: run
+ * one projector there.)
+ */
+const fenceFilter = (fence?: LeaseFence) =>
+  fence ? { $or: [{ fence: { $exists: false } }, { fence: null }, { fence: { $lte: fence.token } }] } : {};
+const fenceSet = (fence?: LeaseFence) => (fence ? { fence: fence.token } : {});

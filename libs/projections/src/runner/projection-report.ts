@@ -29,6 +29,8 @@ export interface ProjectionReport {
   readonly building: SlotReport | null;
   /** True when this process follows the active slot and has read everything committed at least once. */
   readonly caughtUp: boolean;
+  /** Several processes (leases): whether this process owns the projection now or stands by. Absent in one process. */
+  readonly role?: 'owner' | 'standby';
 }
 
 /** Events of the definition's types in the store now: the "count" half of lag (the head is the other half). */

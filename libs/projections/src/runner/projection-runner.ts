@@ -1,4 +1,5 @@
 import type { EventStore, GlobalPosition } from '@dob/event-store';
+import type { LeaseClaim, LeaseKeeper } from '@dob/leases';
 import { sameSlot, slotKey, type ProjectionDefinition, type ProjectionHeader, type ProjectionSlot } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore } from '../read-model-store.port';
 import { matchingEvents, slotReport, type ProjectionReport } from './projection-report';
@@ -12,7 +13,16 @@ export interface ProjectionRunnerOptions {
   /** How often a started runner re-reads active slots (switches/resets done by another process). Default 1000. */
   readonly superviseIntervalMs?: number;
   readonly log?: (line: string) => void;
+  /**
+   * Several processes on one database: each projection runs only in the process holding its lease
+   * (`projection:<name>`), and every batch is fenced with the lease's token. Unset (one process, e.g. npm start
+   * on PGlite): every projection runs here.
+   */
+  readonly leases?: LeaseKeeper;
 }
+
+/** The lease that owns one projection across processes. */
+export const projectionLeaseName = (name: string) => `projection:${name}`;
 
 export interface RebuildProgress {
   readonly slot: ProjectionSlot;
@@ -43,7 +53,7 @@ export class ProjectionFaultedError extends Error {
   }
 }
 
-type Mode = 'idle' | 'following' | 'faulted' | 'upgrading' | 'superseded';
+type Mode = 'idle' | 'following' | 'faulted' | 'upgrading' | 'superseded' | 'standby';
 
 interface Entry<D extends ProjectionHeader> {
   readonly definition: D;
@@ -54,6 +64,8 @@ interface Entry<D extends ProjectionHeader> {
   building?: Promise<RebuildResult>;
   /** Serialises reconcile/reset/retry of one projection. */
   queue: Promise<unknown>;
+  /** With leases: this projection's lease, held by this process or not. */
+  claim?: LeaseClaim;
 }
 
 /**
@@ -88,6 +100,7 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
   async start(): Promise<void> {
     await this.init();
     this.started = true;
+    this.claimLeases();
     await Promise.all(this.names.map((name) => this.reconcile(name)));
     const every = this.options.superviseIntervalMs ?? 1000;
     this.supervisor = setInterval(() => {
@@ -111,7 +124,7 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
   isCaughtUp(): boolean {
     if (!this.started) return false;
     return [...this.entries.values()].every(
-      (e) => e.mode === 'faulted' || e.mode === 'superseded' || (e.mode === 'following' && e.ready),
+      (e) => e.mode === 'faulted' || e.mode === 'superseded' || e.mode === 'standby' || (e.mode === 'following' && e.ready),
     );
   }
 
@@ -142,6 +155,7 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
         active: active ? slotReport(active, head, matching) : null,
         building: building ? slotReport(building, head, matching) : null,
         caughtUp: entry.mode === 'following' && entry.ready,
+        ...(entry.claim ? { role: entry.claim.held() ? ('owner' as const) : ('standby' as const) } : {}),
       };
     });
   }
@@ -189,6 +203,24 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
     });
   }
 
+  /** Each projection competes for its lease; only while this process holds it does a worker run here. */
+  private claimLeases(): void {
+    const keeper = this.options.leases;
+    if (!keeper) return;
+    for (const entry of this.entries.values()) {
+      if (entry.claim) continue;
+      const name = entry.definition.name;
+      entry.claim = keeper.claim(projectionLeaseName(name), {
+        onAcquired: () => void this.reconcile(name).catch((e) => this.log(`${name}: ${String(e)}`)),
+        onLost: () =>
+          this.serial(name, async (e) => {
+            await this.stopWorker(e);
+            e.mode = 'standby';
+          }),
+      });
+    }
+  }
+
   private init(): Promise<void> {
     this.initialised ??= this.readModels.init();
     return this.initialised;
@@ -215,6 +247,12 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
   private async reconcileNow(entry: Entry<D>): Promise<void> {
     if (!this.started) return;
     const def = entry.definition;
+    if (entry.claim && !entry.claim.held()) {
+      // Another process owns it (or nobody yet: the lease keeper will hand it over when it lapses).
+      await this.stopWorker(entry);
+      entry.mode = 'standby';
+      return;
+    }
     let active = await this.readModels.activeSlot(def.name);
     if (!active) {
       active = { name: def.name, version: def.version, generation: 0 };
@@ -279,9 +317,11 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
     from: GlobalPosition,
     hooks: { onCommitted?: (n: number, p: GlobalPosition) => void; onCaughtUp?: () => void } = {},
   ): SlotWorker<D> {
+    const fence = this.entries.get(def.name)?.claim?.fence() ?? undefined;
     return new SlotWorker(this.store, this.readModels, def, slot, from, {
       batchSize: this.batchSize,
       pollIntervalMs: this.options.pollIntervalMs,
+      ...(fence ? { fence } : {}),
       ...hooks,
     });
   }

@@ -7,6 +7,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from '@dob/event-store';
+import type { LeaseFence } from '@dob/leases';
 import type { ProjectionDefinition, ProjectionHeader, ProjectionSlot } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore } from '../read-model-store.port';
 
@@ -29,6 +30,8 @@ export interface SlotWorkerOptions {
   /** After every committed batch: events applied by this worker so far and the new checkpoint. */
   readonly onCommitted?: (appliedHere: number, position: GlobalPosition) => void;
   readonly onCaughtUp?: () => void;
+  /** The lease this worker runs under (several processes): every batch's commit is fenced with it. */
+  readonly fence?: LeaseFence;
 }
 
 /**
@@ -70,6 +73,9 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
   private async run(): Promise<WorkerEnd> {
     const types = this.definition.eventTypes.length ? this.definition.eventTypes : undefined;
     try {
+      // Under a lease, claim the checkpoint first (an empty commit with the fence): a store that records the
+      // fence on the checkpoint (MongoDB) refuses the previous owner from here on, and a lost lease shows at once.
+      if (this.options.fence) await this.readModels.commitBatch(this.definition, this.slot, this.position, this.position, [], this.options.fence);
       this.subscription = this.store.subscribeToAll({
         after: this.position,
         maxCount: this.definition.batchSize ?? this.options.batchSize,
@@ -126,7 +132,7 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
   }
 
   private async commit(next: GlobalPosition, events: readonly RecordedEvent[]): Promise<void> {
-    await this.readModels.commitBatch(this.definition, this.slot, this.position, next, events);
+    await this.readModels.commitBatch(this.definition, this.slot, this.position, next, events, this.options.fence);
     this.position = next;
     this.appliedHere += events.length;
     this.options.onCommitted?.(this.appliedHere, next);

@@ -1,3 +1,4 @@
+import { LeaseLostError, assertLeaseHeld, boundFencedTransaction, type LeaseFence } from '@dob/leases';
 import type { SqlDatabase, SqlExecutor } from '@dob/sql';
 import {
   START,
@@ -170,8 +171,10 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     expected: GlobalPosition,
     next: GlobalPosition,
     events: readonly RecordedEvent[],
+    fence?: LeaseFence,
   ): Promise<void> {
     await this.db.transaction(async (tx) => {
+      if (fence) await boundFencedTransaction(tx, fence);
       // Row lock: a second runner, a reset or a drop of this slot waits for us, then sees the new position.
       const { rows } = await tx.query<{ position: string; status: ProjectionStatus; tables: Record<string, string> }>(
         `SELECT position, status, tables FROM projection_checkpoints WHERE ${WHERE_SLOT} FOR UPDATE`,
@@ -187,6 +190,8 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
         await applyBatch(tx, def, row.tables, events);
         await notifyChanged(tx, slot.name);
       }
+      // Checked last, so the lease row is share-locked only for the checkpoint move and COMMIT.
+      if (fence) await assertLeaseHeld(tx, fence).catch(fencedOut(slot));
       await tx.query(
         `UPDATE projection_checkpoints SET position = $4, events_applied = events_applied + $5, updated_at = now()
           WHERE ${WHERE_SLOT}`,
@@ -305,6 +310,11 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     return readAllDocuments(this.db, readModelView(def.name, collection), spec);
   }
 }
+
+/** A refused fence is a conflict for the runner: nothing was written, re-read who owns what. */
+const fencedOut = (slot: ProjectionSlot) => (e: unknown) => {
+  throw e instanceof LeaseLostError ? new CheckpointConflictError(slot, e.message) : e;
+};
 
 async function lockedRow(
   tx: SqlExecutor,

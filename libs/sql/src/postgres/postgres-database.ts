@@ -68,6 +68,13 @@ class PostgresDatabase implements SqlDatabase {
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // The server may end the session mid-transaction (e.g. idle_in_transaction_session_timeout after the process
+    // was paused): the checked-out client then emits 'error', which must fail this transaction, not the process.
+    let broken: Error | undefined;
+    const onError = (e: Error) => {
+      broken = e;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await fn(wrap(client));
@@ -77,7 +84,8 @@ class PostgresDatabase implements SqlDatabase {
       await client.query('ROLLBACK').catch(() => undefined);
       throw e;
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken); // a broken connection is discarded, not returned to the pool
     }
   }
 

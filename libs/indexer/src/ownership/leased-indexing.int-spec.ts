@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { createChainEventCatalog, indexerStreamId } from '@dob/domain';
+import { startDevnet, type RunningDevnet } from '@dob/devnet';
+import { createSqlEventStore, type EventStore } from '@dob/event-store';
+import { LeaseKeeper, createSqlLeaseStore, leaseOwner } from '@dob/leases';
+import { TEST_POSTGRES_URL, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { KNOWN_DOB_WASMS, WasmRegistry } from '../decoding/contract-identity';
+import type { IndexerLogger } from '../ingestion/ingestion-status';
+import { NetworkIngestor } from '../ingestion/network-ingestor';
+import { createStellarChainRpc } from '../rpc/stellar-rpc.adapter';
+import { startLeasedNetworkIndexing } from './leased-indexing';
+
+const until = async (what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 60_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+/**
+ * Indexer fencing: an ingestor that went on after losing its lease (a zombie: its process was paused, or cut off
+ * from the lease table) cannot commit once a new owner holds the network: its next window fails the indexer
+ * stream's expected revision inside the append and it halts, appending nothing.
+ */
+describe('one ingesting indexer per network under a lease (devnet, PostgreSQL)', () => {
+  let devnet: RunningDevnet;
+  let db: SqlDatabase;
+  let store: EventStore;
+  beforeAll(async () => {
+    devnet = await startDevnet({ port: 0, seed: true, ledgerIntervalMs: 250 });
+    db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `t_${randomBytes(6).toString('hex')}` });
+    store = await createSqlEventStore(db, { catalog: createChainEventCatalog() });
+  });
+  afterAll(async () => {
+    await store.close();
+    await db.close();
+    await devnet.stop();
+  });
+
+  it('the new owner resumes from the stored cursor and the old one is fenced out', async () => {
+    const rpc = createStellarChainRpc({ rpcUrl: devnet.rpcUrl });
+    const knownWasms = devnet.manifest.knownWasms;
+    // The zombie: it ingested as the owner, then (unknown to it) its lease lapsed.
+    const zombie = new NetworkIngestor(store, rpc, { networkId: 9, startLedger: 1, checkpointEveryLedgers: 1, wasmRegistry: new WasmRegistry([...KNOWN_DOB_WASMS, ...knownWasms]) });
+    expect(await zombie.step()).toBe('advanced');
+    const zombieNext = zombie.status().nextLedger!;
+
+    const keeper = new LeaseKeeper(createSqlLeaseStore(db), leaseOwner('indexer'), { durationMs: 2_000, heartbeatMs: 200 });
+    const resumedAt: unknown[] = [];
+    const logger: IndexerLogger = { info: (msg, fields) => void (msg === 'ingestion resumed' && resumedAt.push(fields?.nextLedger)), warn: () => {}, error: () => {} };
+    const owner = startLeasedNetworkIndexing(store, { rpc, networkId: 9, startLedger: 1, knownWasms, scheduler: false, logger }, keeper);
+    await keeper.start();
+    await until('the new owner live', () => owner.current()?.status().state === 'live');
+    expect(resumedAt).toEqual([zombieNext]); // from the stored cursor, not from the start ledger
+    // Its first write re-committed that cursor as the indexer stream's next revision.
+    const stream = await store.readStream(indexerStreamId(9));
+    const restated = stream.filter((e) => e.type === 'IngestionCursorAdvanced').map((e) => (e.data as { to_ledger: number }).to_ledger);
+    expect(restated.slice(0, 2)).toEqual([zombieNext - 1, zombieNext - 1]);
+
+    await new Promise((r) => setTimeout(r, 600)); // a few ledgers for the zombie's next window
+    await keeper.stop();
+    await owner.stop();
+    const beforeZombie = (await store.stats()).events;
+    expect(await zombie.step()).toBe('halted');
+    expect(zombie.status().haltReason).toMatch(/another indexer is ingesting network 9/);
+    expect((await store.stats()).events).toBe(beforeZombie); // the zombie's window was refused whole
+  });
+});

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { walletEvents } from '@dob/auth';
+import { createChainEventCatalog } from '@dob/domain';
+import { createSqlEventStore, type EventStore } from '@dob/event-store';
+import { LeaseKeeper, createSqlLeaseStore, leaseOwner } from '@dob/leases';
+import { createSqlReadModelStore } from '@dob/projections';
+import { TEST_POSTGRES_URL, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { RELAYED_EVENT_TYPES } from '../analyst-topics';
+import type { AnalystMessage } from '../cloud-event';
+import type { EventPublisher } from '../event-publisher.port';
+import { flowBatch } from '../testing/event-flow';
+import { KafkaRelay } from './kafka-relay';
+import { relayCheckpointName } from './relay-checkpoint';
+
+/** A broker stand-in that records what it acknowledged (the real broker: kafkajs-publisher.int-spec). */
+class RecordingPublisher implements EventPublisher {
+  readonly acknowledged: AnalystMessage[] = [];
+  async ensureTopics(): Promise<void> {}
+  async publish(messages: readonly AnalystMessage[]): Promise<void> {
+    this.acknowledged.push(...messages);
+  }
+  async close(): Promise<void> {}
+}
+
+const until = async (what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 20_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+/** Two relays on one PostgreSQL: the lease holder publishes, the other stands by and takes over when it goes. */
+describe('kafka relays under a lease (PostgreSQL)', () => {
+  let db: SqlDatabase;
+  let store: EventStore;
+  beforeEach(async () => {
+    db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `t_${randomBytes(6).toString('hex')}` });
+    store = await createSqlEventStore(db, { catalog: createChainEventCatalog([...walletEvents]), pollIntervalMs: 20 });
+  });
+  afterEach(async () => {
+    await store.close();
+    await db.close();
+  });
+
+  it('one publishes at a time; after the owner stops, the standby publishes the rest from the checkpoint', async () => {
+    const start = async (name: string) => {
+      const keeper = new LeaseKeeper(createSqlLeaseStore(db), leaseOwner(name), { durationMs: 600, heartbeatMs: 100 });
+      const publisher = new RecordingPublisher();
+      const woken: { relay?: KafkaRelay } = {};
+      const lease = keeper.claim(relayCheckpointName(), { onAcquired: () => woken.relay?.leaseChanged(), onLost: () => woken.relay?.leaseChanged() });
+      const relay = new KafkaRelay({ events: store, checkpoints: createSqlReadModelStore(db), publisher, batchSize: 25, pollIntervalMs: 20, lease });
+      woken.relay = relay;
+      relay.start();
+      await keeper.start();
+      return { keeper, publisher, relay };
+    };
+    const append = async (from: number, to: number) => {
+      for (const { streamId, events } of flowBatch('lease', from, to, 4)) await store.appendToStream(streamId, events);
+    };
+    const first = await start('first');
+    const second = await start('second');
+    await append(0, 200);
+    await first.relay.waitUntilCaughtUp();
+    expect(first.publisher.acknowledged.length).toBe(200);
+    expect(second.publisher.acknowledged).toEqual([]);
+    expect(second.relay.health().details.state).toBe('standby');
+
+    await first.keeper.stop(); // releases: the standby's next heartbeat takes the lease
+    await first.relay.stop();
+    await append(200, 300);
+    await until('the standby to publish the rest', () => second.publisher.acknowledged.length >= 100);
+    await second.relay.waitUntilCaughtUp();
+    const relayed = (await store.readAll({ maxCount: 10_000, types: RELAYED_EVENT_TYPES })).events.map((e) => e.id);
+    expect([...first.publisher.acknowledged, ...second.publisher.acknowledged].map((m) => m.eventId)).toEqual(relayed);
+    const [lease] = await createSqlLeaseStore(db).list();
+    expect(lease).toMatchObject({ name: 'kafka_relay', token: 2, owner: { app: 'second' } });
+    await second.keeper.stop();
+    await second.relay.stop();
+  });
+});
