@@ -1,4 +1,4 @@
-import type { SqlDatabase, SqlExecutor } from '@dob/sql';
+import { migrateSchema, type SqlDatabase, type SqlExecutor } from '@dob/sql';
 import { LeaseLostError, type LeaseFence, type LeaseRecord, type LeaseStore } from './lease.port';
 
 const SCHEMA = `
@@ -38,10 +38,7 @@ interface LeaseRow {
 export function createSqlLeaseStore(db: SqlDatabase): LeaseStore {
   return {
     async init() {
-      await db.transaction(async (tx) => {
-        await tx.query(`SELECT pg_advisory_xact_lock(hashtext('leases_init'))`);
-        await tx.exec(SCHEMA);
-      });
+      await migrateSchema(db, 'leases', SCHEMA);
     },
 
     async tryAcquire(name, owner, durationMs) {
