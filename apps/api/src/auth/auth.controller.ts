@@ -76,8 +76,8 @@ export class AuthController {
   @ApiResponse({ status: 400, description: 'VALIDATION_ERROR naming the field' })
   @ApiResponse({ status: 401, description: 'UNAUTHORIZED: no live challenge for the wallet, or the signature does not verify' })
   async token(@Body() body: TokenRequestDto) {
-    const issued = await this.commands.execute<IssueWalletTokenCommand, { token: string; expiresAt: Date }>(new IssueWalletTokenCommand(body.wallet, body.signature));
-    const { token, expiresAt } = issued;
+    const command = new IssueWalletTokenCommand(body.wallet, body.signature);
+    const { token, expiresAt } = await this.commands.execute<IssueWalletTokenCommand, { token: string; expiresAt: Date }>(command);
     return ok({ token, token_type: 'Bearer', expires_at: expiresAt.toISOString() });
   }
 }

@@ -27,7 +27,8 @@ export class KeysController {
   @ApiCreatedResponse({ schema: envelope(createdKeySchema, 'one') })
   @ApiResponse({ status: 400, description: 'VALIDATION_ERROR: label, scopes, or the 10-key limit (revoke a key first)' })
   async create(@Req() req: { user: WalletSession }, @Body() body: KeyRequestDto) {
-    const { key, record } = await this.commands.execute<CreateApiKeyCommand, CreatedKey>(new CreateApiKeyCommand(req.user.wallet, { label: body.label, scopes: body.scopes }));
+    const command = new CreateApiKeyCommand(req.user.wallet, { label: body.label, scopes: body.scopes });
+    const { key, record } = await this.commands.execute<CreateApiKeyCommand, CreatedKey>(command);
     return ok({ key_id: record.keyId, key, label: record.label, scopes: record.scopes, created_at: record.createdAt });
   }
 

@@ -45,6 +45,7 @@ export class MarketplaceReadController {
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse(MISSING)
   async stats(@Param() p: PoolAddressParam, @Query() query: NetworkQuery) {
-    return ok(await this.queries.execute<MarketplaceStatsQuery, MarketplaceStats>(new MarketplaceStatsQuery({ address: p.poolAddress, networkId: query.network_id })));
+    const criteria = { address: p.poolAddress, networkId: query.network_id };
+    return ok(await this.queries.execute<MarketplaceStatsQuery, MarketplaceStats>(new MarketplaceStatsQuery(criteria)));
   }
 }

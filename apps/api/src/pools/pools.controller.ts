@@ -26,7 +26,8 @@ export class PoolsController {
   @ApiOkResponse({ schema: envelope(poolListItemSchema, 'page') })
   @ApiBadRequestResponse(BAD)
   async list(@Query() query: PoolListQueryDto) {
-    const r = await this.queries.execute<ListPoolsQuery, Page<PoolListItem>>(new ListPoolsQuery({ ...paging(query), search: query.search, networkId: query.network_id, accessType: query.access_type, sort: query.sort ?? 'created_desc' }));
+    const criteria = { ...paging(query), search: query.search, networkId: query.network_id, accessType: query.access_type, sort: query.sort ?? 'created_desc' };
+    const r = await this.queries.execute<ListPoolsQuery, Page<PoolListItem>>(new ListPoolsQuery(criteria));
     return page(r.items, { page: r.page, limit: r.limit, total: r.total });
   }
 
@@ -62,7 +63,8 @@ export class PoolsController {
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse(MISSING)
   async members(@Param() p: PoolAddressParams, @Query() query: PagedNetworkQuery) {
-    const r = await this.queries.execute<PoolMembersQuery, Page<PoolMember>>(new PoolMembersQuery({ address: p.address, networkId: query.network_id, ...paging(query) }));
+    const criteria = { address: p.address, networkId: query.network_id, ...paging(query) };
+    const r = await this.queries.execute<PoolMembersQuery, Page<PoolMember>>(new PoolMembersQuery(criteria));
     return page(r.items, { page: r.page, limit: r.limit, total: r.total });
   }
 
