@@ -14,6 +14,11 @@ import { PoolsController } from './pools.controller';
 /** What the host gives the read API: the read models' query services (createReadQueries from @dob/read-models). */
 export interface ReadApiDependencies {
   readonly queries: ReadQueries;
+  /**
+   * The read models' change count (openCachedReader().changes). Given, the 200 answers of clock- and caller-free
+   * reads are kept as bytes until it moves (http/read-response-cache.ts); absent, every request is answered by Nest.
+   */
+  readonly changes?: () => number | undefined;
 }
 
 /** Every read as a query on the query bus, each handled over its query service. */
