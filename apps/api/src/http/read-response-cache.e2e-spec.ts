@@ -81,6 +81,18 @@ describe('read response cache: GET /pools and /marketplace/listings answered fro
     expect(anonymous.status).toBe(401);
   });
 
+  it("the gate's 429 stands for a cached URL: the refusal, not the cached answer", async () => {
+    const limited = (await auth.keys.createKey(accountAddr('cache-limited'), { label: 'l', scopes: ['read'], origin: 'register' })).key;
+    const answers = [];
+    // 60 per minute: the limiter admits at most rpm + 10 in any 60-s window (docs/auth.md), so 100 go past it.
+    for (let i = 0; i < 100; i++) answers.push(await get('/pools?limit=5&sort=apr_desc', limited));
+    expect(answers[0]!.status).toBe(200);
+    expect(answers[0]!.headers['x-ratelimit-limit']).toBe('60');
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) expect([r.status, JSON.parse(r.body).error.code]).toEqual([429, 'RATE_LIMIT_EXCEEDED']);
+  });
+
   it('refusals are never stored: a bad query is the same 400 each time, from the validation pipe', async () => {
     const before = listCalls;
     const a = await get('/pools?limit=1000');

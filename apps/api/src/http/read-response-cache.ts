@@ -32,8 +32,8 @@ type Marked = FastifyRequest & { [ENTERED]?: number };
 
 /**
  * The serialised bytes of 200 answers of CACHED_READ_ROUTES, keyed by the exact URL (path and query string), kept
- * until the read models change. A hit is answered in a preHandler hook — after the request gate (key, rate limit,
- * rate-limit headers) and only for a key with the read scope; anything else goes on to Nest, whose guard, validation
+ * until the read models change. A hit is answered in an onRequest hook that runs after the request gate's (key, rate
+ * limit, rate-limit headers; bootstrap installs this one later), only for a key with the read scope; anything else goes on to Nest, whose guard, validation
  * and controller give the usual answer or refusal. A URL only gets an entry after Nest answered it 200, so the same
  * URL validates the same way; an answer whose request began before a change is not stored. Hits skip Nest's router,
  * guard, validation pipe, the query bus and JSON serialisation: what profiling showed a cached read spent its time on.
@@ -55,7 +55,7 @@ export function installReadResponseCache(fastify: FastifyInstance, options: Read
     return g;
   };
 
-  fastify.addHook('preHandler', (request: Marked, reply: FastifyReply, done: () => void) => {
+  fastify.addHook('onRequest', (request: Marked, reply: FastifyReply, done: () => void) => {
     if (request.method !== 'GET' || !CACHED_READ_ROUTES.has(request.routeOptions.url ?? '')) return done();
     if (!(request as unknown as RequestWithAgent).agentAuth?.principal?.scopes.includes('read')) return done();
     const g = current();
