@@ -3,19 +3,26 @@
  * validation pipe, cached query services over projected read models) with the read models on embedded PGlite, on
  * PostgreSQL and on MongoDB (FerretDB here; keys and events on PGlite), each beside a raw Fastify handler that
  * returns the same JSON bytes, in the same run. autocannon, no pipelining.
+ * `api` is the API as the apps compose it (with the response cache wherever the read models push changes: SQL);
+ * on PGlite, GET /pools is also measured with that cache off, its query dispatched through the QueryBus and, in the
+ * same app, straight to the handler (what the bus costs per request).
  *   node -r @swc-node/register bench/read-api.bench.ts   → bench/results/read-api.json
  */
+import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { QueryBus } from '@nestjs/cqrs';
 import { walletEvents } from '@dob/auth';
 import { testMongoUrl } from '@dob/mongo';
-import { createReadQueries, openReadModelStorage } from '@dob/read-models';
+import { ListPoolsQuery, createReadQueries, openReadModelStorage } from '@dob/read-models';
 import { InProcessRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
 import { TEST_POSTGRES_URL, createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { createApiApp } from '../apps/api/src/bootstrap';
 import { createApiAuth } from '../apps/api/src/auth';
+import { MESSAGE_BINDINGS } from '../apps/api/src/cqrs/bus-bindings';
+import type { MessageBinding } from '../apps/api/src/cqrs/message-bindings';
 import { accountAddr } from '../libs/read-models/src/testing/chain-scenario';
 import { startReadModels } from '../libs/read-models/src/testing/read-model-harness';
 import { HOLDERS_PER_POOL, POOLS, benchWorld } from './read-api.world';
@@ -37,6 +44,45 @@ async function cannon(url: string, headers: Record<string, string>) {
 
 type Store = 'pglite' | 'postgres' | 'mongodb';
 
+/**
+ * GET /pools through Nest with the query dispatched on the QueryBus, and in the same app with the bus's execute
+ * replaced by a direct call of the bound handler (a map from query class to handler): the difference is the bus.
+ * Alternated twice (bus, direct, bus, direct) against the machine's drift; then the dispatch alone, timed in loops.
+ */
+async function busOrDirect(app: NestFastifyApplication, key: string, path: string): Promise<object> {
+  await app.listen(0, '127.0.0.1');
+  const url = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}${path}`;
+  const bus = app.get(QueryBus);
+  const viaBus = bus.execute.bind(bus);
+  const handlers = new Map(app.get<MessageBinding[]>(MESSAGE_BINDINGS).map((b) => [b.message, b.handler as { execute(q: object): Promise<unknown> }]));
+  const direct = ((q: object) => handlers.get(q.constructor as MessageBinding['message'])!.execute(q)) as typeof bus.execute;
+  await cannon(url, { 'x-api-key': key }); // warm-up
+  const runs: { throughQueryBus: Awaited<ReturnType<typeof cannon>>[]; handlerCalledDirectly: Awaited<ReturnType<typeof cannon>>[] } = { throughQueryBus: [], handlerCalledDirectly: [] };
+  for (let round = 0; round < 2; round++) {
+    bus.execute = viaBus;
+    runs.throughQueryBus.push(await cannon(url, { 'x-api-key': key }));
+    bus.execute = direct;
+    runs.handlerCalledDirectly.push(await cannon(url, { 'x-api-key': key }));
+  }
+  bus.execute = viaBus;
+  const sum = (r: { requestsPerSecond: number }[]) => r.reduce((a, x) => a + x.requestsPerSecond, 0);
+  const query = new ListPoolsQuery({ page: 1, limit: 20, sort: 'created_desc' });
+  const perDispatch = async (execute: (q: object) => Promise<unknown>) => {
+    const n = 5_000;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await execute(query);
+    return ((performance.now() - t0) / n) * 1000;
+  };
+  // Alternating rounds, the fastest of each kept: other processes on the machine only ever add time.
+  const best = { throughQueryBus: Infinity, handlerCalledDirectly: Infinity };
+  for (let round = 0; round < 8; round++) {
+    best.throughQueryBus = Math.min(best.throughQueryBus, await perDispatch(viaBus));
+    best.handlerCalledDirectly = Math.min(best.handlerCalledDirectly, await perDispatch(direct));
+  }
+  const microseconds = { throughQueryBus: +best.throughQueryBus.toFixed(2), handlerCalledDirectly: +best.handlerCalledDirectly.toFixed(2) };
+  return { path, ...runs, busCostRatio: +(sum(runs.throughQueryBus) / sum(runs.handlerCalledDirectly)).toFixed(3), listPoolsDispatchMicroseconds: microseconds };
+}
+
 async function openStore(store: Store): Promise<SqlDatabase> {
   return store === 'postgres'
     ? createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `bench_read_api_${Date.now()}` })
@@ -53,7 +99,10 @@ async function measure(store: Store): Promise<Record<string, object>> {
   await models.append(benchWorld().streamAppends());
   const auth = await createApiAuth({ db, events: models.store, rateLimiter: new InProcessRateLimiter(), jwt: { secret: 'bench' } });
   const readCache = await storage.openCachedReader();
-  const app: NestFastifyApplication = await createApiApp({ health: new HealthRegistry(), auth, read: { queries: createReadQueries({ reader: readCache.reader }) } }, { logger: false });
+  const queries = createReadQueries({ reader: readCache.reader });
+  const app: NestFastifyApplication = await createApiApp({ health: new HealthRegistry(), auth, read: { queries, changes: readCache.changes } }, { logger: false });
+  // The same API without the response cache (every request through Nest and the query bus), PGlite only.
+  const uncached = store === 'pglite' ? await createApiApp({ health: new HealthRegistry(), auth, read: { queries } }, { logger: false }) : undefined;
   const raw = Fastify();
   try {
     const { key, record } = await auth.keys.createKey(accountAddr('bench-agent'), { label: 'bench', scopes: ['read'], origin: 'key_management' });
@@ -84,9 +133,11 @@ async function measure(store: Store): Promise<Record<string, object>> {
         throughputRatio: +(api.requestsPerSecond / rawRun.requestsPerSecond).toFixed(3),
       };
     }
+    if (uncached) results.poolsWithoutResponseCache = await busOrDirect(uncached, key, paths.pools);
     return results;
   } finally {
     await raw.close();
+    await uncached?.close();
     await app.close();
     await auth.close();
     await readCache.close();

@@ -4,6 +4,7 @@
  * request. Run under `node --cpu-prof` to see the JavaScript side.
  *   node -r @swc-node/register bench/read-api.profile.ts [pglite|postgres]
  */
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
@@ -52,7 +53,9 @@ async function main(): Promise<void> {
   // NO_CACHE=1 measures the query services against the database on every request.
   const readCache = await createReadResultCache(counted.db);
   const queries = createReadQueries({ db: process.env.NO_CACHE ? counted.db : readCache.db });
-  const app = await createApiApp({ health: new HealthRegistry(), auth, read: { queries } }, { logger: false });
+  // NO_RESPONSE_CACHE=1 profiles every request through Nest (the response cache off).
+  const changes = process.env.NO_CACHE || process.env.NO_RESPONSE_CACHE ? undefined : () => readCache.generation;
+  const app = await createApiApp({ health: new HealthRegistry(), auth, read: { queries, changes } }, { logger: false });
   const { key, record } = await auth.keys.createKey(accountAddr('bench-agent'), { label: 'bench', scopes: ['read'], origin: 'key_management' });
   await auth.keys.setRateLimit(record.keyId, 1_000_000);
   await app.listen(0, '127.0.0.1');
@@ -87,9 +90,12 @@ async function main(): Promise<void> {
       await session.post('Profiler.enable');
       await session.post('Profiler.start');
       const url = process.env.CPU_PROFILE === 'listings' ? '/api/agent/marketplace/listings?limit=20&sort=price_asc' : '/api/agent/pools?limit=20';
-      await Promise.all(Array.from({ length: 10 }, async () => {
-        for (let i = 0; i < n / 10; i++) await fetch(`${base}${url}`, { headers: { 'x-api-key': key } }).then((r) => r.text());
-      }));
+      // The load comes from autocannon in another process (10 connections, like the bench), so the profile holds
+      // the server's work only; the earlier in-process fetch loop put undici's client in the profile too.
+      await new Promise<void>((resolve, reject) => {
+        const args = [require.resolve('autocannon/autocannon.js'), '-c', '10', '-d', process.env.LOAD_SECONDS ?? '5', '-H', `x-api-key=${key}`, `${base}${url}`];
+        execFile(process.execPath, args, (e) => (e ? reject(e) : resolve()));
+      });
       const { profile } = await session.post('Profiler.stop');
       writeFileSync(`/tmp/read-api-${process.env.CPU_PROFILE}.cpuprofile`, JSON.stringify(profile));
       session.disconnect();

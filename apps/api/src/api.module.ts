@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { HealthRegistry } from '@dob/runtime';
 import { HealthController } from './health/health.controller';
 import type { ApiAuthDependencies } from './auth/api-auth.dependencies';
@@ -8,6 +9,7 @@ import type { WebhookService } from '@dob/webhooks';
 import { webhookApiParts } from './webhooks/webhooks.module-parts';
 import type { TradingService } from '@dob/trading';
 import { tradingModuleParts } from './trading';
+import { BusBindings, MESSAGE_BINDINGS } from './cqrs/bus-bindings';
 
 /**
  * What the API needs from the process that hosts it. The all-in-one entry and the standalone API main build these
@@ -32,10 +34,21 @@ export class ApiModule {
     const read = readApiParts(deps.read);
     const webhooks = webhookApiParts(deps.webhooks);
     const trading = tradingModuleParts(deps.trading);
+    // Controllers turn HTTP into commands and queries; the buses carry them to the libs' handlers (cqrs/bus-bindings.ts).
+    const bindings = [...auth.bindings, ...read.bindings, ...webhooks.bindings, ...trading.bindings];
     return {
       module: ApiModule,
+      imports: [CqrsModule.forRoot()],
       controllers: [HealthController, ...auth.controllers, ...read.controllers, ...webhooks.controllers, ...trading.controllers],
-      providers: [{ provide: HealthRegistry, useValue: deps.health }, ...auth.providers, ...read.providers, ...webhooks.providers, ...trading.providers],
+      providers: [
+        { provide: HealthRegistry, useValue: deps.health },
+        { provide: MESSAGE_BINDINGS, useValue: bindings },
+        BusBindings,
+        ...auth.providers,
+        ...read.providers,
+        ...webhooks.providers,
+        ...trading.providers,
+      ],
     };
   }
 }

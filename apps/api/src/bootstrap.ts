@@ -11,6 +11,7 @@ import { createValidationPipe } from './http/validation.pipe';
 import { documentErrorResponses } from './http/openapi-errors';
 import { hardenedFastifyOptions, installJsonBodyParser, installNulGuard, installRequestId } from './http/http-hardening';
 import { installRequestObserver } from './http/request-observer';
+import { installReadResponseCache } from './http/read-response-cache';
 import { PinoNestLogger } from './logging/pino-nest-logger';
 
 export const API_PREFIX = 'api/agent';
@@ -60,6 +61,7 @@ export async function createApiApp(deps: ApiDependencies, options: ApiAppOptions
   // Rate limits and X-API-Key authentication run before routing, so unknown routes carry the headers too.
   if (deps.auth) installRequestGate(fastify, deps.auth, `/${API_PREFIX}`, options.metrics);
   if (options.metrics) mountMetrics(fastify, options.metrics);
+  if (deps.read?.changes) installReadResponseCache(fastify, { changes: deps.read.changes });
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [
       { path: 'health', method: RequestMethod.GET },

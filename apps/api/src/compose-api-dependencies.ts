@@ -37,7 +37,7 @@ export async function composeApiDependencies(o: ApiCompositionOptions): Promise<
   // Read-model results are kept until the projections commit a change (SQL: LISTEN/NOTIFY, see read-result-cache.ts;
   // MongoDB: the bookkeeping's change token, see mongo-read-model-reader.ts).
   const readCache = await o.readModels.openCachedReader();
-  const read = { queries: createReadQueries({ reader: readCache.reader, tokens: o.tokens }) };
+  const read = { queries: createReadQueries({ reader: readCache.reader, tokens: o.tokens }), changes: readCache.changes };
   const auth = await createApiAuth({
     db: o.storage.db,
     events: o.storage.eventStore,

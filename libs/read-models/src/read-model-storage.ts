@@ -20,7 +20,8 @@ export interface ReadModelStorage {
   /** Reads without a result cache (lookups that must see the latest commit, e.g. trading). */
   readonly reader: ReadModelReader;
   /** A reader whose results are kept until the read models change (SQL: NOTIFY; MongoDB: the change token). */
-  openCachedReader(): Promise<{ reader: ReadModelReader; close(): Promise<void> }>;
+  /** `changes`: a count moved by every read-model change (SQL: NOTIFY); absent where changes are not pushed (MongoDB). */
+  openCachedReader(): Promise<{ reader: ReadModelReader; changes?: () => number | undefined; close(): Promise<void> }>;
   setFeatured(o: FeaturedOverride): Promise<void>;
   clearFeatured(networkId: number, address: string): Promise<void>;
   close(): Promise<void>;
@@ -43,7 +44,7 @@ export async function openReadModelStorage(o: ReadModelStorageOptions): Promise<
       reader: createSqlReadModelReader(o.db),
       async openCachedReader() {
         const cache = await createReadResultCache(o.db);
-        return { reader: createSqlReadModelReader(cache.db), close: () => cache.close() };
+        return { reader: createSqlReadModelReader(cache.db), changes: () => cache.generation, close: () => cache.close() };
       },
       setFeatured: (f) => setFeaturedOverride(o.db, f),
       clearFeatured: (n, a) => clearFeaturedOverride(o.db, n, a),

@@ -17,6 +17,7 @@ export * from './fanout/money';
 export * from './fanout/fanout.projection';
 export { type KnownToken } from './fanout/fanout-lookups';
 export * from './management/webhook-service';
+export * from './management/webhook.handlers';
 export * from './notifier';
 // Test support (a local HTTPS receiver with a self-signed certificate; valid sample domain events).
 export * from './testing/https-receiver';

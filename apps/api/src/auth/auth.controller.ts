@@ -1,27 +1,24 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { envelope, obj } from '../pools/openapi-schemas';
 import { challengeSchema, nonceSchema, registeredSchema, tokenSchema } from './openapi-schemas';
 import { ok } from '../http/envelope';
-import { API_AUTH, type ApiAuthDependencies } from './api-auth.dependencies';
+import { IssueChallengeCommand, IssueWalletTokenCommand, RegisterAgentCommand, type CreatedKey, type IssuedChallenge } from '@dob/auth';
 import { NonceRequestDto, RegisterDto, TokenRequestDto } from './dto/auth.dto';
-import { WalletTokenIssuer } from './wallet-jwt';
 
 /** Unauthenticated wallet flows (limited per IP by the request gate). */
 @ApiTags('auth')
 @Controller('auth')
 export class AuthController {
-  constructor(
-    @Inject(API_AUTH) private readonly auth: ApiAuthDependencies,
-    private readonly tokens: WalletTokenIssuer,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Get('challenge/:wallet')
   @ApiOperation({ summary: 'A single-use challenge for the wallet to sign (5 minutes)' })
   @ApiOkResponse({ schema: envelope(challengeSchema, 'one') })
   @ApiResponse({ status: 400, description: 'VALIDATION_ERROR: not a Stellar account public key (G…)' })
   async challenge(@Param('wallet') wallet: string) {
-    const c = await this.auth.challenges.issue(wallet);
+    const c = await this.commands.execute<IssueChallengeCommand, IssuedChallenge>(new IssueChallengeCommand(wallet));
     return ok({
       wallet: c.wallet,
       message: c.message,
@@ -40,8 +37,8 @@ export class AuthController {
   @ApiResponse({ status: 400, description: 'VALIDATION_ERROR naming the field; key limit reached' })
   @ApiResponse({ status: 401, description: 'UNAUTHORIZED: no live challenge for the wallet, or the signature does not verify' })
   async register(@Body() body: RegisterDto) {
-    await this.auth.challenges.consume(body.wallet, body.signature);
-    const { key, record } = await this.auth.keys.createKey(body.wallet, { label: body.label, scopes: body.scopes, origin: 'register' });
+    const command = new RegisterAgentCommand(body.wallet, body.signature, { label: body.label, scopes: body.scopes });
+    const { key, record } = await this.commands.execute<RegisterAgentCommand, CreatedKey>(command);
     return {
       success: true,
       data: {
@@ -67,7 +64,7 @@ export class AuthController {
   @ApiOkResponse({ schema: envelope(nonceSchema, 'one') })
   @ApiResponse({ status: 400, description: 'VALIDATION_ERROR: not a Stellar account public key (G…)' })
   async nonce(@Body() body: NonceRequestDto) {
-    const c = await this.auth.challenges.issue(body.wallet_address);
+    const c = await this.commands.execute<IssueChallengeCommand, IssuedChallenge>(new IssueChallengeCommand(body.wallet_address));
     return ok({ nonce: c.nonce, message: c.message, expires_at: c.expiresAt.toISOString() });
   }
 
@@ -79,8 +76,8 @@ export class AuthController {
   @ApiResponse({ status: 400, description: 'VALIDATION_ERROR naming the field' })
   @ApiResponse({ status: 401, description: 'UNAUTHORIZED: no live challenge for the wallet, or the signature does not verify' })
   async token(@Body() body: TokenRequestDto) {
-    await this.auth.challenges.consume(body.wallet, body.signature);
-    const { token, expiresAt } = await this.tokens.issue(body.wallet);
+    const command = new IssueWalletTokenCommand(body.wallet, body.signature);
+    const { token, expiresAt } = await this.commands.execute<IssueWalletTokenCommand, { token: string; expiresAt: Date }>(command);
     return ok({ token, token_type: 'Bearer', expires_at: expiresAt.toISOString() });
   }
 }

@@ -1,10 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { envelope } from '../pools/openapi-schemas';
 import { createdKeySchema, listedKeySchema, revokedKeySchema, rotatedKeySchema } from './openapi-schemas';
-import { maskApiKey } from '@dob/auth';
+import {
+  CreateApiKeyCommand, ListApiKeysQuery, maskApiKey, RevokeApiKeyCommand, RotateApiKeyCommand, type CreatedKey, type ListedKey, type WalletKey,
+} from '@dob/auth';
 import { ok } from '../http/envelope';
-import { API_AUTH, type ApiAuthDependencies } from './api-auth.dependencies';
 import { KeyRequestDto } from './dto/auth.dto';
 import { WalletJwtGuard, type WalletSession } from './wallet-jwt';
 
@@ -14,7 +16,10 @@ import { WalletJwtGuard, type WalletSession } from './wallet-jwt';
 @UseGuards(WalletJwtGuard)
 @Controller('auth/keys')
 export class KeysController {
-  constructor(@Inject(API_AUTH) private readonly auth: ApiAuthDependencies) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -22,7 +27,8 @@ export class KeysController {
   @ApiCreatedResponse({ schema: envelope(createdKeySchema, 'one') })
   @ApiResponse({ status: 400, description: 'VALIDATION_ERROR: label, scopes, or the 10-key limit (revoke a key first)' })
   async create(@Req() req: { user: WalletSession }, @Body() body: KeyRequestDto) {
-    const { key, record } = await this.auth.keys.createKey(req.user.wallet, { ...body, origin: 'key_management' });
+    const command = new CreateApiKeyCommand(req.user.wallet, { label: body.label, scopes: body.scopes });
+    const { key, record } = await this.commands.execute<CreateApiKeyCommand, CreatedKey>(command);
     return ok({ key_id: record.keyId, key, label: record.label, scopes: record.scopes, created_at: record.createdAt });
   }
 
@@ -30,7 +36,7 @@ export class KeysController {
   @ApiOperation({ summary: "The wallet's active keys, masked" })
   @ApiOkResponse({ schema: envelope(listedKeySchema, 'list') })
   async list(@Req() req: { user: WalletSession }) {
-    const keys = await this.auth.keys.listKeys(req.user.wallet);
+    const keys = await this.queries.execute<ListApiKeysQuery, ListedKey[]>(new ListApiKeysQuery(req.user.wallet));
     return ok(
       keys.map((k) => ({
         key_id: k.keyId,
@@ -48,7 +54,7 @@ export class KeysController {
   @ApiOkResponse({ schema: envelope(revokedKeySchema, 'one') })
   @ApiResponse({ status: 404, description: 'NOT_FOUND: no such key on this wallet' })
   async revoke(@Req() req: { user: WalletSession }, @Param('keyId') keyId: string) {
-    const k = await this.auth.keys.revokeKey(req.user.wallet, keyId);
+    const k = await this.commands.execute<RevokeApiKeyCommand, WalletKey>(new RevokeApiKeyCommand(req.user.wallet, keyId));
     return ok({ key_id: k.keyId, revoked: true, revoked_at: k.revokedAt });
   }
 
@@ -58,7 +64,7 @@ export class KeysController {
   @ApiOkResponse({ schema: envelope(rotatedKeySchema, 'one') })
   @ApiResponse({ status: 404, description: 'NOT_FOUND: no such key on this wallet' })
   async rotate(@Req() req: { user: WalletSession }, @Param('keyId') keyId: string) {
-    const { key, record } = await this.auth.keys.rotateKey(req.user.wallet, keyId);
+    const { key, record } = await this.commands.execute<RotateApiKeyCommand, CreatedKey>(new RotateApiKeyCommand(req.user.wallet, keyId));
     return ok({ key_id: record.keyId, key, label: record.label, scopes: record.scopes, rotated_at: record.rotatedAt });
   }
 }

@@ -1,11 +1,11 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { ReadQueries } from '@dob/read-models';
+import { ListingsQuery, MarketplaceStatsQuery, PoolListingsQuery, type Listing, type MarketplaceStats, type Page, type PoolListing } from '@dob/read-models';
 import { RequireScope } from '../auth';
 import { ok, page } from '../http/envelope';
 import { envelope, listingSchema, poolListingSchema, statsSchema } from '../pools/openapi-schemas';
 import { NetworkQuery, paging } from '../pools/query-params.dto';
-import { READ_QUERIES } from '../pools/read-queries.provider';
 import { ListingsQueryDto, PoolAddressParam, PoolListingsQueryDto } from './marketplace-read.dto';
 
 const BAD = { description: 'VALIDATION_ERROR naming the parameter' };
@@ -16,16 +16,16 @@ const MISSING = { description: 'NOT_FOUND: no such pool' };
 @RequireScope('read')
 @Controller('marketplace')
 export class MarketplaceReadController {
-  constructor(@Inject(READ_QUERIES) private readonly q: ReadQueries) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('listings')
   @ApiOperation({ summary: 'Share listings across pools (active unless status says otherwise)' })
   @ApiOkResponse({ schema: envelope(listingSchema, 'page') })
   @ApiBadRequestResponse(BAD)
   async listings(@Query() query: ListingsQueryDto) {
-    const r = await this.q.marketplace.listings({
+    const r = await this.queries.execute<ListingsQuery, Page<Listing>>(new ListingsQuery({
       ...paging(query), networkId: query.network_id, paymentToken: query.payment_token, sort: query.sort ?? 'created_desc', status: query.status ?? 'active',
-    });
+    }));
     return page(r.items, { page: r.page, limit: r.limit, total: r.total });
   }
 
@@ -35,7 +35,8 @@ export class MarketplaceReadController {
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse(MISSING)
   async poolListings(@Param() p: PoolAddressParam, @Query() query: PoolListingsQueryDto) {
-    return ok(await this.q.marketplace.poolListings({ address: p.poolAddress, networkId: query.network_id, sort: query.sort ?? 'price_asc', status: query.status ?? 'active' }));
+    const criteria = { address: p.poolAddress, networkId: query.network_id, sort: query.sort ?? 'price_asc', status: query.status ?? 'active' } as const;
+    return ok(await this.queries.execute<PoolListingsQuery, PoolListing[]>(new PoolListingsQuery(criteria)));
   }
 
   @Get('stats/:poolAddress')
@@ -44,6 +45,7 @@ export class MarketplaceReadController {
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse(MISSING)
   async stats(@Param() p: PoolAddressParam, @Query() query: NetworkQuery) {
-    return ok(await this.q.marketplace.stats({ address: p.poolAddress, networkId: query.network_id }));
+    const criteria = { address: p.poolAddress, networkId: query.network_id };
+    return ok(await this.queries.execute<MarketplaceStatsQuery, MarketplaceStats>(new MarketplaceStatsQuery(criteria)));
   }
 }

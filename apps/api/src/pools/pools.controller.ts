@@ -1,12 +1,15 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { ReadQueries } from '@dob/read-models';
+import {
+  CrowdfundingCampaignsQuery, FeaturedPoolsQuery, ListPoolsQuery, PoolDetailQuery, PoolDistributionsQuery, PoolEventsQuery, PoolMembersQuery,
+  type CrowdfundingPool, type DistributionRound, type FeaturedPool, type Page, type PoolDetail, type PoolEvent, type PoolListItem, type PoolMember,
+} from '@dob/read-models';
 import { RequireScope } from '../auth';
 import { ok, page } from '../http/envelope';
 import { envelope, crowdfundingSchema, featuredSchema, memberSchema, poolDetailSchema, poolEventSchema, poolListItemSchema, roundSchema } from './openapi-schemas';
 import { CrowdfundingQueryDto, DistributionsQueryDto, PoolAddressParams, PoolEventsQueryDto, PoolListQueryDto } from './pools.dto';
 import { NetworkQuery, PagedNetworkQuery, paging } from './query-params.dto';
-import { READ_QUERIES } from './read-queries.provider';
 
 const BAD = { description: 'VALIDATION_ERROR naming the parameter (unknown enum value, limit > 100, page < 1, malformed address, non-integer network_id, or network_id missing for an address on several networks)' };
 const MISSING = { description: 'NOT_FOUND: no such pool' };
@@ -16,14 +19,15 @@ const MISSING = { description: 'NOT_FOUND: no such pool' };
 @RequireScope('read')
 @Controller('pools')
 export class PoolsController {
-  constructor(@Inject(READ_QUERIES) private readonly q: ReadQueries) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @ApiOperation({ summary: 'List, search, filter and sort pools' })
   @ApiOkResponse({ schema: envelope(poolListItemSchema, 'page') })
   @ApiBadRequestResponse(BAD)
   async list(@Query() query: PoolListQueryDto) {
-    const r = await this.q.pools.list({ ...paging(query), search: query.search, networkId: query.network_id, accessType: query.access_type, sort: query.sort ?? 'created_desc' });
+    const criteria = { ...paging(query), search: query.search, networkId: query.network_id, accessType: query.access_type, sort: query.sort ?? 'created_desc' };
+    const r = await this.queries.execute<ListPoolsQuery, Page<PoolListItem>>(new ListPoolsQuery(criteria));
     return page(r.items, { page: r.page, limit: r.limit, total: r.total });
   }
 
@@ -32,7 +36,7 @@ export class PoolsController {
   @ApiOkResponse({ schema: envelope(featuredSchema, 'list') })
   @ApiBadRequestResponse(BAD)
   async featured(@Query() query: NetworkQuery) {
-    return ok(await this.q.featured.list({ networkId: query.network_id }));
+    return ok(await this.queries.execute<FeaturedPoolsQuery, FeaturedPool[]>(new FeaturedPoolsQuery(query.network_id)));
   }
 
   @Get('crowdfunding')
@@ -40,7 +44,8 @@ export class PoolsController {
   @ApiOkResponse({ schema: envelope(crowdfundingSchema, 'list') })
   @ApiBadRequestResponse(BAD)
   async crowdfunding(@Query() query: CrowdfundingQueryDto) {
-    return ok(await this.q.crowdfunding.list({ networkId: query.network_id, sort: query.sort ?? 'deadline_asc', status: query.status ?? 'active' }));
+    const criteria = { networkId: query.network_id, sort: query.sort ?? 'deadline_asc', status: query.status ?? 'active' } as const;
+    return ok(await this.queries.execute<CrowdfundingCampaignsQuery, CrowdfundingPool[]>(new CrowdfundingCampaignsQuery(criteria)));
   }
 
   @Get(':address')
@@ -49,7 +54,7 @@ export class PoolsController {
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse(MISSING)
   async detail(@Param() p: PoolAddressParams, @Query() query: NetworkQuery) {
-    return ok(await this.q.pools.detail(p.address, query.network_id));
+    return ok(await this.queries.execute<PoolDetailQuery, PoolDetail>(new PoolDetailQuery(p.address, query.network_id)));
   }
 
   @Get(':address/members')
@@ -58,7 +63,8 @@ export class PoolsController {
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse(MISSING)
   async members(@Param() p: PoolAddressParams, @Query() query: PagedNetworkQuery) {
-    const r = await this.q.poolActivity.members({ address: p.address, networkId: query.network_id, ...paging(query) });
+    const criteria = { address: p.address, networkId: query.network_id, ...paging(query) };
+    const r = await this.queries.execute<PoolMembersQuery, Page<PoolMember>>(new PoolMembersQuery(criteria));
     return page(r.items, { page: r.page, limit: r.limit, total: r.total });
   }
 
@@ -68,7 +74,8 @@ export class PoolsController {
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse(MISSING)
   async distributions(@Param() p: PoolAddressParams, @Query() query: DistributionsQueryDto) {
-    const r = await this.q.poolActivity.distributions({ address: p.address, networkId: query.network_id, status: query.status, ...paging(query) });
+    const criteria = { address: p.address, networkId: query.network_id, status: query.status, ...paging(query) };
+    const r = await this.queries.execute<PoolDistributionsQuery, Page<DistributionRound>>(new PoolDistributionsQuery(criteria));
     return page(r.items, { page: r.page, limit: r.limit, total: r.total });
   }
 
@@ -78,7 +85,8 @@ export class PoolsController {
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse(MISSING)
   async events(@Param() p: PoolAddressParams, @Query() query: PoolEventsQueryDto) {
-    const r = await this.q.poolActivity.events({ address: p.address, networkId: query.network_id, eventType: query.event_type, ...paging(query) });
+    const criteria = { address: p.address, networkId: query.network_id, eventType: query.event_type, ...paging(query) };
+    const r = await this.queries.execute<PoolEventsQuery, Page<PoolEvent>>(new PoolEventsQuery(criteria));
     return page(r.items, { page: r.page, limit: r.limit, total: r.total });
   }
 }

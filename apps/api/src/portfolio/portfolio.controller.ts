@@ -1,15 +1,19 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { ReadQueries } from '@dob/read-models';
+import {
+  HistoryQuery, HoldingsQuery, OwnListingsQuery, PortfolioDistributionsQuery, PositionQuery, type PortfolioQueries,
+} from '@dob/read-models';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
 import { ok, page } from '../http/envelope';
 import { PoolAddressParam } from '../marketplace/marketplace-read.dto';
 import { distributionsSchema, envelope, historySchema, holdingSchema, listingSchema, positionSchema } from '../pools/openapi-schemas';
 import { NetworkQuery, paging } from '../pools/query-params.dto';
-import { READ_QUERIES } from '../pools/read-queries.provider';
 import { HistoryQueryDto, PortfolioListingsQueryDto } from './portfolio.dto';
 
 const BAD = { description: 'VALIDATION_ERROR naming the parameter' };
+
+type Answer<K extends keyof PortfolioQueries> = PortfolioQueries[K] extends (...args: never[]) => Promise<infer R> ? R : never;
 
 /** The API key's wallet: holdings (Dob's documented fields), one position, own listings, distributions, history. */
 @ApiTags('Portfolio')
@@ -17,14 +21,14 @@ const BAD = { description: 'VALIDATION_ERROR naming the parameter' };
 @RequireScope('read')
 @Controller('portfolio')
 export class PortfolioController {
-  constructor(@Inject(READ_QUERIES) private readonly q: ReadQueries) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('holdings')
   @ApiOperation({ summary: "The key wallet's holdings across pools" })
   @ApiOkResponse({ schema: envelope(holdingSchema, 'list') })
   @ApiBadRequestResponse(BAD)
   async holdings(@CurrentAgent() agent: AgentPrincipal, @Query() query: NetworkQuery) {
-    return ok(await this.q.portfolio.holdings(agent.wallet, query.network_id));
+    return ok(await this.queries.execute<HoldingsQuery, Answer<'holdings'>>(new HoldingsQuery(agent.wallet, query.network_id)));
   }
 
   @Get('positions/:poolAddress')
@@ -33,7 +37,7 @@ export class PortfolioController {
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse({ description: 'NOT_FOUND: the wallet holds no shares of this pool' })
   async position(@CurrentAgent() agent: AgentPrincipal, @Param() p: PoolAddressParam, @Query() query: NetworkQuery) {
-    return ok(await this.q.portfolio.position(agent.wallet, p.poolAddress, query.network_id));
+    return ok(await this.queries.execute<PositionQuery, Answer<'position'>>(new PositionQuery(agent.wallet, p.poolAddress, query.network_id)));
   }
 
   @Get('listings')
@@ -41,7 +45,8 @@ export class PortfolioController {
   @ApiOkResponse({ schema: envelope(listingSchema, 'page') })
   @ApiBadRequestResponse(BAD)
   async listings(@CurrentAgent() agent: AgentPrincipal, @Query() query: PortfolioListingsQueryDto) {
-    const r = await this.q.portfolio.listings(agent.wallet, { ...paging(query), networkId: query.network_id, status: query.status ?? 'active' });
+    const criteria = { ...paging(query), networkId: query.network_id, status: query.status ?? 'active' } as const;
+    const r = await this.queries.execute<OwnListingsQuery, Answer<'listings'>>(new OwnListingsQuery(agent.wallet, criteria));
     return page(r.items, { page: r.page, limit: r.limit, total: r.total });
   }
 
@@ -50,7 +55,7 @@ export class PortfolioController {
   @ApiOkResponse({ schema: envelope(distributionsSchema, 'one') })
   @ApiBadRequestResponse(BAD)
   async distributions(@CurrentAgent() agent: AgentPrincipal, @Query() query: NetworkQuery) {
-    return ok(await this.q.portfolio.distributions(agent.wallet, query.network_id));
+    return ok(await this.queries.execute<PortfolioDistributionsQuery, Answer<'distributions'>>(new PortfolioDistributionsQuery(agent.wallet, query.network_id)));
   }
 
   @Get('history')
@@ -58,7 +63,7 @@ export class PortfolioController {
   @ApiOkResponse({ schema: envelope(historySchema, 'page') })
   @ApiBadRequestResponse(BAD)
   async history(@CurrentAgent() agent: AgentPrincipal, @Query() query: HistoryQueryDto) {
-    const r = await this.q.portfolio.history(agent.wallet, { ...paging(query), networkId: query.network_id, type: query.type });
+    const r = await this.queries.execute<HistoryQuery, Answer<'history'>>(new HistoryQuery(agent.wallet, { ...paging(query), networkId: query.network_id, type: query.type }));
     return page(r.items, { page: r.page, limit: r.limit, total: r.total });
   }
 }

@@ -1,11 +1,26 @@
 import type { Provider, Type } from '@nestjs/common';
-import type { TradingService } from '@dob/trading';
-import { CrowdfundingTradeController, MarketplaceTradeController, TRADING } from './trading.controllers';
+import {
+  PrepareBuyCommand, PrepareBuyHandler, PrepareCancelCommand, PrepareCancelHandler, PrepareContributeCommand, PrepareContributeHandler, PrepareListCommand,
+  PrepareListHandler, PrepareReclaimCommand, PrepareReclaimHandler, SubmitSignedTradeCommand, SubmitSignedTradeHandler, type TradingService,
+} from '@dob/trading';
+import { command, type MessageBinding } from '../cqrs/message-bindings';
+import { CrowdfundingTradeController, MarketplaceTradeController } from './trading.controllers';
 
-export { TRADING, MarketplaceTradeController, CrowdfundingTradeController };
+export { MarketplaceTradeController, CrowdfundingTradeController };
 
-/** Controllers and providers ApiModule adds for trading; without a TradingService the routes are not mounted. */
-export function tradingModuleParts(trading: TradingService | undefined): { controllers: Type[]; providers: Provider[] } {
-  if (!trading) return { controllers: [], providers: [] };
-  return { controllers: [MarketplaceTradeController, CrowdfundingTradeController], providers: [{ provide: TRADING, useValue: trading }] };
+/** Controllers and command bindings ApiModule adds for trading; without a TradingService the routes are not mounted. */
+export function tradingModuleParts(trading: TradingService | undefined): { controllers: Type[]; providers: Provider[]; bindings: MessageBinding[] } {
+  if (!trading) return { controllers: [], providers: [], bindings: [] };
+  return {
+    controllers: [MarketplaceTradeController, CrowdfundingTradeController],
+    providers: [],
+    bindings: [
+      command(PrepareBuyCommand, new PrepareBuyHandler(trading)),
+      command(PrepareListCommand, new PrepareListHandler(trading)),
+      command(PrepareCancelCommand, new PrepareCancelHandler(trading)),
+      command(PrepareContributeCommand, new PrepareContributeHandler(trading)),
+      command(PrepareReclaimCommand, new PrepareReclaimHandler(trading)),
+      command(SubmitSignedTradeCommand, new SubmitSignedTradeHandler(trading)),
+    ],
+  };
 }

@@ -1,15 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { envelope } from '../pools/openapi-schemas';
 import {
   deletedWebhookSchema, deliverySchema, redeliveredSchema, registeredWebhookSchema, testSentSchema, updatedWebhookSchema, webhookListItemSchema,
 } from './openapi-schemas';
-import type { WebhookService, WebhookView } from '@dob/webhooks';
+import {
+  ListWebhooksQuery, RedeliverWebhookCommand, RegisterWebhookCommand, RemoveWebhookCommand, SendTestWebhookCommand, UpdateWebhookCommand,
+  WebhookDeliveriesQuery, type WebhookService, type WebhookView,
+} from '@dob/webhooks';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
 import { ok, page } from '../http/envelope';
 import { DeliveriesQueryDto, RegisterWebhookDto, UpdateWebhookDto } from './webhooks.dto';
 
-export const WEBHOOK_SERVICE = Symbol('WEBHOOK_SERVICE');
+type Answer<K extends keyof WebhookService> = WebhookService[K] extends (...args: never[]) => Promise<infer R> ? R : never;
 
 const BAD = { description: 'VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, sixth webhook' };
 const MISSING = { description: 'NOT_FOUND: no such webhook on this API key (another key\'s webhook is reported the same way)' };
@@ -20,7 +24,10 @@ const MISSING = { description: 'NOT_FOUND: no such webhook on this API key (anot
 @RequireScope('read')
 @Controller('webhooks')
 export class WebhooksController {
-  constructor(@Inject(WEBHOOK_SERVICE) private readonly webhooks: WebhookService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -28,7 +35,7 @@ export class WebhooksController {
   @ApiCreatedResponse({ schema: envelope(registeredWebhookSchema, 'one') })
   @ApiBadRequestResponse(BAD)
   async register(@CurrentAgent() agent: AgentPrincipal, @Body() body: RegisterWebhookDto) {
-    const w = await this.webhooks.register(agent.keyId, body);
+    const w = await this.commands.execute<RegisterWebhookCommand, WebhookView>(new RegisterWebhookCommand(agent.keyId, body));
     return ok({ id: w.id, url: w.url, events: w.events, is_active: w.is_active, created_at: w.created_at });
   }
 
@@ -36,7 +43,7 @@ export class WebhooksController {
   @ApiOperation({ summary: "This API key's webhooks" })
   @ApiOkResponse({ schema: envelope(webhookListItemSchema, 'list') })
   async list(@CurrentAgent() agent: AgentPrincipal) {
-    return ok((await this.webhooks.list(agent.keyId)).map(listItem));
+    return ok((await this.queries.execute<ListWebhooksQuery, WebhookView[]>(new ListWebhooksQuery(agent.keyId))).map(listItem));
   }
 
   @Put(':id')
@@ -45,7 +52,7 @@ export class WebhooksController {
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse(MISSING)
   async update(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string, @Body() body: UpdateWebhookDto) {
-    const w = await this.webhooks.update(agent.keyId, id, body);
+    const w = await this.commands.execute<UpdateWebhookCommand, WebhookView>(new UpdateWebhookCommand(agent.keyId, id, body));
     return ok({ id: w.id, url: w.url, events: w.events, is_active: w.is_active, updated_at: w.updated_at });
   }
 
@@ -54,7 +61,7 @@ export class WebhooksController {
   @ApiOkResponse({ schema: envelope(deletedWebhookSchema, 'one') })
   @ApiNotFoundResponse(MISSING)
   async remove(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string) {
-    return ok(await this.webhooks.remove(agent.keyId, id));
+    return ok(await this.commands.execute<RemoveWebhookCommand, Answer<'remove'>>(new RemoveWebhookCommand(agent.keyId, id)));
   }
 
   @Post(':id/test')
@@ -63,7 +70,7 @@ export class WebhooksController {
   @ApiOkResponse({ schema: envelope(testSentSchema, 'one') })
   @ApiNotFoundResponse(MISSING)
   async test(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string) {
-    return ok(await this.webhooks.sendTest(agent.keyId, id));
+    return ok(await this.commands.execute<SendTestWebhookCommand, Answer<'sendTest'>>(new SendTestWebhookCommand(agent.keyId, id)));
   }
 
   @Get(':id/deliveries')
@@ -73,7 +80,7 @@ export class WebhooksController {
   async deliveries(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string, @Query() query: DeliveriesQueryDto) {
     const p = query.page ?? 1;
     const limit = query.limit ?? 20;
-    const r = await this.webhooks.deliveries(agent.keyId, id, p, limit);
+    const r = await this.queries.execute<WebhookDeliveriesQuery, Answer<'deliveries'>>(new WebhookDeliveriesQuery(agent.keyId, id, p, limit));
     return page(r.deliveries, { page: p, limit, total: r.total });
   }
 
@@ -84,7 +91,7 @@ export class WebhooksController {
   @ApiResponse({ status: 409, description: 'CONFLICT: the webhook is inactive (re-enable it first)' })
   @ApiNotFoundResponse(MISSING)
   async redeliver(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
-    return ok(await this.webhooks.redeliver(agent.keyId, id, deliveryId));
+    return ok(await this.commands.execute<RedeliverWebhookCommand, Answer<'redeliver'>>(new RedeliverWebhookCommand(agent.keyId, id, deliveryId)));
   }
 }
 

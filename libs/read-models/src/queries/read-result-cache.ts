@@ -23,6 +23,11 @@ export interface ReadResultCache {
   readonly db: SqlExecutor;
   /** Forgets every result (what a change notification does). */
   invalidate(): void;
+  /**
+   * Moves on every change of the read models (each invalidation); undefined while changes cannot be observed (no
+   * LISTEN). What caches of answers derived from these results key on (the API's response cache).
+   */
+  readonly generation: number | undefined;
   readonly stats: { hits: number; misses: number };
   close(): Promise<void>;
 }
@@ -62,7 +67,7 @@ class Cache implements ReadResultCache {
   readonly stats = { hits: 0, misses: 0 };
   enabled = false;
   unlisten: (() => Promise<void>) | undefined;
-  private generation = 0;
+  private changes = 0;
   private readonly entries = new Map<string, Entry>();
   private readonly maxEntries: number;
   private readonly maxAgeMs: number;
@@ -78,8 +83,12 @@ class Cache implements ReadResultCache {
     this.db = { query: (text, params) => this.query(text, params), exec: (text) => this.exec(text) };
   }
 
+  get generation(): number | undefined {
+    return this.enabled ? this.changes : undefined;
+  }
+
   invalidate(): void {
-    this.generation++;
+    this.changes++;
     this.entries.clear();
   }
 
@@ -95,9 +104,9 @@ class Cache implements ReadResultCache {
       return hit.result as SqlResult<R>;
     }
     this.stats.misses++;
-    const generation = this.generation;
+    const generation = this.changes;
     const result = await this.source.query<R>(text, params);
-    if (generation === this.generation) {
+    if (generation === this.changes) {
       for (const row of result.rows) Object.freeze(row);
       Object.freeze(result.rows);
       this.entries.delete(key);
