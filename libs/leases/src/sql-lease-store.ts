@@ -38,7 +38,7 @@ interface LeaseRow {
 export function createSqlLeaseStore(db: SqlDatabase): LeaseStore {
   return {
     async init() {
-      await migrateSchema(db, 'leases', SCHEMA);
+      await migrateSchema(db, 'dob.leases.migrate', SCHEMA);
     },
 
     async tryAcquire(name, owner, durationMs) {
