@@ -22,6 +22,10 @@ import { RegisteredPools } from './registered-pools';
 import { WatchSet, type DiscoverySource } from './watch-set';
 
 type Discovery = { identity: ContractIdentity; source: DiscoverySource; ledger: number };
+/** Events fetched for a ledger range; `to` may end before the range asked for when a fetch budget cut it. */
+type Fetched = { events: RawChainEvent[]; to: number };
+/** The next window's watched events, fetched while the current window is being appended. */
+type Prefetch = { from: number; watchVersion: number; result: Promise<Fetched | null> };
 
 export interface NetworkIngestorConfig {
   readonly networkId: number;
@@ -80,6 +84,7 @@ export class NetworkIngestor {
   private stopped = false;
   private readonly stopping = new AbortController();
   private current: IngestionStatus;
+  private prefetch: Prefetch | null = null;
   /**
    * Per-process id mixed into the cursor event id: a retry by this process re-appends the same id (idempotent),
    * while a second process ingesting the same window appends a different one and hits the expected-version check.
@@ -179,12 +184,21 @@ export class NetworkIngestor {
       return 'idle';
     }
     const from = this.nextLedger;
-    let to = Math.min(from + this.cfg.windowLedgers - 1, health.latestLedger);
+    const prefetch = this.prefetch?.from === from ? this.prefetch : null;
+    this.prefetch = null;
+    const prefetched = prefetch && (await prefetch.result);
+    let to = prefetched ? prefetched.to : Math.min(from + this.cfg.windowLedgers - 1, health.latestLedger);
     try {
       const discovered = this.config.discovery === false ? [] : await this.discover(from, to);
       const registered = this.config.registeredPools === false ? [] : await this.watchRegistered(from);
       discovered.push(...registered);
-      let raw = await this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to);
+      // The prefetched events stand only if nothing was added to the watch set since they were asked for.
+      const fetched =
+        prefetched && prefetch.watchVersion === this.watch.version
+          ? prefetched
+          : await this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to, this.cfg.maxEventsPerAppend);
+      to = fetched.to;
+      let raw = fetched.events;
       raw = raw.concat(await this.followParticipationTokens(raw, discovered, from, to));
       if (registered.length) raw = raw.concat(await this.catchUp(registered.map((r) => r.identity), discovered, from, health.oldestLedger));
       const byId = new Map<string, RawChainEvent>();
@@ -201,7 +215,15 @@ export class NetworkIngestor {
       const decoded = this.decode(events);
       await attachCapTables(decoded.decoded, (txHash) => this.call((o) => this.rpc.getInvocation(txHash, o)));
       const keepListings = this.listings.stage(decoded.decoded);
-      await this.commit(from, to, health.latestLedger, events.length, decoded, discovered);
+      const committing = this.commit(from, to, health.latestLedger, events.length, decoded, discovered);
+      // Fetching the next window overlaps this window's append (one window ahead at most: bounded memory).
+      this.prefetchWindow(to + 1, health.latestLedger);
+      try {
+        await committing;
+      } catch (err) {
+        this.prefetch = null; // the next step starts from this window again
+        throw err;
+      }
       keepListings();
     } catch (err) {
       if (isRetentionError(err)) {
@@ -292,7 +314,7 @@ export class NetworkIngestor {
     const parties = fresh.filter((c) => c.kind === 'splitter' || c.kind === 'crowdfunding').map((c) => c.contractId);
     for (let lo = start; lo < from; lo += this.cfg.windowLedgers) {
       const hi = Math.min(lo + this.cfg.windowLedgers - 1, from - 1);
-      const raw = await this.fetchWatched(fresh.map((c) => c.contractId), parties, lo, hi);
+      const { events: raw } = await this.fetchWatched(fresh.map((c) => c.contractId), parties, lo, hi);
       out.push(...raw, ...(await this.followParticipationTokens(raw, discovered, lo, hi)));
     }
     return out;
@@ -300,7 +322,7 @@ export class NetworkIngestor {
 
   private async discover(from: number, to: number): Promise<Discovery[]> {
     const out: Discovery[] = [];
-    const events = (await this.fetchRange(discoveryFilters(), from, to)).sort(compareEventIds);
+    const events = (await this.fetchRange(discoveryFilters(), from, to)).events.sort(compareEventIds);
     for (const e of events) {
       if (this.watch.has(e.contractId) || this.rejected.has(e.contractId)) continue;
       const first = e.topic[0];
@@ -352,29 +374,51 @@ export class NetworkIngestor {
         discovered.push({ identity: pt, source: 'participation_token', ledger: e.ledger });
       }
     }
-    return fresh.length ? this.fetchWatched(fresh.map((c) => c.contractId), [], from, to) : [];
+    return fresh.length ? (await this.fetchWatched(fresh.map((c) => c.contractId), [], from, to)).events : [];
   }
 
-  private fetchWatched(contractIds: readonly string[], parties: readonly string[], from: number, to: number): Promise<RawChainEvent[]> {
+  /** Starts fetching the window after this one; its result is used by the next step if that step starts there. */
+  private prefetchWindow(from: number, latest: number): void {
+    if (from > latest || this.stopped) return;
+    const to = Math.min(from + this.cfg.windowLedgers - 1, latest);
+    const result = this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to, this.cfg.maxEventsPerAppend).catch(() => null);
+    this.prefetch = { from, watchVersion: this.watch.version, result };
+  }
+
+  private async fetchWatched(contractIds: readonly string[], parties: readonly string[], from: number, to: number, budget?: number): Promise<Fetched> {
     const filters = [...contractFilters(contractIds), ...partyTransferFilters(parties)];
-    return filters.length ? this.fetchRange(filters, from, to) : Promise.resolve([]);
+    return filters.length ? this.fetchRange(filters, from, to, budget) : { events: [], to };
   }
 
-  /** All events matching filters in [from, to], paging with the cursor (endLedger is exclusive per stellar-rpc). */
-  private async fetchRange(filters: readonly RpcEventFilter[], from: number, to: number): Promise<RawChainEvent[]> {
+  /**
+   * All events matching filters in [from, to], paging with the cursor (endLedger is exclusive per stellar-rpc).
+   * With a budget, a request that has returned that many events and has more stops paging: the range then ends
+   * before the ledger of its last event (that ledger may go on in the next page), the requests after it ask only
+   * for the shorter range, and events past it are dropped. A window is cut to about `budget` events anyway
+   * (maxEventsPerAppend), so reading the rest of a long range would be parsed and thrown away.
+   */
+  private async fetchRange(filters: readonly RpcEventFilter[], from: number, to: number, budget = Infinity): Promise<Fetched> {
     const out: RawChainEvent[] = [];
     for (const request of toRequests(filters)) {
-      let page = await this.call((o) => this.rpc.getEvents({ startLedger: from, endLedger: to + 1, filters: request, limit: this.cfg.pageLimit }, o));
+      const end = to;
+      const mine: RawChainEvent[] = [];
+      let page = await this.call((o) => this.rpc.getEvents({ startLedger: from, endLedger: end + 1, filters: request, limit: this.cfg.pageLimit }, o));
       for (;;) {
-        const inRange = page.events.filter((e) => e.ledger <= to);
-        out.push(...inRange);
+        const inRange = page.events.filter((e) => e.ledger <= end);
+        mine.push(...inRange);
         const exhausted = page.events.length < this.cfg.pageLimit || inRange.length < page.events.length;
         if (exhausted || !page.cursor) break;
+        const covered = mine.length >= budget ? mine[mine.length - 1].ledger - 1 : -1;
+        if (covered >= from) {
+          to = Math.min(to, covered);
+          break;
+        }
         const cursor = page.cursor;
         page = await this.call((o) => this.rpc.getEvents({ cursor, filters: request, limit: this.cfg.pageLimit }, o));
       }
+      out.push(...mine);
     }
-    return out;
+    return { events: out.filter((e) => e.ledger <= to), to };
   }
 
   private decode(events: readonly RawChainEvent[]): { decoded: DecodedDomainEvent[]; undecoded: number } {

@@ -5,13 +5,21 @@ export type DiscoverySource = 'init' | 'cf_init' | 'configured' | 'participation
 /** The contracts one network's ingestion watches, keyed by contract id. */
 export class WatchSet {
   private readonly byId = new Map<string, ContractIdentity>();
+  private changes = 0;
 
   constructor(initial: readonly ContractIdentity[] = []) {
     for (const c of initial) this.add(c);
   }
 
   add(identity: ContractIdentity): void {
+    const before = this.byId.get(identity.contractId);
+    if (before?.kind !== identity.kind) this.changes += 1;
     this.byId.set(identity.contractId, identity);
+  }
+
+  /** Changes whenever a contract is added (or changes kind): what the event filters depend on. */
+  get version(): number {
+    return this.changes;
   }
 
   get(contractId: string): ContractIdentity | undefined {
