@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   ContractDiscovered,
   IngestionCursorAdvanced,
+  IngestionSnapshotTaken,
   derivedEventId,
   indexerStreamId,
   poolStreamId,
   type PoolType,
 } from '@dob/domain';
-import { WrongExpectedVersionError, type EventStore, type NewEvent, type StreamAppend } from '@dob/event-store';
+import { positionFromString, positionToString, WrongExpectedVersionError, type EventStore, type NewEvent, type StreamAppend } from '@dob/event-store';
 import type { RawChainEvent } from '../decoding/chain-event';
 import { KNOWN_DOB_WASMS, WasmRegistry, type ContractIdentity } from '../decoding/contract-identity';
 import { decodeChainEvent, type DecodedDomainEvent } from '../decoding/decode-chain-event';
@@ -17,7 +18,8 @@ import { DEFAULT_BACKOFF, sleepUnlessStopped, withBackoff, withTimeout, type Bac
 import { contractFilters, discoveryFilters, partyTransferFilters, toRequests } from './filter-plan';
 import { silentLogger, type IndexerLogger, type IngestionAlarm, type IngestionStatus } from './ingestion-status';
 import { attachCapTables } from './cap-table-enrichment';
-import { ListingBook } from './listing-book';
+import { ingestionSnapshotStreamId, readLatestSnapshot, type IngestionSnapshot } from './ingestion-snapshot';
+import { ListingBook, type OpenListing } from './listing-book';
 import { RegisteredPools } from './registered-pools';
 import { WatchSet, type DiscoverySource } from './watch-set';
 
@@ -46,6 +48,11 @@ export interface NetworkIngestorConfig {
   readonly maxEventsPerAppend?: number;
   /** A cursor is written at least this often even without events, so a restart never lands outside retention. */
   readonly checkpointEveryLedgers?: number;
+  /**
+   * A snapshot of the indexer's state is committed with every this many cursors (and with the first one when there
+   * is none): a restart reads the last snapshot and at most this many windows' indexer events, whatever the history.
+   */
+  readonly snapshotEveryWindows?: number;
   readonly pollIntervalMs?: number;
   readonly rpcTimeoutMs?: number;
   readonly backoff?: Partial<BackoffOptions>;
@@ -68,14 +75,20 @@ const SECONDS_PER_LEDGER = 5;
  * with WrongExpectedVersionError (halts loudly) instead of interleaving.
  */
 export class NetworkIngestor {
-  private readonly cfg: Required<Pick<NetworkIngestorConfig, 'pageLimit' | 'windowLedgers' | 'maxEventsPerAppend' | 'checkpointEveryLedgers' | 'pollIntervalMs' | 'rpcTimeoutMs'>>;
+  private readonly cfg: Required<
+    Pick<NetworkIngestorConfig, 'pageLimit' | 'windowLedgers' | 'maxEventsPerAppend' | 'checkpointEveryLedgers' | 'snapshotEveryWindows' | 'pollIntervalMs' | 'rpcTimeoutMs'>
+  >;
   private readonly backoff: BackoffOptions;
   private readonly registry: WasmRegistry;
   private readonly logger: IndexerLogger;
   private readonly watch = new WatchSet();
   /** Candidates whose wasm hash is not Dob: never asked again in this process. */
   private readonly rejected = new Set<string>();
-  private readonly registered: RegisteredPools;
+  /** The registered pools among them: a snapshot lists them so a restart asks again (configuration may have changed). */
+  private readonly rejectedRegistered = new Set<string>();
+  private registered: RegisteredPools;
+  /** Cursors committed since the last snapshot (Infinity: none yet, the next commit takes one). */
+  private windowsSinceSnapshot = Infinity;
   private listings = new ListingBook();
   private loaded = false;
   private indexerRevision = -1;
@@ -101,6 +114,7 @@ export class NetworkIngestor {
       windowLedgers: config.windowLedgers ?? 2_000,
       maxEventsPerAppend: config.maxEventsPerAppend ?? 10_000,
       checkpointEveryLedgers: config.checkpointEveryLedgers ?? 720,
+      snapshotEveryWindows: config.snapshotEveryWindows ?? 100,
       pollIntervalMs: config.pollIntervalMs ?? 2_000,
       rpcTimeoutMs: config.rpcTimeoutMs ?? 30_000,
     };
@@ -214,8 +228,8 @@ export class NetworkIngestor {
       }
       const decoded = this.decode(events);
       await attachCapTables(decoded.decoded, (txHash) => this.call((o) => this.rpc.getInvocation(txHash, o)));
-      const keepListings = this.listings.stage(decoded.decoded);
-      const committing = this.commit(from, to, health.latestLedger, events.length, decoded, discovered);
+      const listings = this.listings.stage(decoded.decoded);
+      const committing = this.commit(from, to, health.latestLedger, events.length, decoded, discovered, listings.open);
       // Fetching the next window overlaps this window's append (one window ahead at most: bounded memory).
       this.prefetchWindow(to + 1, health.latestLedger);
       try {
@@ -224,7 +238,7 @@ export class NetworkIngestor {
         this.prefetch = null; // the next step starts from this window again
         throw err;
       }
-      keepListings();
+      listings.keep();
     } catch (err) {
       if (isRetentionError(err)) {
         return this.halt('retention_gap', `RPC refused ledgers from ${from}: ${String(err)}; ingestion halted`);
@@ -244,16 +258,34 @@ export class NetworkIngestor {
     return 'advanced';
   }
 
+  /**
+   * Rebuilds the state from the store: from the last snapshot and the indexer events after it (bounded by
+   * snapshotEveryWindows, whatever the length of the history), or, with no snapshot yet, from the whole indexer
+   * stream — then the next commit takes a snapshot.
+   */
   private async load(): Promise<void> {
     if (this.loaded) return;
-    const stream = await this.store.readStream(indexerStreamId(this.config.networkId));
+    const net = this.config.networkId;
+    let latest = await readLatestSnapshot(this.store, net);
     this.nextLedger = this.config.startLedger;
+    let stream = latest ? await this.store.readStream(indexerStreamId(net), { fromRevision: latest.snapshot.indexer_revision }) : [];
+    // The snapshot stands only if the cursor it names is where it says (else: the whole stream, as without one).
+    const anchor = stream.shift();
+    if (latest && anchor?.type === IngestionCursorAdvanced.type && (anchor.data as { next_ledger: number }).next_ledger === latest.snapshot.next_ledger) {
+      this.restore(latest.snapshot);
+    } else {
+      if (latest) this.logger.warn('ingestion snapshot does not match the indexer stream; rebuilding from the whole stream', { networkId: net });
+      latest = null;
+      stream = await this.store.readStream(indexerStreamId(net));
+    }
+    this.windowsSinceSnapshot = latest ? 0 : Infinity;
     for (const e of stream) {
       this.indexerRevision = e.revision;
       if (e.type === IngestionCursorAdvanced.type) {
         const d = e.data as { next_ledger: number; to_ledger: number };
         this.nextLedger = d.next_ledger;
         this.lastCheckpointLedger = d.to_ledger;
+        this.windowsSinceSnapshot += 1;
       } else if (e.type === ContractDiscovered.type) {
         const d = e.data as { contract_id: string; kind: ContractIdentity['kind']; version: string; wasm_hash: string | null; pool: string | null };
         this.watch.add({ contractId: d.contract_id, kind: d.kind, version: d.version, wasmHash: d.wasm_hash, pool: d.pool });
@@ -266,10 +298,40 @@ export class NetworkIngestor {
       if (pt.kind !== 'participation_token' || !pt.pool || pt.poolType) continue;
       this.watch.add({ ...pt, poolType: await this.poolTypeOf(pt.pool) });
     }
-    this.listings = await ListingBook.load(this.store, this.config.networkId);
+    this.listings = await ListingBook.load(this.store, net, latest ? { open: latest.snapshot.open_listings, after: latest.position } : undefined);
     this.loaded = true;
     this.update({ nextLedger: this.nextLedger, watchedContracts: this.watch.size });
     this.logger.info('ingestion resumed', { networkId: this.config.networkId, nextLedger: this.nextLedger, watched: this.watch.size });
+  }
+
+  private restore(s: IngestionSnapshot): void {
+    this.indexerRevision = s.indexer_revision;
+    this.nextLedger = s.next_ledger;
+    this.lastCheckpointLedger = s.checkpoint_ledger;
+    for (const c of s.watched) {
+      this.watch.add({ contractId: c.contract_id, kind: c.kind, version: c.version, wasmHash: c.wasm_hash, pool: c.pool, poolType: c.pool_type });
+    }
+    this.registered = new RegisteredPools(this.store, this.config.networkId, positionFromString(s.registrations_read_to), s.registered_unwatched);
+  }
+
+  private snapshot(indexerRevision: number, to: number, openListings: OpenListing[]): IngestionSnapshot {
+    return IngestionSnapshotTaken.payload({
+      network_id: this.config.networkId,
+      indexer_revision: indexerRevision,
+      next_ledger: to + 1,
+      checkpoint_ledger: to,
+      watched: this.watched().map((c) => ({
+        contract_id: c.contractId,
+        kind: c.kind,
+        version: c.version,
+        wasm_hash: c.wasmHash ?? null,
+        pool: c.pool ?? null,
+        pool_type: c.poolType ?? null,
+      })),
+      open_listings: openListings,
+      registered_unwatched: [...this.rejectedRegistered],
+      registrations_read_to: positionToString(this.registered.position()),
+    });
   }
 
   private async poolTypeOf(pool: string): Promise<PoolType | null> {
@@ -290,6 +352,7 @@ export class NetworkIngestor {
       const identity = await this.call((o) => confirmRegistered(this.rpc, this.registry, contractId, o));
       if (!identity) {
         this.rejected.add(contractId);
+        this.rejectedRegistered.add(contractId);
         this.logger.warn('registered pool is not a known Dob contract (unknown wasm hash: configure DOB_WASM_HASHES); not watched', {
           networkId: this.config.networkId,
           contractId,
@@ -408,7 +471,9 @@ export class NetworkIngestor {
         mine.push(...inRange);
         const exhausted = page.events.length < this.cfg.pageLimit || inRange.length < page.events.length;
         if (exhausted || !page.cursor) break;
-        const covered = mine.length >= budget ? mine[mine.length - 1].ledger - 1 : -1;
+        // Once a whole ledger or more is in (the last one may go on in the next page), the range can end there.
+        const last = mine[mine.length - 1].ledger;
+        const covered = mine.length >= budget && mine[0].ledger < last ? last - 1 : -1;
         if (covered >= from) {
           to = Math.min(to, covered);
           break;
@@ -442,6 +507,7 @@ export class NetworkIngestor {
     chainEvents: number,
     { decoded, undecoded }: { decoded: DecodedDomainEvent[]; undecoded: number },
     discovered: Discovery[],
+    openListings: () => OpenListing[],
   ): Promise<void> {
     const net = this.config.networkId;
     const checkpointDue = to - this.lastCheckpointLedger >= this.cfg.checkpointEveryLedgers;
@@ -489,8 +555,27 @@ export class NetworkIngestor {
       events: indexerEvents,
       expectedVersion: this.indexerRevision < 0 ? 'no_stream' : this.indexerRevision,
     });
+    const indexerAppend = appends.length - 1;
+    // The snapshot goes last, so its $all position follows every event of the window (ListingBook resumes there).
+    const snapshotDue = this.windowsSinceSnapshot + 1 >= this.cfg.snapshotEveryWindows;
+    if (snapshotDue) {
+      const cursorRevision = this.indexerRevision + indexerEvents.length;
+      appends.push({
+        streamId: ingestionSnapshotStreamId(net),
+        events: [
+          {
+            id: derivedEventId(net, 'snapshot', from, to, this.instanceId),
+            type: IngestionSnapshotTaken.type,
+            version: 1,
+            data: this.snapshot(cursorRevision, to, openListings()),
+          },
+        ],
+        expectedVersion: 'any',
+      });
+    }
     const results = await this.store.appendMany(appends);
-    this.indexerRevision = results[results.length - 1].nextExpectedVersion;
+    this.indexerRevision = results[indexerAppend].nextExpectedVersion;
+    this.windowsSinceSnapshot = snapshotDue ? 0 : this.windowsSinceSnapshot + 1;
     this.lastCheckpointLedger = to;
     this.update({ undecodedTotal: this.current.undecodedTotal + undecoded, eventsIngested: this.current.eventsIngested + decoded.length, watchedContracts: this.watch.size });
   }
