@@ -88,7 +88,7 @@ CREATE TABLE IF NOT EXISTS es_streams (
 -- version migration 1 created, which always took the path of step 3 below).
 -- batch = {"streams":[{"i":0,"stream_id":"pool-1","expected":"any"|"no_stream"|"stream_exists"|"<n>","n":2}],
 --          "events":[{"i":0,"o":0,"k":1,"id":"<uuid>","type":"...","version":1,"data":{},"metadata":{}}],
---          "distinct_ids":true}
+--          "distinct_ids":true, "ids":["<uuid>", ...]}
 -- i = stream index in the batch, o = ordinal of the event in the batch (sets global order), k = ordinal of the
 -- event among its stream's events in the batch (from 1), n = the stream's event count in the batch.
 CREATE OR REPLACE FUNCTION es_append(batch jsonb)
@@ -119,7 +119,7 @@ BEGIN
   --    no dedupe sort, no window, nothing read back.
   fresh := COALESCE((batch->>'distinct_ids')::boolean, false) AND NOT EXISTS (
     SELECT 1 FROM es_events x
-    WHERE x.event_id = ANY (ARRAY(SELECT (ev->>'id')::uuid FROM jsonb_array_elements(batch->'events') AS ev))
+    WHERE x.event_id = ANY (ARRAY(SELECT jsonb_array_elements_text(batch->'ids')::uuid))
   );
   IF fresh THEN
     FOR r IN
