@@ -240,6 +240,25 @@ describe('NetworkIngestor', () => {
     windows.forEach((w, i) => i > 0 && expect(w.from_ledger).toBe(windows[i - 1].to_ledger + 1));
   });
 
+  it('drops the prefetched next window when the watch set changes before it is used', async () => {
+    const later = contractAddr(21);
+    const rpc = new FakeChainRpc();
+    rpc.executables.set(later, { kind: 'wasm', hash: HASH_V1 });
+    rpc.add(
+      transfer(11, 1, 1),
+      transfer(16, 1, 2),
+      chainEvent(later, 17, 1, [sym('init'), addr(ADMIN)], vec(u32(2), bool(true))),
+      chainEvent(later, 18, 1, [sym('shares')], u32(2)),
+    );
+    rpc.latestLedger = 19;
+    const registry = new WasmRegistry([{ hash: HASH_V1, kind: 'splitter', version: '1.2', label: 'test v1' }]);
+    const ing = ingestor(rpc, { windowLedgers: 5, discovery: true, wasmRegistry: registry });
+    expect(await ing.step()).toBe('advanced'); // 10-14, and 15-19 prefetched while watching POOL only
+    expect(await ing.step()).toBe('advanced'); // 15-19: discovery adds `later`, so 15-19 is fetched again
+    expect((await store.readStream(poolStreamId(NET, later))).map((e) => e.type)).toEqual(['PoolInitialized', 'ShareTableUpdated']);
+    expect((await store.readStream(poolStreamId(NET, POOL))).map((e) => (e.data as { shares: string }).shares)).toEqual(['1', '2']);
+  });
+
   it('cuts an oversized window at a ledger boundary and reports lag while backfilling', async () => {
     const rpc = new FakeChainRpc().add(transfer(11, 1, 1), transfer(11, 2, 2), transfer(12, 1, 3), transfer(13, 1, 4));
     rpc.latestLedger = 40;

@@ -24,8 +24,13 @@ import { RegisteredPools } from './registered-pools';
 import { WatchSet, type DiscoverySource } from './watch-set';
 
 type Discovery = { identity: ContractIdentity; source: DiscoverySource; ledger: number };
-/** Events fetched for a ledger range; `to` may end before the range asked for when a fetch budget cut it. */
-type Fetched = { events: RawChainEvent[]; to: number };
+/** A window's chain events deduplicated, in chain order, cut at a ledger boundary, and decoded (alarms held until used). */
+type Window = { to: number; events: RawChainEvent[]; decoded: { decoded: DecodedDomainEvent[]; undecoded: number }; alarms: string[] };
+/**
+ * Events fetched for a ledger range; `to` may end before the range asked for when a fetch budget cut it. A prefetch
+ * also decodes them (`window`), while the window before is being appended.
+ */
+type Fetched = { events: RawChainEvent[]; to: number; window?: Window };
 /** The next window's watched events, fetched while the current window is being appended. */
 type Prefetch = { from: number; watchVersion: number; result: Promise<Fetched | null> };
 
@@ -206,27 +211,17 @@ export class NetworkIngestor {
       const discovered = this.config.discovery === false ? [] : await this.discover(from, to);
       const registered = this.config.registeredPools === false ? [] : await this.watchRegistered(from);
       discovered.push(...registered);
-      // The prefetched events stand only if nothing was added to the watch set since they were asked for.
-      const fetched =
-        prefetched && prefetch.watchVersion === this.watch.version
-          ? prefetched
-          : await this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to, this.cfg.maxEventsPerAppend);
+      // The prefetched events (and their decoding) stand only if the watch set has not changed since they were asked for.
+      const usable = prefetched && prefetch.watchVersion === this.watch.version ? prefetched : null;
+      const fetched = usable ?? (await this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to, this.cfg.maxEventsPerAppend));
       to = fetched.to;
-      let raw = fetched.events;
-      raw = raw.concat(await this.followParticipationTokens(raw, discovered, from, to));
-      if (registered.length) raw = raw.concat(await this.catchUp(registered.map((r) => r.identity), discovered, from, health.oldestLedger));
-      const byId = new Map<string, RawChainEvent>();
-      for (const e of raw) if (e.inSuccessfulContractCall !== false && e.ledger <= to) byId.set(e.id, e);
-      let events = [...byId.values()].sort(compareEventIds);
-      if (events.length > this.cfg.maxEventsPerAppend) {
-        // Cut at a ledger boundary so a ledger is never half-committed.
-        const cut = events[this.cfg.maxEventsPerAppend].ledger - 1;
-        if (cut >= from) {
-          to = cut;
-          events = events.filter((e) => e.ledger <= to);
-        }
-      }
-      const decoded = this.decode(events);
+      const more = await this.followParticipationTokens(fetched.events, discovered, from, to);
+      if (registered.length) more.push(...(await this.catchUp(registered.map((r) => r.identity), discovered, from, health.oldestLedger)));
+      const window =
+        usable?.window && more.length === 0 && prefetch!.watchVersion === this.watch.version ? usable.window : this.window(fetched.events.concat(more), from, to);
+      to = window.to;
+      for (const message of window.alarms) this.alarm('undecoded_event', message);
+      const { events, decoded } = window;
       await attachCapTables(decoded.decoded, (txHash) => this.call((o) => this.rpc.getInvocation(txHash, o)));
       const listings = this.listings.stage(decoded.decoded);
       const committing = this.commit(from, to, health.latestLedger, events.length, decoded, discovered, listings.open);
@@ -444,7 +439,9 @@ export class NetworkIngestor {
   private prefetchWindow(from: number, latest: number): void {
     if (from > latest || this.stopped) return;
     const to = Math.min(from + this.cfg.windowLedgers - 1, latest);
-    const result = this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to, this.cfg.maxEventsPerAppend).catch(() => null);
+    const result = this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to, this.cfg.maxEventsPerAppend)
+      .then((f) => ({ ...f, window: this.window(f.events, from, f.to) }))
+      .catch(() => null);
     this.prefetch = { from, watchVersion: this.watch.version, result };
   }
 
@@ -486,13 +483,30 @@ export class NetworkIngestor {
     return { events: out.filter((e) => e.ledger <= to), to };
   }
 
-  private decode(events: readonly RawChainEvent[]): { decoded: DecodedDomainEvent[]; undecoded: number } {
+  /** Deduplicates by RPC id, orders, cuts at a ledger boundary past maxEventsPerAppend, decodes. */
+  private window(raw: readonly RawChainEvent[], from: number, to: number): Window {
+    const byId = new Map<string, RawChainEvent>();
+    for (const e of raw) if (e.inSuccessfulContractCall !== false && e.ledger <= to) byId.set(e.id, e);
+    let events = [...byId.values()].sort(compareEventIds);
+    if (events.length > this.cfg.maxEventsPerAppend) {
+      // Cut at a ledger boundary so a ledger is never half-committed.
+      const cut = events[this.cfg.maxEventsPerAppend].ledger - 1;
+      if (cut >= from) {
+        to = cut;
+        events = events.filter((e) => e.ledger <= to);
+      }
+    }
+    const alarms: string[] = [];
+    return { to, events, decoded: this.decode(events, alarms), alarms };
+  }
+
+  private decode(events: readonly RawChainEvent[], alarms: string[]): { decoded: DecodedDomainEvent[]; undecoded: number } {
     const decoded: DecodedDomainEvent[] = [];
     let undecoded = 0;
     for (const e of events) {
       const identity = this.watch.get(e.contractId) ?? { contractId: e.contractId, kind: 'sac' as const, version: 'cap67' };
       const r = decodeChainEvent(e, { networkId: this.config.networkId, identity, identityOf: (c) => this.watch.get(c) }, (info) =>
-        this.alarm('undecoded_event', `undecoded ${info.event.id} from ${info.identity.kind} ${info.event.contractId}: ${info.reason}`),
+        alarms.push(`undecoded ${info.event.id} from ${info.identity.kind} ${info.event.contractId}: ${info.reason}`),
       );
       if (r.undecodedReason) undecoded += 1;
       decoded.push(...r.events);

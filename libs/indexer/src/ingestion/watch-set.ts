@@ -13,11 +13,17 @@ export class WatchSet {
 
   add(identity: ContractIdentity): void {
     const before = this.byId.get(identity.contractId);
-    if (before?.kind !== identity.kind) this.changes += 1;
+    const same =
+      before?.kind === identity.kind &&
+      before.version === identity.version &&
+      (before.wasmHash ?? null) === (identity.wasmHash ?? null) &&
+      (before.pool ?? null) === (identity.pool ?? null) &&
+      (before.poolType ?? null) === (identity.poolType ?? null);
+    if (!same) this.changes += 1;
     this.byId.set(identity.contractId, identity);
   }
 
-  /** Changes whenever a contract is added (or changes kind): what the event filters depend on. */
+  /** Changes whenever a contract is added or its identity changes: what the event filters and decoders depend on. */
   get version(): number {
     return this.changes;
   }
