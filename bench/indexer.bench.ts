@@ -6,6 +6,8 @@
  * batched INSERT into a table without constraints — what RPC paging, decoding, validation, idempotency and the
  * cursor's optimistic concurrency cost on top of raw SQL.
  *   node -r @swc-node/register bench/indexer.bench.ts [events]   → bench/results/indexer.json
+ * BENCH_STORES=postgres (or pglite) runs one engine only; INDEXER_CPU_PROF_DIR=<dir> writes the indexer child's
+ * V8 CPU profile there (`node --cpu-prof`; summarise with `node bench/cpu-profile-top.ts <file>`).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,7 +33,8 @@ interface Backfill {
 
 /** Runs the indexer child until live; the clock starts when it has loaded its cursor (process start excluded). */
 async function backfill(large: LargeDevnet, env: Record<string, string>): Promise<number> {
-  const proc = spawn(process.execPath, ['-r', '@swc-node/register', CHILD], {
+  const prof = process.env.INDEXER_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.INDEXER_CPU_PROF_DIR] : [];
+  const proc = spawn(process.execPath, [...prof, '-r', '@swc-node/register', CHILD], {
     env: { ...process.env, NODE_OPTIONS: '', RPC_URL: large.devnet.rpcUrl, START_LEDGER: '1', EXIT_WHEN_LIVE: '1', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -117,7 +120,9 @@ export async function run(events = Number(process.argv[2] ?? 100_000)): Promise<
   const large = await startLargeDevnet({ events, seed: 7 });
   const results: Record<string, object> = {};
   try {
+    const stores = (process.env.BENCH_STORES ?? 'pglite,postgres').split(',');
     // PGlite: the child writes into a data dir, the parent reopens it afterwards.
+    if (stores.includes('pglite')) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-indexer-pglite-'));
     try {
       const seconds = await backfill(large, { PGLITE_DIR: dir });
@@ -131,7 +136,9 @@ export async function run(events = Number(process.argv[2] ?? 100_000)): Promise<
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+    }
 
+    if (stores.includes('postgres')) {
     const schema = `bench_idx_${randomBytes(4).toString('hex')}`;
     const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
     try {
@@ -141,6 +148,7 @@ export async function run(events = Number(process.argv[2] ?? 100_000)): Promise<
     } finally {
       await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
       await db.close();
+    }
     }
   } finally {
     await large.stop();

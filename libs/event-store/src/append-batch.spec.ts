@@ -14,16 +14,21 @@ describe('buildAppendBatch', () => {
       { streamId: 'pool-c', events: [] },
     ]);
     expect(batch.streams).toEqual([
-      { i: 0, stream_id: 'pool-a', expected: 'no_stream' },
-      { i: 1, stream_id: 'pool-b', expected: '4' },
-      { i: 2, stream_id: 'pool-c', expected: 'any' },
+      { i: 0, stream_id: 'pool-a', expected: 'no_stream', n: 2 },
+      { i: 1, stream_id: 'pool-b', expected: '4', n: 1 },
+      { i: 2, stream_id: 'pool-c', expected: 'any', n: 0 },
     ]);
-    expect(batch.events.map((e) => [e.i, e.o, e.id])).toEqual([
-      [0, 0, id(1)],
-      [0, 1, id(2)],
-      [1, 2, id(3)],
+    expect(batch.events.map((e) => [e.i, e.o, e.k, e.id])).toEqual([
+      [0, 0, 1, id(1)],
+      [0, 1, 2, id(2)],
+      [1, 2, 1, id(3)],
     ]);
+    expect(batch.distinct_ids).toBe(true);
     expect(batch.events[0]!.metadata).toEqual({});
+  });
+
+  it('tells es_append when an id occurs twice in the batch (it then numbers revisions past the repeats)', () => {
+    expect(buildAppendBatch([{ streamId: 'a', events: [ev(1)] }, { streamId: 'b', events: [{ ...ev(1), id: id(1).toUpperCase() }] }]).distinct_ids).toBe(false);
   });
 
   it('lower-cases ids so the uuid column and the idempotency check agree', () => {

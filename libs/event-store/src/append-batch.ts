@@ -9,8 +9,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * adapters send it as the JSON document es_append(batch jsonb) takes; the KurrentDB adapter maps it to streams.
  */
 export interface AppendBatch {
-  readonly streams: { i: number; stream_id: string; expected: string }[];
-  readonly events: { i: number; o: number; id: string; type: string; version: number; data: unknown; metadata: Record<string, unknown> }[];
+  /** n = how many events the batch has for the stream. */
+  readonly streams: { i: number; stream_id: string; expected: string; n: number }[];
+  /** o = ordinal in the batch (global order), k = 1-based ordinal within its stream's events in this batch. */
+  readonly events: { i: number; o: number; k: number; id: string; type: string; version: number; data: unknown; metadata: Record<string, unknown> }[];
+  /** No event id occurs twice in the batch: with none stored yet either, revisions are the stream's + k. */
+  distinct_ids: boolean;
+  /** The events' ids again, as one small array: es_append probes them without walking the events' payloads. */
+  readonly ids: string[];
 }
 
 export function encodeExpectedVersion(expected: ExpectedVersion | undefined): string {
@@ -43,19 +49,26 @@ function checkEvent(event: NewEvent, catalog: EventCatalog | undefined): void {
  */
 export function buildAppendBatch(appends: readonly StreamAppend[], catalog?: EventCatalog): AppendBatch {
   const seen = new Set<string>();
-  const batch: AppendBatch = { streams: [], events: [] };
+  const ids = new Set<string>();
+  const batch: AppendBatch = { streams: [], events: [], distinct_ids: true, ids: [] };
   let o = 0;
   appends.forEach((append, i) => {
     if (typeof append.streamId !== 'string' || append.streamId.length === 0) throw new Error('streamId is required');
     if (seen.has(append.streamId)) throw new Error(`stream ${append.streamId} appears twice in one appendMany`);
     seen.add(append.streamId);
-    batch.streams.push({ i, stream_id: append.streamId, expected: encodeExpectedVersion(append.expectedVersion) });
+    batch.streams.push({ i, stream_id: append.streamId, expected: encodeExpectedVersion(append.expectedVersion), n: append.events.length });
+    let k = 0;
     for (const event of append.events) {
       checkEvent(event, catalog);
+      const id = event.id.toLowerCase();
+      if (ids.has(id)) batch.distinct_ids = false;
+      ids.add(id);
+      batch.ids.push(id);
       batch.events.push({
         i,
         o: o++,
-        id: event.id.toLowerCase(),
+        k: ++k,
+        id,
         type: event.type,
         version: event.version,
         data: event.data,

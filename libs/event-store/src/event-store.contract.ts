@@ -120,6 +120,17 @@ export function eventStoreContract(
       expect(await store.readStream(stream, { fromRevision: 6 })).toEqual([]);
       expect(await store.readStream(t.stream('never-written'))).toEqual([]);
     });
+
+    it('reads backwards from the end or from a revision, so the last event costs one read', async () => {
+      const t = scope();
+      const stream = t.stream('cursor');
+      await store.appendToStream(stream, Array.from({ length: 5 }, (_, i) => t.event(t.type('CursorMoved'), { i })));
+      expect((await store.readStream(stream, { direction: 'backwards', maxCount: 1 })).map((e) => [e.revision, e.data])).toEqual([[4, { i: 4 }]]);
+      expect((await store.readStream(stream, { direction: 'backwards' })).map((e) => e.revision)).toEqual([4, 3, 2, 1, 0]);
+      expect((await store.readStream(stream, { direction: 'backwards', fromRevision: 2, maxCount: 2 })).map((e) => e.revision)).toEqual([2, 1]);
+      expect((await store.readStream(stream, { direction: 'forwards', fromRevision: 3 })).map((e) => e.revision)).toEqual([3, 4]);
+      expect(await store.readStream(t.stream('never-written'), { direction: 'backwards', maxCount: 1 })).toEqual([]);
+    });
   });
 
   describe('expected versions', () => {

@@ -61,6 +61,12 @@ export interface ReadAllPage {
   readonly hasMore: boolean;
 }
 
+export interface ReadStreamOptions {
+  readonly fromRevision?: number;
+  readonly maxCount?: number;
+  readonly direction?: 'forwards' | 'backwards';
+}
+
 export interface ReadAllOptions {
   readonly after?: GlobalPosition;
   readonly maxCount?: number;
@@ -94,7 +100,12 @@ export interface EventStore {
   appendToStream(streamId: string, events: readonly NewEvent[], expectedVersion?: ExpectedVersion): Promise<AppendResult>;
   /** Appends to several streams in one round trip and one transaction: all or nothing. */
   appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
-  readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
+  /**
+   * A stream's events in revision order from `fromRevision` (default 0), or with `direction: 'backwards'` in
+   * reverse order from `fromRevision` (default: the last event) down — `{ direction: 'backwards', maxCount: 1 }`
+   * is the stream's last event, read without touching the rest.
+   */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Gap-safe: only events of transactions that can no longer be followed by an earlier-positioned commit. */
   readAll(options?: ReadAllOptions): Promise<ReadAllPage>;
   subscribeToAll(options: SubscribeOptions): Subscription;

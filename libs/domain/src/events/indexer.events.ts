@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { contractAddress, isoTime, networkId } from './chain-ref';
 import { defineEvent } from './define-event';
+import { POOL_TYPES } from './pool.events';
 
 /**
  * The ingestion cursor, stored on stream `indexer-<networkId>` in the same append as the domain events of the
@@ -45,4 +46,41 @@ export const ContractDiscovered = defineEvent(
     .strict(),
 );
 
-export const indexerEvents = [IngestionCursorAdvanced, ContractDiscovered];
+/**
+ * The indexer's state as of one committed window, on stream `indexer-<networkId>-snapshot`, appended in the same
+ * append as that window's cursor (so it commits with it) every so many windows: a restart reads the last snapshot
+ * and the few indexer events after `indexer_revision` instead of the whole indexer stream (docs/indexer.md).
+ */
+export const IngestionSnapshotTaken = defineEvent(
+  'IngestionSnapshotTaken',
+  z
+    .object({
+      network_id: networkId,
+      /** Revision of the IngestionCursorAdvanced on `indexer-<networkId>` this snapshot was taken with. */
+      indexer_revision: z.number().int().nonnegative(),
+      next_ledger: z.number().int().nonnegative(),
+      /** Last ledger a cursor was written for (empty windows write one only every so often). */
+      checkpoint_ledger: z.number().int().nonnegative(),
+      watched: z.array(
+        z
+          .object({
+            contract_id: contractAddress,
+            kind: z.enum(['splitter', 'participation_token', 'crowdfunding', 'sac', 'exit_liquidity']),
+            version: z.string(),
+            wasm_hash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+            pool: contractAddress.nullable(),
+            pool_type: z.enum(POOL_TYPES).nullable(),
+          })
+          .strict(),
+      ),
+      /** Shares still listed per (pool, seller): the listing book ListingSold's shares_remaining comes from. */
+      open_listings: z.array(z.object({ pool: contractAddress, seller: z.string(), shares: z.string().regex(/^\d+$/) }).strict()),
+      /** Registered pools not watched (unknown wasm hash): asked again after a restart, as before snapshots. */
+      registered_unwatched: z.array(contractAddress),
+      /** `$all` position ("commit:prepare") up to which PoolRegistered events were read. */
+      registrations_read_to: z.string(),
+    })
+    .strict(),
+);
+
+export const indexerEvents = [IngestionCursorAdvanced, ContractDiscovered, IngestionSnapshotTaken];

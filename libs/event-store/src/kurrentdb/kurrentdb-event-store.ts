@@ -31,6 +31,7 @@ import {
   type NewEvent,
   type ReadAllOptions,
   type ReadAllPage,
+  type ReadStreamOptions,
   type RecordedEvent,
   type StreamAppend,
   type SubscribeOptions,
@@ -158,13 +159,14 @@ class KurrentDbEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     const out: RecordedEvent[] = [];
+    const backwards = options.direction === 'backwards';
     try {
       const read = this.client.readStream(streamId, {
-        direction: FORWARDS,
-        fromRevision: BigInt(options.fromRevision ?? 0),
+        direction: backwards ? BACKWARDS : FORWARDS,
+        fromRevision: options.fromRevision !== undefined ? BigInt(options.fromRevision) : backwards ? END : BigInt(0),
         ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
       });
       for await (const resolved of read) {

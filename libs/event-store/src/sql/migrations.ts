@@ -12,6 +12,28 @@ export interface Migration {
   readonly sql: string;
 }
 
+/** The loop body of both paths of es_append: the expected-version check, then one result row per stream. */
+const CHECK_EXPECTED_AND_RETURN = `      -- 4. Expected versions, against the revision before this append. A stream whose submitted events were all
+      --    stored already is an idempotent retry and passes whatever it expected. Raising aborts the statement,
+      --    so everything written above is rolled back: all or nothing.
+      IF (r.submitted = 0 OR r.n > 0) AND NOT (CASE r.expected -- parenthesised: IF ends at the first bare THEN
+          WHEN 'any' THEN true
+          WHEN 'no_stream' THEN r.before = -1
+          WHEN 'stream_exists' THEN r.before >= 0
+          ELSE r.before = r.expected::bigint
+        END) THEN
+        RAISE EXCEPTION USING
+          ERRCODE = '${WRONG_EXPECTED_VERSION_SQLSTATE}',
+          MESSAGE = format('stream %s: expected version %s, actual %s', r.stream_id, r.expected, r.before),
+          DETAIL = json_build_object('streamId', r.stream_id, 'expected', r.expected, 'actual', r.before)::text;
+      END IF;
+      stream_index := r.i;
+      next_revision := r.rev;
+      appended := r.n;
+      total := total + r.n;
+      RETURN NEXT;
+`;
+
 /**
  * The event store's own schema, versioned in `es_schema_migrations`. Every statement is idempotent
  * (IF NOT EXISTS / OR REPLACE) so a half-applied migration can simply run again.
@@ -26,12 +48,14 @@ export interface Migration {
  *    Marten's async daemon skip committed events under concurrent appends (Marten discussion #4953, issues #4964,
  *    #4977). The (transaction_id, position) index serves those reads and the head lookup.
  *  - UNIQUE (stream_id, revision): the last line of optimistic concurrency; UNIQUE (event_id): idempotency.
- * es_streams — each stream's last revision. Appenders to one stream serialise on a transaction-scoped advisory
- * lock taken before any write (see es_append for why not a row lock); expected versions are checked under it.
+ * es_streams — each stream's last revision, looked up by key (migration 1's es_append joined the whole table).
+ * Appenders to one stream serialise on a transaction-scoped advisory lock taken before any write (see es_append for
+ * why not a row lock); expected versions are checked under it.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
+    // Databases migrated before version 2 also got the first es_append here; version 2 replaces it either way.
     name: 'events, streams and the append function',
     sql: `
 CREATE TABLE IF NOT EXISTS es_events (
@@ -54,17 +78,26 @@ CREATE TABLE IF NOT EXISTS es_streams (
   stream_id text   PRIMARY KEY,
   revision  bigint NOT NULL
 );
-
--- Appends a whole batch (several streams) in one statement, hence one round trip and one transaction.
--- batch = {"streams":[{"i":0,"stream_id":"pool-1","expected":"any"|"no_stream"|"stream_exists"|"<n>"}],
---          "events":[{"i":0,"o":0,"id":"<uuid>","type":"...","version":1,"data":{},"metadata":{}}]}
--- i = stream index in the batch, o = ordinal of the event in the batch (sets global order).
+`,
+  },
+  {
+    version: 2,
+    name: 'es_append: one plain INSERT for a batch of fresh events; streams looked up by key',
+    sql: `
+-- Appends a whole batch (several streams) in one statement, hence one round trip and one transaction (replaces the
+-- version migration 1 created, which always took the path of step 3 below).
+-- batch = {"streams":[{"i":0,"stream_id":"pool-1","expected":"any"|"no_stream"|"stream_exists"|"<n>","n":2}],
+--          "events":[{"i":0,"o":0,"k":1,"id":"<uuid>","type":"...","version":1,"data":{},"metadata":{}}],
+--          "distinct_ids":true, "ids":["<uuid>", ...]}
+-- i = stream index in the batch, o = ordinal of the event in the batch (sets global order), k = ordinal of the
+-- event among its stream's events in the batch (from 1), n = the stream's event count in the batch.
 CREATE OR REPLACE FUNCTION es_append(batch jsonb)
 RETURNS TABLE (stream_index integer, next_revision bigint, appended integer)
 LANGUAGE plpgsql AS $fn$
 DECLARE
   total integer := 0;
   r record;
+  fresh boolean;
 BEGIN
   -- 1. Serialise appenders per stream with transaction-scoped advisory locks, taken in key order (no deadlock;
   --    a sorted DISTINCT subquery is never flattened, so the calls follow its order) and BEFORE anything is
@@ -78,63 +111,77 @@ BEGIN
     ORDER BY 1
   ) q;
 
-  -- 2. One statement, with a fresh READ COMMITTED snapshot taken under the locks (a previous holder's commit is
-  --    visible before its lock is released): write the events not stored yet, numbering revisions on from each
-  --    stream's current one in batch order (positions come from the sequence in that order), record each
-  --    stream's new revision, and report per stream what it was before and what was fresh.
-  FOR r IN
-    WITH cur AS (
-      SELECT s.i, s.stream_id, s.expected, COALESCE(st.revision, -1) AS revision
-      FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, expected text)
-      LEFT JOIN es_streams st ON st.stream_id = s.stream_id
-    ), incoming AS (
-      SELECT e.*, NOT EXISTS (SELECT 1 FROM es_events x WHERE x.event_id = e.id) AS fresh
-      FROM jsonb_to_recordset(batch->'events')
-        AS e(i integer, o integer, id uuid, type text, version integer, data jsonb, metadata jsonb)
-    ), counted AS (
-      SELECT f.i, count(*) AS n FROM incoming f GROUP BY f.i
-    ), numbered AS (
-      SELECT f.*, c.stream_id, c.revision + row_number() OVER (PARTITION BY f.i ORDER BY f.o) AS rev
-      FROM (SELECT DISTINCT ON (f.id) f.* FROM incoming f WHERE f.fresh ORDER BY f.id, f.o) f
-      JOIN cur c ON c.i = f.i
-    ), ins AS (
-      INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
-      SELECT n.stream_id, n.rev, n.id, n.type, n.version, n.data, COALESCE(n.metadata, '{}'::jsonb)
-      FROM numbered n ORDER BY n.o
-      RETURNING es_events.stream_id, es_events.revision
-    ), per_stream AS (
-      SELECT ins.stream_id, max(ins.revision) AS rev, count(*)::integer AS n FROM ins GROUP BY ins.stream_id
-    ), bumped AS ( -- a data-modifying CTE always runs to completion, read or not
-      INSERT INTO es_streams (stream_id, revision) SELECT p.stream_id, p.rev FROM per_stream p
-      ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision
-    )
-    SELECT c.i, c.stream_id, c.expected, c.revision AS before, COALESCE(k.n, 0) AS submitted,
-           COALESCE(p.rev, c.revision) AS rev, COALESCE(p.n, 0) AS n
-    FROM cur c
-    LEFT JOIN counted k ON k.i = c.i
-    LEFT JOIN per_stream p ON p.stream_id = c.stream_id
-    ORDER BY c.i
-  LOOP
-    -- 3. Expected versions, against the revision before this append. A stream whose submitted events were all
-    --    stored already is an idempotent retry and passes whatever it expected. Raising aborts the statement,
-    --    so everything written above is rolled back: all or nothing.
-    IF (r.submitted = 0 OR r.n > 0) AND NOT (CASE r.expected -- parenthesised: IF ends at the first bare THEN
-        WHEN 'any' THEN true
-        WHEN 'no_stream' THEN r.before = -1
-        WHEN 'stream_exists' THEN r.before >= 0
-        ELSE r.before = r.expected::bigint
-      END) THEN
-      RAISE EXCEPTION USING
-        ERRCODE = '${WRONG_EXPECTED_VERSION_SQLSTATE}',
-        MESSAGE = format('stream %s: expected version %s, actual %s', r.stream_id, r.expected, r.before),
-        DETAIL = json_build_object('streamId', r.stream_id, 'expected', r.expected, 'actual', r.before)::text;
-    END IF;
-    stream_index := r.i;
-    next_revision := r.rev;
-    appended := r.n;
-    total := total + r.n;
-    RETURN NEXT;
-  END LOOP;
+  -- Each statement below takes a fresh READ COMMITTED snapshot under the locks (a previous holder's commit is
+  -- visible before its lock is released).
+  -- 2. The common case first: no id repeated in the batch (the client says so) and none stored yet (one index
+  --    probe per id, under the locks). Then every event is written, and a stream's revisions are its current
+  --    one + the event's ordinal among the stream's events in the batch (k, counted by the client): one INSERT,
+  --    no dedupe sort, no window, nothing read back.
+  fresh := COALESCE((batch->>'distinct_ids')::boolean, false) AND NOT EXISTS (
+    SELECT 1 FROM es_events x
+    WHERE x.event_id = ANY (ARRAY(SELECT jsonb_array_elements_text(batch->'ids')::uuid))
+  );
+  IF fresh THEN
+    FOR r IN
+      WITH cur AS (
+        SELECT s.i, s.stream_id, s.expected, s.n,
+               COALESCE((SELECT st.revision FROM es_streams st WHERE st.stream_id = s.stream_id), -1) AS revision
+        FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, expected text, n integer)
+      ), ins AS (
+        INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
+        SELECT c.stream_id, c.revision + e.k, e.id, e.type, e.version, e.data, COALESCE(e.metadata, '{}'::jsonb)
+        FROM jsonb_to_recordset(batch->'events')
+          AS e(i integer, o integer, k integer, id uuid, type text, version integer, data jsonb, metadata jsonb)
+        JOIN cur c ON c.i = e.i
+        ORDER BY e.o
+      ), bumped AS (
+        INSERT INTO es_streams (stream_id, revision) SELECT c.stream_id, c.revision + c.n FROM cur c WHERE c.n > 0
+        ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision
+      )
+      SELECT c.i, c.stream_id, c.expected, c.revision AS before, c.n AS submitted, c.revision + c.n AS rev, c.n AS n
+      FROM cur c
+      ORDER BY c.i
+    LOOP
+${CHECK_EXPECTED_AND_RETURN}    END LOOP;
+  ELSE
+    -- 3. A retry, a partial overlap or an id twice in the batch: write the events not stored yet, numbering revisions on from each stream's
+    --    current one in batch order (positions come from the sequence in that order), record each stream's new
+    --    revision, and report per stream what it was before and what was fresh.
+    FOR r IN
+      WITH cur AS (
+        SELECT s.i, s.stream_id, s.expected,
+               COALESCE((SELECT st.revision FROM es_streams st WHERE st.stream_id = s.stream_id), -1) AS revision
+        FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, expected text)
+      ), incoming AS (
+        SELECT e.*, NOT EXISTS (SELECT 1 FROM es_events x WHERE x.event_id = e.id) AS fresh
+        FROM jsonb_to_recordset(batch->'events')
+          AS e(i integer, o integer, id uuid, type text, version integer, data jsonb, metadata jsonb)
+      ), counted AS (
+        SELECT f.i, count(*) AS n FROM incoming f GROUP BY f.i
+      ), numbered AS (
+        SELECT f.*, c.stream_id, c.revision + row_number() OVER (PARTITION BY f.i ORDER BY f.o) AS rev
+        FROM (SELECT DISTINCT ON (f.id) f.* FROM incoming f WHERE f.fresh ORDER BY f.id, f.o) f
+        JOIN cur c ON c.i = f.i
+      ), ins AS (
+        INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
+        SELECT n.stream_id, n.rev, n.id, n.type, n.version, n.data, COALESCE(n.metadata, '{}'::jsonb)
+        FROM numbered n ORDER BY n.o
+        RETURNING es_events.stream_id, es_events.revision
+      ), per_stream AS (
+        SELECT ins.stream_id, max(ins.revision) AS rev, count(*)::integer AS n FROM ins GROUP BY ins.stream_id
+      ), bumped AS ( -- a data-modifying CTE always runs to completion, read or not
+        INSERT INTO es_streams (stream_id, revision) SELECT p.stream_id, p.rev FROM per_stream p
+        ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision
+      )
+      SELECT c.i, c.stream_id, c.expected, c.revision AS before, COALESCE(k.n, 0) AS submitted,
+             COALESCE(p.rev, c.revision) AS rev, COALESCE(p.n, 0) AS n
+      FROM cur c
+      LEFT JOIN counted k ON k.i = c.i
+      LEFT JOIN per_stream p ON p.stream_id = c.stream_id
+      ORDER BY c.i
+    LOOP
+${CHECK_EXPECTED_AND_RETURN}    END LOOP;
+  END IF;
 
   IF total > 0 THEN
     PERFORM pg_notify('${APPENDED_CHANNEL}', '');

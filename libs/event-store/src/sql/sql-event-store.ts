@@ -10,6 +10,7 @@ import {
   type NewEvent,
   type ReadAllOptions,
   type ReadAllPage,
+  type ReadStreamOptions,
   type RecordedEvent,
   type StreamAppend,
   type SubscribeOptions,
@@ -74,11 +75,14 @@ class SqlEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
+    // Both directions walk es_events_stream_revision_key from one end: a backwards read of one event is O(1).
     const { rows } = await this.db.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.stream_id = $1 AND e.revision >= $2 ORDER BY e.revision LIMIT $3`,
-      [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
+      options.direction === 'backwards'
+        ? `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.stream_id = $1 AND e.revision <= $2 ORDER BY e.revision DESC LIMIT $3`
+        : `SELECT ${EVENT_COLUMNS} FROM es_events e WHERE e.stream_id = $1 AND e.revision >= $2 ORDER BY e.revision LIMIT $3`,
+      [streamId, options.fromRevision ?? (options.direction === 'backwards' ? Number.MAX_SAFE_INTEGER : 0), options.maxCount ?? null],
     );
     return rows.map((r) => toRecordedEvent(r, this.options.catalog));
   }

@@ -26,8 +26,15 @@ export function chainRefOf(networkId: number, e: RawChainEvent): ChainRef {
     tx_hash: e.txHash,
     ledger: e.ledger,
     event_id: e.id,
-    closed_at: new Date(e.ledgerClosedAt).toISOString(),
+    closed_at: isoCloseTime(e.ledgerClosedAt),
   };
+}
+
+/** Every event of a ledger has the same close time: the last one normalised is kept (one Date per ledger, not per event). */
+let lastCloseTime = { raw: '', iso: '' };
+function isoCloseTime(raw: string): string {
+  if (raw !== lastCloseTime.raw) lastCloseTime = { raw, iso: new Date(raw).toISOString() };
+  return lastCloseTime.iso;
 }
 
 /** A domain event produced by a decoder, before ids are assigned: target stream, type and payload sans `chain`. */

@@ -18,8 +18,23 @@ export function readSymbol(v: xdr.ScVal | undefined, what = 'symbol'): string {
 }
 
 export function readAddress(v: xdr.ScVal | undefined, what = 'address'): string {
-  return Address.fromScVal(expect(v, 'scvAddress', what)).toString();
+  const sv = expect(v, 'scvAddress', what);
+  const a = sv.address;
+  const bytes = a.type === 'scAddressTypeAccount' ? a.accountId.ed25519.toBytes() : a.type === 'scAddressTypeContract' ? a.contractId.value : null;
+  if (!bytes) return Address.fromScVal(sv).toString();
+  // Strkey encoding (base32 + CRC16, and a decode back inside Address) was the decoders' costliest step, and a
+  // chain repeats few accounts and contracts: their strkeys are remembered by their 32 bytes (bounded).
+  const key = a.type[13] + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  let strkey = STRKEYS.get(key);
+  if (strkey === undefined) {
+    if (STRKEYS.size >= MAX_STRKEYS) STRKEYS.clear();
+    STRKEYS.set(key, (strkey = Address.fromScVal(sv).toString()));
+  }
+  return strkey;
 }
+
+const STRKEYS = new Map<string, string>();
+const MAX_STRKEYS = 100_000;
 
 export function readContractAddress(v: xdr.ScVal | undefined, what = 'contract address'): string {
   const a = readAddress(v, what);

@@ -1,9 +1,12 @@
 import { ListingCancelled, ListingCreated, ListingSold } from '@dob/domain';
-import type { EventStore } from '@dob/event-store';
+import type { EventStore, GlobalPosition } from '@dob/event-store';
 import type { DecodedDomainEvent } from '../decoding/decode-chain-event';
 
 const key = (pool: string, seller: string) => `${pool}|${seller}`;
 const TYPES = [ListingCreated.type, ListingSold.type, ListingCancelled.type];
+
+/** One open listing: shares still for sale (decimal string), as a snapshot keeps it. */
+export type OpenListing = { pool: string; seller: string; shares: string };
 
 type ListingData = { chain: { network_id: number }; pool: string; seller: string; shares_amount?: string; shares_sold?: string; shares_remaining?: string | null };
 
@@ -17,9 +20,14 @@ type ListingData = { chain: { network_id: number }; pool: string; seller: string
 export class ListingBook {
   private open = new Map<string, bigint>();
 
-  static async load(store: EventStore, networkId: number): Promise<ListingBook> {
+  /**
+   * The book from the store: every listing event of the network, or with a snapshot's book and position only the
+   * events after it (a restart then reads what the last few windows added, not the whole history).
+   */
+  static async load(store: EventStore, networkId: number, from?: { open: readonly OpenListing[]; after: GlobalPosition }): Promise<ListingBook> {
     const book = new ListingBook();
-    let after;
+    for (const l of from?.open ?? []) book.open.set(key(l.pool, l.seller), BigInt(l.shares));
+    let after = from?.after;
     for (;;) {
       const page = await store.readAll({ after, types: TYPES, maxCount: 5_000 });
       for (const e of page.events) {
@@ -31,12 +39,22 @@ export class ListingBook {
     }
   }
 
-  /** Fills shares_remaining on the window's ListingSold events (in chain order); call the result after the commit. */
-  stage(decoded: readonly DecodedDomainEvent[]): () => void {
+  /**
+   * Fills shares_remaining on the window's ListingSold events (in chain order). `keep` makes the staged book the
+   * book (call it after the commit); `open` lists the staged book, for a snapshot committed with the window.
+   */
+  stage(decoded: readonly DecodedDomainEvent[]): { keep: () => void; open: () => OpenListing[] } {
     const staged = new Map(this.open);
     for (const d of decoded) if (TYPES.includes(d.event.type)) this.applyTo(staged, d.event.type, d.event.data as ListingData, true);
-    return () => {
-      this.open = staged;
+    return {
+      keep: () => {
+        this.open = staged;
+      },
+      open: () =>
+        [...staged].map(([k, shares]) => {
+          const [pool, seller] = k.split('|') as [string, string];
+          return { pool, seller, shares: shares.toString() };
+        }),
     };
   }
 

@@ -6,6 +6,7 @@ import { WasmRegistry, type ContractIdentity } from '../decoding/contract-identi
 import { addr, bool, chainEvent, contractAddr, i128, sym, u32, vec } from '../testing/chain-events';
 import { FakeChainRpc } from '../testing/fake-chain-rpc';
 import type { IngestionAlarm } from './ingestion-status';
+import { ingestionSnapshotStreamId } from './ingestion-snapshot';
 import { NetworkIngestor, type NetworkIngestorConfig } from './network-ingestor';
 
 /** Ingestion against a fake RPC and the real SQL event store on PGlite (cursor atomicity needs a real store). */
@@ -74,6 +75,52 @@ describe('NetworkIngestor', () => {
     expect(rpc.requests[0]).toMatchObject({ startLedger: 21, endLedger: 31 });
     const pool = await store.readStream(poolStreamId(NET, POOL));
     expect(pool.map((e) => (e.data as { shares: string }).shares)).toEqual(['1', '2']);
+  });
+
+  it('restarts from its last snapshot: reads only the indexer events after it, and resumes cursor, watch set and listings', async () => {
+    const listed = (ledger: number, shares: number) => chainEvent(POOL, ledger, 1, [sym('listed'), addr(A)], vec(i128(shares), i128(3), addr(TOKEN)));
+    const sold = (ledger: number, shares: number) => chainEvent(POOL, ledger, 1, [sym('sold'), addr(A), addr(B)], vec(i128(shares), i128(3 * shares), addr(TOKEN)));
+    const rpc = new FakeChainRpc().add(listed(11, 100), transfer(16, 1, 1), sold(21, 30), transfer(26, 2, 2), sold(31, 20));
+    rpc.latestLedger = 28;
+    const opts = { windowLedgers: 5, snapshotEveryWindows: 2 };
+    const first = ingestor(rpc, opts);
+    for (let i = 0; i < 10 && (await first.step()) === 'advanced'; i += 1);
+    // Windows 10-14, 15-19, 20-24, 25-28: snapshots with the 1st (none before) and the 3rd.
+    const snapshots = await store.readStream(ingestionSnapshotStreamId(NET));
+    expect(snapshots.map((e) => e.data)).toMatchObject([
+      { indexer_revision: 0, next_ledger: 15, open_listings: [{ pool: POOL, seller: A, shares: '100' }] },
+      { indexer_revision: 2, next_ledger: 25, checkpoint_ledger: 24, open_listings: [{ pool: POOL, seller: A, shares: '70' }] },
+    ]);
+    expect((snapshots[1].data as { watched: { contract_id: string }[] }).watched.map((w) => w.contract_id)).toEqual([POOL]);
+
+    rpc.latestLedger = 35;
+    const reads: { streamId: string; options?: unknown }[] = [];
+    const spied: EventStore = Object.create(store, {
+      readStream: { value: (streamId: string, options?: object) => (reads.push({ streamId, options }), store.readStream(streamId, options)) },
+    });
+    const restarted = new NetworkIngestor(spied, rpc, { networkId: NET, startLedger: 10, discovery: false, sleep: noSleep, ...opts });
+    const asked = rpc.requests.length;
+    expect(await restarted.step()).toBe('advanced');
+    // The indexer stream is read from the snapshot's cursor on (revision 2: that cursor and the one after it), never whole.
+    expect(reads.filter((r) => r.streamId === indexerStreamId(NET)).map((r) => r.options)).toEqual([{ fromRevision: 2 }]);
+    expect(rpc.requests[asked]).toMatchObject({ startLedger: 29, endLedger: 34 });
+    const sales = (await store.readStream(poolStreamId(NET, POOL))).filter((e) => e.type === 'ListingSold');
+    // The watch set (no configured contracts here) and the listing book came back: the second sale leaves 50.
+    expect(sales.map((e) => (e.data as { shares_remaining: string }).shares_remaining)).toEqual(['70', '50']);
+    expect(restarted.status().nextLedger).toBe(34);
+  });
+
+  it('rebuilds from the whole indexer stream when there is no snapshot, and takes one with its next cursor', async () => {
+    const rpc = new FakeChainRpc().add(transfer(11, 1, 1), transfer(16, 1, 2));
+    rpc.latestLedger = 14;
+    await ingestor(rpc, { snapshotEveryWindows: 1_000 }).step();
+    // A store written before snapshots existed: drop the one the first cursor took.
+    await db.exec(`DELETE FROM es_events WHERE stream_id = '${ingestionSnapshotStreamId(NET)}'`);
+    rpc.latestLedger = 20;
+    const restarted = ingestor(rpc, { snapshotEveryWindows: 1_000 });
+    expect(await restarted.step()).toBe('advanced');
+    expect((await store.readStream(poolStreamId(NET, POOL))).map((e) => (e.data as { shares: string }).shares)).toEqual(['1', '2']);
+    expect((await store.readStream(ingestionSnapshotStreamId(NET))).map((e) => e.data)).toMatchObject([{ indexer_revision: 1, next_ledger: 21 }]);
   });
 
   it('retries RPC failures with exponential backoff and jitter', async () => {
@@ -175,6 +222,41 @@ describe('NetworkIngestor', () => {
     rpc.latestLedger = 14;
     await restarted.step();
     expect((await store.readStream(poolStreamId(NET, v1))).map((e) => e.type)).toContain('PoolLocked');
+  });
+
+  it('stops paging once a window has maxEventsPerAppend events, and ingests every event once over the windows', async () => {
+    const rpc = new FakeChainRpc().add(...[11, 11, 12, 13, 14, 15, 16, 30].map((ledger, i) => transfer(ledger, i + 1, i + 1)));
+    rpc.latestLedger = 40;
+    const ing = ingestor(rpc, { pageLimit: 2, maxEventsPerAppend: 3 });
+    rpc.requests.length = 0;
+    expect(await ing.step()).toBe('advanced');
+    // Two pages (4 events, through ledger 12) were enough: the window ends at 12, not at the range's end (40).
+    expect(rpc.requests.findIndex((r) => 'startLedger' in r && r.startLedger === 13)).toBe(2); // the next window's, prefetched
+    for (let i = 0; i < 20 && ing.status().state !== 'live'; i += 1) await ing.step();
+    const pool = await store.readStream(poolStreamId(NET, POOL));
+    expect(pool.map((e) => (e.data as { shares: string }).shares)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    const windows = (await store.readStream(indexerStreamId(NET))).map((e) => e.data as { from_ledger: number; to_ledger: number });
+    expect(windows[0]).toMatchObject({ from_ledger: 10, to_ledger: 12 });
+    windows.forEach((w, i) => i > 0 && expect(w.from_ledger).toBe(windows[i - 1].to_ledger + 1));
+  });
+
+  it('drops the prefetched next window when the watch set changes before it is used', async () => {
+    const later = contractAddr(21);
+    const rpc = new FakeChainRpc();
+    rpc.executables.set(later, { kind: 'wasm', hash: HASH_V1 });
+    rpc.add(
+      transfer(11, 1, 1),
+      transfer(16, 1, 2),
+      chainEvent(later, 17, 1, [sym('init'), addr(ADMIN)], vec(u32(2), bool(true))),
+      chainEvent(later, 18, 1, [sym('shares')], u32(2)),
+    );
+    rpc.latestLedger = 19;
+    const registry = new WasmRegistry([{ hash: HASH_V1, kind: 'splitter', version: '1.2', label: 'test v1' }]);
+    const ing = ingestor(rpc, { windowLedgers: 5, discovery: true, wasmRegistry: registry });
+    expect(await ing.step()).toBe('advanced'); // 10-14, and 15-19 prefetched while watching POOL only
+    expect(await ing.step()).toBe('advanced'); // 15-19: discovery adds `later`, so 15-19 is fetched again
+    expect((await store.readStream(poolStreamId(NET, later))).map((e) => e.type)).toEqual(['PoolInitialized', 'ShareTableUpdated']);
+    expect((await store.readStream(poolStreamId(NET, POOL))).map((e) => (e.data as { shares: string }).shares)).toEqual(['1', '2']);
   });
 
   it('cuts an oversized window at a ledger boundary and reports lag while backfilling', async () => {

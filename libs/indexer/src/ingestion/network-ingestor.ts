@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   ContractDiscovered,
   IngestionCursorAdvanced,
+  IngestionSnapshotTaken,
   derivedEventId,
   indexerStreamId,
   poolStreamId,
   type PoolType,
 } from '@dob/domain';
-import { WrongExpectedVersionError, type EventStore, type NewEvent, type StreamAppend } from '@dob/event-store';
+import { positionFromString, positionToString, WrongExpectedVersionError, type EventStore, type NewEvent, type StreamAppend } from '@dob/event-store';
 import type { RawChainEvent } from '../decoding/chain-event';
 import { KNOWN_DOB_WASMS, WasmRegistry, type ContractIdentity } from '../decoding/contract-identity';
 import { decodeChainEvent, type DecodedDomainEvent } from '../decoding/decode-chain-event';
@@ -17,11 +18,21 @@ import { DEFAULT_BACKOFF, sleepUnlessStopped, withBackoff, withTimeout, type Bac
 import { contractFilters, discoveryFilters, partyTransferFilters, toRequests } from './filter-plan';
 import { silentLogger, type IndexerLogger, type IngestionAlarm, type IngestionStatus } from './ingestion-status';
 import { attachCapTables } from './cap-table-enrichment';
-import { ListingBook } from './listing-book';
+import { ingestionSnapshotStreamId, readLatestSnapshot, type IngestionSnapshot } from './ingestion-snapshot';
+import { ListingBook, type OpenListing } from './listing-book';
 import { RegisteredPools } from './registered-pools';
 import { WatchSet, type DiscoverySource } from './watch-set';
 
 type Discovery = { identity: ContractIdentity; source: DiscoverySource; ledger: number };
+/** A window's chain events deduplicated, in chain order, cut at a ledger boundary, and decoded (alarms held until used). */
+type Window = { to: number; events: RawChainEvent[]; decoded: { decoded: DecodedDomainEvent[]; undecoded: number }; alarms: string[] };
+/**
+ * Events fetched for a ledger range; `to` may end before the range asked for when a fetch budget cut it. A prefetch
+ * also decodes them (`window`), while the window before is being appended.
+ */
+type Fetched = { events: RawChainEvent[]; to: number; window?: Window };
+/** The next window's watched events, fetched while the current window is being appended. */
+type Prefetch = { from: number; watchVersion: number; result: Promise<Fetched | null> };
 
 export interface NetworkIngestorConfig {
   readonly networkId: number;
@@ -42,6 +53,11 @@ export interface NetworkIngestorConfig {
   readonly maxEventsPerAppend?: number;
   /** A cursor is written at least this often even without events, so a restart never lands outside retention. */
   readonly checkpointEveryLedgers?: number;
+  /**
+   * A snapshot of the indexer's state is committed with every this many cursors (and with the first one when there
+   * is none): a restart reads the last snapshot and at most this many windows' indexer events, whatever the history.
+   */
+  readonly snapshotEveryWindows?: number;
   readonly pollIntervalMs?: number;
   readonly rpcTimeoutMs?: number;
   readonly backoff?: Partial<BackoffOptions>;
@@ -64,14 +80,20 @@ const SECONDS_PER_LEDGER = 5;
  * with WrongExpectedVersionError (halts loudly) instead of interleaving.
  */
 export class NetworkIngestor {
-  private readonly cfg: Required<Pick<NetworkIngestorConfig, 'pageLimit' | 'windowLedgers' | 'maxEventsPerAppend' | 'checkpointEveryLedgers' | 'pollIntervalMs' | 'rpcTimeoutMs'>>;
+  private readonly cfg: Required<
+    Pick<NetworkIngestorConfig, 'pageLimit' | 'windowLedgers' | 'maxEventsPerAppend' | 'checkpointEveryLedgers' | 'snapshotEveryWindows' | 'pollIntervalMs' | 'rpcTimeoutMs'>
+  >;
   private readonly backoff: BackoffOptions;
   private readonly registry: WasmRegistry;
   private readonly logger: IndexerLogger;
   private readonly watch = new WatchSet();
   /** Candidates whose wasm hash is not Dob: never asked again in this process. */
   private readonly rejected = new Set<string>();
-  private readonly registered: RegisteredPools;
+  /** The registered pools among them: a snapshot lists them so a restart asks again (configuration may have changed). */
+  private readonly rejectedRegistered = new Set<string>();
+  private registered: RegisteredPools;
+  /** Cursors committed since the last snapshot (Infinity: none yet, the next commit takes one). */
+  private windowsSinceSnapshot = Infinity;
   private listings = new ListingBook();
   private loaded = false;
   private indexerRevision = -1;
@@ -80,6 +102,7 @@ export class NetworkIngestor {
   private stopped = false;
   private readonly stopping = new AbortController();
   private current: IngestionStatus;
+  private prefetch: Prefetch | null = null;
   /**
    * Per-process id mixed into the cursor event id: a retry by this process re-appends the same id (idempotent),
    * while a second process ingesting the same window appends a different one and hits the expected-version check.
@@ -96,6 +119,7 @@ export class NetworkIngestor {
       windowLedgers: config.windowLedgers ?? 2_000,
       maxEventsPerAppend: config.maxEventsPerAppend ?? 10_000,
       checkpointEveryLedgers: config.checkpointEveryLedgers ?? 720,
+      snapshotEveryWindows: config.snapshotEveryWindows ?? 100,
       pollIntervalMs: config.pollIntervalMs ?? 2_000,
       rpcTimeoutMs: config.rpcTimeoutMs ?? 30_000,
     };
@@ -179,30 +203,37 @@ export class NetworkIngestor {
       return 'idle';
     }
     const from = this.nextLedger;
-    let to = Math.min(from + this.cfg.windowLedgers - 1, health.latestLedger);
+    const prefetch = this.prefetch?.from === from ? this.prefetch : null;
+    this.prefetch = null;
+    const prefetched = prefetch && (await prefetch.result);
+    let to = prefetched ? prefetched.to : Math.min(from + this.cfg.windowLedgers - 1, health.latestLedger);
     try {
       const discovered = this.config.discovery === false ? [] : await this.discover(from, to);
       const registered = this.config.registeredPools === false ? [] : await this.watchRegistered(from);
       discovered.push(...registered);
-      let raw = await this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to);
-      raw = raw.concat(await this.followParticipationTokens(raw, discovered, from, to));
-      if (registered.length) raw = raw.concat(await this.catchUp(registered.map((r) => r.identity), discovered, from, health.oldestLedger));
-      const byId = new Map<string, RawChainEvent>();
-      for (const e of raw) if (e.inSuccessfulContractCall !== false && e.ledger <= to) byId.set(e.id, e);
-      let events = [...byId.values()].sort(compareEventIds);
-      if (events.length > this.cfg.maxEventsPerAppend) {
-        // Cut at a ledger boundary so a ledger is never half-committed.
-        const cut = events[this.cfg.maxEventsPerAppend].ledger - 1;
-        if (cut >= from) {
-          to = cut;
-          events = events.filter((e) => e.ledger <= to);
-        }
-      }
-      const decoded = this.decode(events);
+      // The prefetched events (and their decoding) stand only if the watch set has not changed since they were asked for.
+      const usable = prefetched && prefetch.watchVersion === this.watch.version ? prefetched : null;
+      const fetched = usable ?? (await this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to, this.cfg.maxEventsPerAppend));
+      to = fetched.to;
+      const more = await this.followParticipationTokens(fetched.events, discovered, from, to);
+      if (registered.length) more.push(...(await this.catchUp(registered.map((r) => r.identity), discovered, from, health.oldestLedger)));
+      const window =
+        usable?.window && more.length === 0 && prefetch!.watchVersion === this.watch.version ? usable.window : this.window(fetched.events.concat(more), from, to);
+      to = window.to;
+      for (const message of window.alarms) this.alarm('undecoded_event', message);
+      const { events, decoded } = window;
       await attachCapTables(decoded.decoded, (txHash) => this.call((o) => this.rpc.getInvocation(txHash, o)));
-      const keepListings = this.listings.stage(decoded.decoded);
-      await this.commit(from, to, health.latestLedger, events.length, decoded, discovered);
-      keepListings();
+      const listings = this.listings.stage(decoded.decoded);
+      const committing = this.commit(from, to, health.latestLedger, events.length, decoded, discovered, listings.open);
+      // Fetching the next window overlaps this window's append (one window ahead at most: bounded memory).
+      this.prefetchWindow(to + 1, health.latestLedger);
+      try {
+        await committing;
+      } catch (err) {
+        this.prefetch = null; // the next step starts from this window again
+        throw err;
+      }
+      listings.keep();
     } catch (err) {
       if (isRetentionError(err)) {
         return this.halt('retention_gap', `RPC refused ledgers from ${from}: ${String(err)}; ingestion halted`);
@@ -222,16 +253,34 @@ export class NetworkIngestor {
     return 'advanced';
   }
 
+  /**
+   * Rebuilds the state from the store: from the last snapshot and the indexer events after it (bounded by
+   * snapshotEveryWindows, whatever the length of the history), or, with no snapshot yet, from the whole indexer
+   * stream — then the next commit takes a snapshot.
+   */
   private async load(): Promise<void> {
     if (this.loaded) return;
-    const stream = await this.store.readStream(indexerStreamId(this.config.networkId));
+    const net = this.config.networkId;
+    let latest = await readLatestSnapshot(this.store, net);
     this.nextLedger = this.config.startLedger;
+    let stream = latest ? await this.store.readStream(indexerStreamId(net), { fromRevision: latest.snapshot.indexer_revision }) : [];
+    // The snapshot stands only if the cursor it names is where it says (else: the whole stream, as without one).
+    const anchor = stream.shift();
+    if (latest && anchor?.type === IngestionCursorAdvanced.type && (anchor.data as { next_ledger: number }).next_ledger === latest.snapshot.next_ledger) {
+      this.restore(latest.snapshot);
+    } else {
+      if (latest) this.logger.warn('ingestion snapshot does not match the indexer stream; rebuilding from the whole stream', { networkId: net });
+      latest = null;
+      stream = await this.store.readStream(indexerStreamId(net));
+    }
+    this.windowsSinceSnapshot = latest ? 0 : Infinity;
     for (const e of stream) {
       this.indexerRevision = e.revision;
       if (e.type === IngestionCursorAdvanced.type) {
         const d = e.data as { next_ledger: number; to_ledger: number };
         this.nextLedger = d.next_ledger;
         this.lastCheckpointLedger = d.to_ledger;
+        this.windowsSinceSnapshot += 1;
       } else if (e.type === ContractDiscovered.type) {
         const d = e.data as { contract_id: string; kind: ContractIdentity['kind']; version: string; wasm_hash: string | null; pool: string | null };
         this.watch.add({ contractId: d.contract_id, kind: d.kind, version: d.version, wasmHash: d.wasm_hash, pool: d.pool });
@@ -244,10 +293,40 @@ export class NetworkIngestor {
       if (pt.kind !== 'participation_token' || !pt.pool || pt.poolType) continue;
       this.watch.add({ ...pt, poolType: await this.poolTypeOf(pt.pool) });
     }
-    this.listings = await ListingBook.load(this.store, this.config.networkId);
+    this.listings = await ListingBook.load(this.store, net, latest ? { open: latest.snapshot.open_listings, after: latest.position } : undefined);
     this.loaded = true;
     this.update({ nextLedger: this.nextLedger, watchedContracts: this.watch.size });
     this.logger.info('ingestion resumed', { networkId: this.config.networkId, nextLedger: this.nextLedger, watched: this.watch.size });
+  }
+
+  private restore(s: IngestionSnapshot): void {
+    this.indexerRevision = s.indexer_revision;
+    this.nextLedger = s.next_ledger;
+    this.lastCheckpointLedger = s.checkpoint_ledger;
+    for (const c of s.watched) {
+      this.watch.add({ contractId: c.contract_id, kind: c.kind, version: c.version, wasmHash: c.wasm_hash, pool: c.pool, poolType: c.pool_type });
+    }
+    this.registered = new RegisteredPools(this.store, this.config.networkId, positionFromString(s.registrations_read_to), s.registered_unwatched);
+  }
+
+  private snapshot(indexerRevision: number, to: number, openListings: OpenListing[]): IngestionSnapshot {
+    return IngestionSnapshotTaken.payload({
+      network_id: this.config.networkId,
+      indexer_revision: indexerRevision,
+      next_ledger: to + 1,
+      checkpoint_ledger: to,
+      watched: this.watched().map((c) => ({
+        contract_id: c.contractId,
+        kind: c.kind,
+        version: c.version,
+        wasm_hash: c.wasmHash ?? null,
+        pool: c.pool ?? null,
+        pool_type: c.poolType ?? null,
+      })),
+      open_listings: openListings,
+      registered_unwatched: [...this.rejectedRegistered],
+      registrations_read_to: positionToString(this.registered.position()),
+    });
   }
 
   private async poolTypeOf(pool: string): Promise<PoolType | null> {
@@ -268,6 +347,7 @@ export class NetworkIngestor {
       const identity = await this.call((o) => confirmRegistered(this.rpc, this.registry, contractId, o));
       if (!identity) {
         this.rejected.add(contractId);
+        this.rejectedRegistered.add(contractId);
         this.logger.warn('registered pool is not a known Dob contract (unknown wasm hash: configure DOB_WASM_HASHES); not watched', {
           networkId: this.config.networkId,
           contractId,
@@ -292,7 +372,7 @@ export class NetworkIngestor {
     const parties = fresh.filter((c) => c.kind === 'splitter' || c.kind === 'crowdfunding').map((c) => c.contractId);
     for (let lo = start; lo < from; lo += this.cfg.windowLedgers) {
       const hi = Math.min(lo + this.cfg.windowLedgers - 1, from - 1);
-      const raw = await this.fetchWatched(fresh.map((c) => c.contractId), parties, lo, hi);
+      const { events: raw } = await this.fetchWatched(fresh.map((c) => c.contractId), parties, lo, hi);
       out.push(...raw, ...(await this.followParticipationTokens(raw, discovered, lo, hi)));
     }
     return out;
@@ -300,7 +380,7 @@ export class NetworkIngestor {
 
   private async discover(from: number, to: number): Promise<Discovery[]> {
     const out: Discovery[] = [];
-    const events = (await this.fetchRange(discoveryFilters(), from, to)).sort(compareEventIds);
+    const events = (await this.fetchRange(discoveryFilters(), from, to)).events.sort(compareEventIds);
     for (const e of events) {
       if (this.watch.has(e.contractId) || this.rejected.has(e.contractId)) continue;
       const first = e.topic[0];
@@ -352,38 +432,81 @@ export class NetworkIngestor {
         discovered.push({ identity: pt, source: 'participation_token', ledger: e.ledger });
       }
     }
-    return fresh.length ? this.fetchWatched(fresh.map((c) => c.contractId), [], from, to) : [];
+    return fresh.length ? (await this.fetchWatched(fresh.map((c) => c.contractId), [], from, to)).events : [];
   }
 
-  private fetchWatched(contractIds: readonly string[], parties: readonly string[], from: number, to: number): Promise<RawChainEvent[]> {
+  /** Starts fetching the window after this one; its result is used by the next step if that step starts there. */
+  private prefetchWindow(from: number, latest: number): void {
+    if (from > latest || this.stopped) return;
+    const to = Math.min(from + this.cfg.windowLedgers - 1, latest);
+    const result = this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to, this.cfg.maxEventsPerAppend)
+      .then((f) => ({ ...f, window: this.window(f.events, from, f.to) }))
+      .catch(() => null);
+    this.prefetch = { from, watchVersion: this.watch.version, result };
+  }
+
+  private async fetchWatched(contractIds: readonly string[], parties: readonly string[], from: number, to: number, budget?: number): Promise<Fetched> {
     const filters = [...contractFilters(contractIds), ...partyTransferFilters(parties)];
-    return filters.length ? this.fetchRange(filters, from, to) : Promise.resolve([]);
+    return filters.length ? this.fetchRange(filters, from, to, budget) : { events: [], to };
   }
 
-  /** All events matching filters in [from, to], paging with the cursor (endLedger is exclusive per stellar-rpc). */
-  private async fetchRange(filters: readonly RpcEventFilter[], from: number, to: number): Promise<RawChainEvent[]> {
+  /**
+   * All events matching filters in [from, to], paging with the cursor (endLedger is exclusive per stellar-rpc).
+   * With a budget, a request that has returned that many events and has more stops paging: the range then ends
+   * before the ledger of its last event (that ledger may go on in the next page), the requests after it ask only
+   * for the shorter range, and events past it are dropped. A window is cut to about `budget` events anyway
+   * (maxEventsPerAppend), so reading the rest of a long range would be parsed and thrown away.
+   */
+  private async fetchRange(filters: readonly RpcEventFilter[], from: number, to: number, budget = Infinity): Promise<Fetched> {
     const out: RawChainEvent[] = [];
     for (const request of toRequests(filters)) {
-      let page = await this.call((o) => this.rpc.getEvents({ startLedger: from, endLedger: to + 1, filters: request, limit: this.cfg.pageLimit }, o));
+      const end = to;
+      const mine: RawChainEvent[] = [];
+      let page = await this.call((o) => this.rpc.getEvents({ startLedger: from, endLedger: end + 1, filters: request, limit: this.cfg.pageLimit }, o));
       for (;;) {
-        const inRange = page.events.filter((e) => e.ledger <= to);
-        out.push(...inRange);
+        const inRange = page.events.filter((e) => e.ledger <= end);
+        mine.push(...inRange);
         const exhausted = page.events.length < this.cfg.pageLimit || inRange.length < page.events.length;
         if (exhausted || !page.cursor) break;
+        // Once a whole ledger or more is in (the last one may go on in the next page), the range can end there.
+        const last = mine[mine.length - 1].ledger;
+        const covered = mine.length >= budget && mine[0].ledger < last ? last - 1 : -1;
+        if (covered >= from) {
+          to = Math.min(to, covered);
+          break;
+        }
         const cursor = page.cursor;
         page = await this.call((o) => this.rpc.getEvents({ cursor, filters: request, limit: this.cfg.pageLimit }, o));
       }
+      out.push(...mine);
     }
-    return out;
+    return { events: out.filter((e) => e.ledger <= to), to };
   }
 
-  private decode(events: readonly RawChainEvent[]): { decoded: DecodedDomainEvent[]; undecoded: number } {
+  /** Deduplicates by RPC id, orders, cuts at a ledger boundary past maxEventsPerAppend, decodes. */
+  private window(raw: readonly RawChainEvent[], from: number, to: number): Window {
+    const byId = new Map<string, RawChainEvent>();
+    for (const e of raw) if (e.inSuccessfulContractCall !== false && e.ledger <= to) byId.set(e.id, e);
+    let events = [...byId.values()].sort(compareEventIds);
+    if (events.length > this.cfg.maxEventsPerAppend) {
+      // Cut at a ledger boundary so a ledger is never half-committed.
+      const cut = events[this.cfg.maxEventsPerAppend].ledger - 1;
+      if (cut >= from) {
+        to = cut;
+        events = events.filter((e) => e.ledger <= to);
+      }
+    }
+    const alarms: string[] = [];
+    return { to, events, decoded: this.decode(events, alarms), alarms };
+  }
+
+  private decode(events: readonly RawChainEvent[], alarms: string[]): { decoded: DecodedDomainEvent[]; undecoded: number } {
     const decoded: DecodedDomainEvent[] = [];
     let undecoded = 0;
     for (const e of events) {
       const identity = this.watch.get(e.contractId) ?? { contractId: e.contractId, kind: 'sac' as const, version: 'cap67' };
       const r = decodeChainEvent(e, { networkId: this.config.networkId, identity, identityOf: (c) => this.watch.get(c) }, (info) =>
-        this.alarm('undecoded_event', `undecoded ${info.event.id} from ${info.identity.kind} ${info.event.contractId}: ${info.reason}`),
+        alarms.push(`undecoded ${info.event.id} from ${info.identity.kind} ${info.event.contractId}: ${info.reason}`),
       );
       if (r.undecodedReason) undecoded += 1;
       decoded.push(...r.events);
@@ -398,6 +521,7 @@ export class NetworkIngestor {
     chainEvents: number,
     { decoded, undecoded }: { decoded: DecodedDomainEvent[]; undecoded: number },
     discovered: Discovery[],
+    openListings: () => OpenListing[],
   ): Promise<void> {
     const net = this.config.networkId;
     const checkpointDue = to - this.lastCheckpointLedger >= this.cfg.checkpointEveryLedgers;
@@ -445,8 +569,27 @@ export class NetworkIngestor {
       events: indexerEvents,
       expectedVersion: this.indexerRevision < 0 ? 'no_stream' : this.indexerRevision,
     });
+    const indexerAppend = appends.length - 1;
+    // The snapshot goes last, so its $all position follows every event of the window (ListingBook resumes there).
+    const snapshotDue = this.windowsSinceSnapshot + 1 >= this.cfg.snapshotEveryWindows;
+    if (snapshotDue) {
+      const cursorRevision = this.indexerRevision + indexerEvents.length;
+      appends.push({
+        streamId: ingestionSnapshotStreamId(net),
+        events: [
+          {
+            id: derivedEventId(net, 'snapshot', from, to, this.instanceId),
+            type: IngestionSnapshotTaken.type,
+            version: 1,
+            data: this.snapshot(cursorRevision, to, openListings()),
+          },
+        ],
+        expectedVersion: 'any',
+      });
+    }
     const results = await this.store.appendMany(appends);
-    this.indexerRevision = results[results.length - 1].nextExpectedVersion;
+    this.indexerRevision = results[indexerAppend].nextExpectedVersion;
+    this.windowsSinceSnapshot = snapshotDue ? 0 : this.windowsSinceSnapshot + 1;
     this.lastCheckpointLedger = to;
     this.update({ undecodedTotal: this.current.undecodedTotal + undecoded, eventsIngested: this.current.eventsIngested + decoded.length, watchedContracts: this.watch.size });
   }

@@ -5,13 +5,27 @@ export type DiscoverySource = 'init' | 'cf_init' | 'configured' | 'participation
 /** The contracts one network's ingestion watches, keyed by contract id. */
 export class WatchSet {
   private readonly byId = new Map<string, ContractIdentity>();
+  private changes = 0;
 
   constructor(initial: readonly ContractIdentity[] = []) {
     for (const c of initial) this.add(c);
   }
 
   add(identity: ContractIdentity): void {
+    const before = this.byId.get(identity.contractId);
+    const same =
+      before?.kind === identity.kind &&
+      before.version === identity.version &&
+      (before.wasmHash ?? null) === (identity.wasmHash ?? null) &&
+      (before.pool ?? null) === (identity.pool ?? null) &&
+      (before.poolType ?? null) === (identity.poolType ?? null);
+    if (!same) this.changes += 1;
     this.byId.set(identity.contractId, identity);
+  }
+
+  /** Changes whenever a contract is added or its identity changes: what the event filters and decoders depend on. */
+  get version(): number {
+    return this.changes;
   }
 
   get(contractId: string): ContractIdentity | undefined {

@@ -1,4 +1,5 @@
 import { Address, rpc, xdr } from '@stellar/stellar-sdk';
+import type { RawChainEvent } from '../decoding/chain-event';
 import type {
   ChainRpc,
   ContractExecutableInfo,
@@ -46,7 +47,9 @@ export function createStellarChainRpc(options: StellarRpcOptions): ChainRpc {
       body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
       signal: o?.signal,
     });
-    const text = await res.text();
+    // One utf8 decode of the whole body (a 10,000-event getEvents page is megabytes): Buffer's decoder, not the
+    // streaming TextDecoder behind Response#text().
+    const text = Buffer.from(await res.arrayBuffer()).toString('utf8');
     let body: { result?: R; error?: { code: number; message: string } };
     try {
       body = JSON.parse(text) as typeof body;
@@ -70,18 +73,9 @@ export function createStellarChainRpc(options: StellarRpcOptions): ChainRpc {
         'cursor' in request
           ? { filters, pagination: { cursor: request.cursor, limit: request.limit } }
           : { filters, pagination: { limit: request.limit }, startLedger: request.startLedger, ...(request.endLedger ? { endLedger: request.endLedger } : {}) };
-      const res = rpc.parseRawEvents(await call<rpc.Api.RawGetEventsResponse>('getEvents', params, o));
+      const res = await call<rpc.Api.RawGetEventsResponse>('getEvents', params, o);
       return {
-        events: res.events.map((e) => ({
-          id: e.id,
-          ledger: e.ledger,
-          ledgerClosedAt: e.ledgerClosedAt,
-          txHash: e.txHash,
-          contractId: e.contractId ? e.contractId.contractId() : '',
-          topic: e.topic,
-          value: e.value,
-          inSuccessfulContractCall: e.inSuccessfulContractCall,
-        })),
+        events: (res.events ?? []).map((e) => new RpcChainEvent(e)),
         cursor: res.cursor,
         latestLedger: res.latestLedger,
         oldestLedger: res.oldestLedger,
@@ -119,6 +113,46 @@ export function createStellarChainRpc(options: StellarRpcOptions): ChainRpc {
     },
   };
 }
+
+/**
+ * One getEvents event as the indexer reads it. Not `rpc.parseRawEvents`: that turns every contract id into a
+ * `Contract` (strkey decode) which the indexer turned back into the same string, and parsed every topic and value
+ * up front, also for the events of a page past the window that are dropped unread. Here the contract id stays the
+ * string the RPC sent, and topics/value are parsed from base64 on first read (then kept), with Buffer's base64.
+ */
+class RpcChainEvent implements RawChainEvent {
+  readonly id: string;
+  readonly ledger: number;
+  readonly ledgerClosedAt: string;
+  readonly txHash: string;
+  readonly contractId: string;
+  readonly inSuccessfulContractCall: boolean;
+  private readonly topicXdr: readonly string[];
+  private readonly valueXdr: string;
+  private parsedTopic?: readonly xdr.ScVal[];
+  private parsedValue?: xdr.ScVal;
+
+  constructor(e: rpc.Api.RawEventResponse) {
+    this.id = e.id;
+    this.ledger = e.ledger;
+    this.ledgerClosedAt = e.ledgerClosedAt;
+    this.txHash = e.txHash;
+    this.contractId = e.contractId ?? '';
+    this.inSuccessfulContractCall = e.inSuccessfulContractCall;
+    this.topicXdr = e.topic ?? [];
+    this.valueXdr = e.value;
+  }
+
+  get topic(): readonly xdr.ScVal[] {
+    return (this.parsedTopic ??= this.topicXdr.map(parseScVal));
+  }
+
+  get value(): xdr.ScVal {
+    return (this.parsedValue ??= parseScVal(this.valueXdr));
+  }
+}
+
+const parseScVal = (base64: string): xdr.ScVal => xdr.ScVal.fromXdr(Buffer.from(base64, 'base64'));
 
 /** A v1 envelope with one invokeHostFunction(invokeContract) operation → its contract, function and args. */
 export function invocationOf(envelope: xdr.TransactionEnvelope): ContractInvocation | null {
