@@ -4,6 +4,8 @@ import { ApiKeyAuthenticator } from '../keys/api-key-authenticator';
 import { WalletChallenges } from '../challenge/wallet-challenges';
 import { WalletKeyService } from '../wallet/wallet-key.service';
 import { migrateAuthTables } from './auth-migrations';
+import type { KeyChangeSignal } from '../keys/key-change-signal.port';
+import { SharedKeyCache } from '../keys/shared-key-cache';
 import { EmbeddedKeyCache } from './embedded-key-cache';
 import { SqlApiKeyIndex } from './sql-api-key-index';
 import { SqlChallengeStore } from './sql-challenge-store';
@@ -19,11 +21,21 @@ export interface AuthComponents {
 export async function createSqlAuth(
   db: SqlDatabase,
   events: EventStore,
-  options: { clock?: () => number; lastUsedFlushMs?: number; serviceName?: string } = {},
+  options: {
+    clock?: () => number;
+    lastUsedFlushMs?: number;
+    serviceName?: string;
+    /** On a database other instances write: cache lookups, validated by this signal's epoch (SharedKeyCache). */
+    keyChanges?: KeyChangeSignal;
+  } = {},
 ): Promise<AuthComponents> {
   await migrateAuthTables(db);
-  // Lookups are cached only on embedded PGlite, where no other process writes keys (EmbeddedKeyCache).
-  const index = await EmbeddedKeyCache.over(db, new SqlApiKeyIndex(db));
+  // Lookups are cached on embedded PGlite, where no other process writes keys (EmbeddedKeyCache), and where a shared
+  // epoch is checked on every request (SharedKeyCache); otherwise every request reads the index.
+  const index =
+    options.keyChanges && db.kind !== 'pglite'
+      ? await SharedKeyCache.over(new SqlApiKeyIndex(db), options.keyChanges)
+      : await EmbeddedKeyCache.over(db, new SqlApiKeyIndex(db));
   const authenticator = new ApiKeyAuthenticator(index, { flushMs: options.lastUsedFlushMs, clock: options.clock });
   return {
     challenges: new WalletChallenges(new SqlChallengeStore(db), options.clock, options.serviceName),
