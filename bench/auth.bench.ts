@@ -1,7 +1,9 @@
 /**
  * What the API-key guard and the Redis rate limiter cost per request: one trivial endpoint served twice in the
- * same run — once behind @RequireScope('read') with the request gate (SHA-256 + one PostgreSQL index lookup +
- * one Redis script per request), once open (no auth deps at all). autocannon, no pipelining, same connections.
+ * same run — once behind @RequireScope('read') with the request gate (SHA-256 + the key from the in-process
+ * SharedKeyCache + one Redis script per request, which also reads the key-cache epoch; PostgreSQL only on a cache
+ * miss or an epoch change), once open (no auth deps at all). autocannon, no pipelining, same connections.
+ * Profile: `node --cpu-prof -r @swc-node/register bench/auth.bench.ts` (the guarded run is the last 10 s).
  *   node -r @swc-node/register bench/auth.bench.ts   → bench/results/auth.json
  */
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { Controller, Get, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Keypair } from '@stellar/stellar-sdk';
@@ -7,7 +9,7 @@ import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { RedisRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
-import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { createPostgresDatabase, testDatabases, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
 import { createApiApp } from '../bootstrap';
 import { ok } from '../http/envelope';
 import { createApiAuth, CurrentAgent, RequireScope, type AgentPrincipal } from './index';
@@ -88,5 +90,88 @@ describe('two API instances share key budgets (Redis) and key state (PostgreSQL)
     const rotated = await zero.inject({ method: 'POST', url: `/api/agent/auth/keys/${b.record.keyId}/rotate`, headers: { authorization } });
     expect((await probe(1, b.key)).json().error.code).toBe('INVALID_API_KEY');
     expect((await probe(1, rotated.json().data.key)).statusCode).toBe(200);
+  });
+});
+
+/**
+ * Two API processes (probe-api.process.ts), each with its own key cache (SharedKeyCache: PostgreSQL + the Redis
+ * limiter's epoch). B has the key in memory when A revokes or rotates it; B's very next request must be refused.
+ */
+describe('two API processes: a key revoked or rotated on A is refused by B on its very next request', () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const prefix = `test:rl:${randomBytes(6).toString('hex')}:`;
+  const processes: ChildProcess[] = [];
+  const urls: string[] = [];
+
+  const start = (): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'probe-api.process.ts')], {
+        env: { ...process.env, PROBE_PG_SCHEMA: schema, PROBE_RL_PREFIX: prefix },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      processes.push(child);
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /listening (\d+)/.exec(out);
+        if (m) resolve(`http://127.0.0.1:${m[1]}/api/agent`);
+      });
+      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      child.once('exit', (code) => reject(new Error(`probe process exited ${code}: ${out}`)));
+    });
+
+  beforeAll(async () => {
+    // Create the schema and its tables once, so the two processes do not race their migrations.
+    const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
+    const events = await createSqlEventStore(db, { catalog: createChainEventCatalog(walletEvents) });
+    await createApiAuth({ db, events, jwt: { secret: 'unused' } }).then((a) => a.close());
+    await events.close();
+    await db.close();
+    urls.push(await start(), await start());
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : (p.once('exit', r), p.kill('SIGTERM'))))));
+  });
+
+  const call = async (i: number, method: string, path: string, init: { key?: string; token?: string; body?: object } = {}) => {
+    const headers: Record<string, string> = {};
+    if (init.key) headers['x-api-key'] = init.key;
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    if (init.body) headers['content-type'] = 'application/json';
+    const r = await fetch(urls[i] + path, { method, headers, body: init.body ? JSON.stringify(init.body) : undefined });
+    return { status: r.status, body: (await r.json()) as { data: Record<string, unknown> & { key: string; key_id: string; pid: number }; error?: { code: string } } };
+  };
+
+  it('revoke on A, then B refuses; rotate on A, then B refuses the old value and admits the new one', async () => {
+    const kp = Keypair.random();
+    const wallet = kp.publicKey();
+    const nonce = (await call(0, 'POST', '/auth/nonce', { body: { wallet_address: wallet } })).body.data;
+    const signature = Buffer.from(kp.signMessage(nonce.message as string)).toString('hex');
+    const token = (await call(0, 'POST', '/auth/token', { body: { wallet, signature } })).body.data.token as string;
+    const create = async (label: string) => (await call(0, 'POST', '/auth/keys', { token, body: { label, scopes: ['read'] } })).body.data;
+    const a = await create('revoked');
+    const b = await create('rotated');
+    // Warm B's cache with both keys (and check the answers come from two processes).
+    const pids = new Set<number>();
+    for (let n = 0; n < 3; n++) {
+      for (const k of [a, b]) {
+        for (const i of [0, 1]) {
+          const r = await call(i, 'GET', '/probe', { key: k.key });
+          expect(r.status).toBe(200);
+          pids.add(r.body.data.pid);
+        }
+      }
+    }
+    expect(pids.size).toBe(2);
+
+    expect((await call(0, 'DELETE', `/auth/keys/${a.key_id}`, { token })).status).toBe(200);
+    const afterRevoke = await call(1, 'GET', '/probe', { key: a.key });
+    expect([afterRevoke.status, afterRevoke.body.error?.code]).toEqual([401, 'INVALID_API_KEY']);
+
+    const rotated = await call(0, 'POST', `/auth/keys/${b.key_id}/rotate`, { token });
+    expect(rotated.status).toBe(200);
+    const old = await call(1, 'GET', '/probe', { key: b.key });
+    expect([old.status, old.body.error?.code]).toEqual([401, 'INVALID_API_KEY']);
+    expect((await call(1, 'GET', '/probe', { key: rotated.body.data.key })).status).toBe(200);
   });
 });

@@ -3,13 +3,14 @@ import { hashApiKey, isWellFormedApiKey } from './api-key';
 
 /**
  * Resolves an `X-API-Key` value to its active key. Malformed keys (bad prefix, length or checksum) are refused
- * without touching storage; otherwise one indexed lookup by SHA-256 — no cache of its own, so a revoke or rotation
- * made through any instance is seen by the very next request here (the index may cache only where that still holds:
- * EmbeddedKeyCache on embedded PGlite).
+ * without touching storage; otherwise a lookup by SHA-256 in the index — no cache of its own; the index caches
+ * only where a revoke or rotation made through any instance is still seen by the very next request here
+ * (EmbeddedKeyCache on embedded PGlite; SharedKeyCache on PostgreSQL with the Redis limiter, whose epoch the
+ * request gate passes to `confirm`).
  * `last_used_at` is collected in memory and flushed in batches (every `flushMs`), not written per request.
  */
 export class ApiKeyAuthenticator {
-  private pending = new Map<string, Date>();
+  private pending = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -21,11 +22,22 @@ export class ApiKeyAuthenticator {
     this.timer.unref();
   }
 
-  async authenticate(rawKey: string): Promise<ActiveApiKey | null> {
+  /** `fresh`: read storage, not a cache (for callers that will not validate the cache with `adoptEpoch`). */
+  async authenticate(rawKey: string, options: { fresh?: boolean } = {}): Promise<ActiveApiKey | null> {
     if (!isWellFormedApiKey(rawKey)) return null;
-    const key = await this.index.findActiveByHash(hashApiKey(rawKey));
-    if (key) this.pending.set(key.keyId, new Date((this.options.clock ?? Date.now)()));
+    const key = await this.index.findActiveByHash(hashApiKey(rawKey), options);
+    if (key) this.pending.set(key.keyId, (this.options.clock ?? Date.now)());
     return key;
+  }
+
+  /** Taken before `authenticate`, passed to `confirm` (ApiKeyIndex.cacheStamp). */
+  cacheStamp(): number {
+    return this.index.cacheStamp?.() ?? 0;
+  }
+
+  /** False when a lookup made since `stamp` must be made again: the shared key epoch moved (ApiKeyIndex.confirmCache). */
+  confirm(stamp: number, epoch: string | undefined): boolean {
+    return epoch === undefined || !this.index.confirmCache || this.index.confirmCache(stamp, epoch);
   }
 
   /** Writes collected last-used times (also on shutdown). Failed batches are merged back for the next flush. */
@@ -35,7 +47,7 @@ export class ApiKeyAuthenticator {
       const batch = this.pending;
       this.pending = new Map();
       try {
-        await this.index.recordLastUsed(batch);
+        await this.index.recordLastUsed(new Map([...batch].map(([k, at]) => [k, new Date(at)])));
       } catch (e) {
         for (const [k, v] of batch) if (!this.pending.has(k)) this.pending.set(k, v);
         throw e;

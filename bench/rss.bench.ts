@@ -1,0 +1,154 @@
+/**
+ * Memory of the whole system as `npm start` runs it (apps/all on embedded defaults: PGlite, the seeded devnet, the
+ * indexer, projections, notifier and API in one Node process), after seeding and then under the fixed-rate mixed
+ * read load of mixed-load.bench.ts (1,000 req/s) for N minutes (default 10). RSS of every process of the npm
+ * start process group (npm, sh, node) is sampled every 5 s from /proc, with the API's own /metrics heap figures.
+ * Goal: < 400 MB.
+ *
+ * A fresh agent key has the default 60 rpm, and the tier can only be raised by `npm run ops` while the embedded
+ * data folder is free; so the system is started once (seeding), the key registered, stopped, the tier raised with
+ * `npm run ops -- keys set-rate-limit`, and started again on the same folder (it resumes from its checkpoints).
+ *   node -r @swc-node/register bench/rss.bench.ts [minutes=10]   (or RSS_LOAD_MINUTES)   → bench/results/rss.json
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import { freePort, ROOT, startApp, until, type AppProcess } from '../test/app-processes';
+import { mixedReadLoad, mixedReadPaths } from './mixed-load.bench';
+import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
+
+const MB = 2 ** 20;
+const SAMPLE_MS = 5_000;
+
+interface Sample {
+  readonly atS: number;
+  readonly phase: string;
+  readonly rssMB: number;
+  readonly largestProcessRssMB: number;
+  readonly heapTotalMB?: number;
+  readonly heapUsedMB?: number;
+  /** ArrayBuffers and other memory V8 tracks outside its heap (PGlite's WebAssembly memory among them). */
+  readonly externalMB?: number;
+}
+
+/** RSS (bytes) of every live process in process group `pgid`, from /proc/<pid>/stat (pgrp) and statm (resident pages). */
+function groupRss(pgid: number): { total: number; largest: number } {
+  const page = 4096;
+  let total = 0;
+  let largest = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== pgid) continue; // fields after "(comm)": state, ppid, pgrp, …
+      const rss = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * page;
+      total += rss;
+      largest = Math.max(largest, rss);
+    } catch {
+      // the process ended between readdir and read
+    }
+  }
+  return { total, largest };
+}
+
+async function metricsMB(base: string): Promise<Pick<Sample, 'heapTotalMB' | 'heapUsedMB' | 'externalMB'>> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const value = (name: string) => {
+    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text);
+    return m ? +(Number(m[1]) / MB).toFixed(1) : undefined;
+  };
+  return {
+    heapTotalMB: value('nodejs_heap_size_total_bytes'),
+    heapUsedMB: value('nodejs_heap_size_used_bytes'),
+    externalMB: value('nodejs_external_memory_bytes'),
+  };
+}
+
+async function register(base: string): Promise<{ key: string; keyId: string }> {
+  const kp = Keypair.random();
+  const wallet = kp.publicKey();
+  const challenge = (await (await fetch(`${base}/api/agent/auth/challenge/${wallet}`)).json()) as { data: { message: string } };
+  const signature = Buffer.from(kp.signMessage(challenge.data.message)).toString('hex');
+  const r = await fetch(`${base}/api/agent/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ wallet, signature, label: 'rss-bench', scopes: ['read'] }),
+  });
+  const body = (await r.json()) as { data: { api_key: { key: string; key_id: string } } };
+  if (r.status !== 201) throw new Error(`register answered ${r.status}: ${JSON.stringify(body)}`);
+  return { key: body.data.api_key.key, keyId: body.data.api_key.key_id };
+}
+
+export async function run(minutes = Number(process.argv[2] ?? process.env.RSS_LOAD_MINUTES ?? 10)): Promise<object> {
+  const machine = startMachineRecord();
+  const dataDir = mkdtempSync(join(tmpdir(), 'rss-bench-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = { DATA_DIR: dataDir, PORT: String(port), DEVNET_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+  const samples: Sample[] = [];
+  const started = Date.now();
+  let app: AppProcess | undefined;
+  const ready = (a: AppProcess, what: string) => until(what, async () => (await fetch(`${base}/health`)).status === 200, 300_000, [a]);
+  try {
+    // 1. First start: the devnet seeds an empty chain; the indexer and projections catch up.
+    app = startApp('start', env);
+    await ready(app, 'npm start (seeding) ready');
+    const seededRss = groupRss(app.child.pid!);
+    const { key, keyId } = await register(base);
+    await app.stop(30_000, 'SIGINT');
+    // 2. Raise the key's tier with the ops CLI on the now free data folder, then start again.
+    const ops = spawnSync('npm', ['run', '--silent', 'ops', '--', 'keys', 'set-rate-limit', keyId, '1000000'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+    if (ops.status !== 0) throw new Error(`ops keys set-rate-limit failed: ${ops.stdout}${ops.stderr}`);
+    app = startApp('start', env);
+    await ready(app, 'npm start (restart) ready');
+    const pools = (await (await fetch(`${base}/api/agent/pools?limit=1`, { headers: { 'x-api-key': key } })).json()) as { data: { address: string }[] };
+    const pool = pools.data[0]?.address;
+    if (!pool) throw new Error('the seeded devnet has no pool');
+    const paths = mixedReadPaths(pool);
+    for (const p of paths) {
+      const r = await fetch(base + p, { headers: { 'x-api-key': key } });
+      if (r.status !== 200) throw new Error(`${p} answered ${r.status}: ${await r.text()}`);
+    }
+    // 3. Sample while idle after the restart, then under the load.
+    let phase = 'idle after restart';
+    const pgid = app.child.pid!;
+    const sample = async () => {
+      const rss = groupRss(pgid);
+      const m = await metricsMB(base).catch(() => ({}));
+      samples.push({ atS: Math.round((Date.now() - started) / 1000), phase, rssMB: +(rss.total / MB).toFixed(1), largestProcessRssMB: +(rss.largest / MB).toFixed(1), ...m });
+    };
+    await sample();
+    await new Promise((r) => setTimeout(r, 10_000));
+    await sample();
+    phase = 'load';
+    const timer = setInterval(() => void sample(), SAMPLE_MS);
+    const load = await mixedReadLoad(base, key, paths, Math.round(minutes * 60)).finally(() => clearInterval(timer));
+    phase = 'after load';
+    await sample();
+    const rssValues = samples.map((s) => s.rssMB);
+    const result = {
+      benchmark: 'rss',
+      at: new Date().toISOString(),
+      machine: machine('shared 2-core machine (other engineers running); the system is `npm start` in its own processes; autocannon in a worker thread here'),
+      parameters: { loadMinutes: minutes, sampleEverySeconds: SAMPLE_MS / 1000, mix: paths },
+      goalMB: 400,
+      afterSeedingMB: +(seededRss.total / MB).toFixed(1),
+      rssMB: { start: rssValues[0], peak: Math.max(...rssValues), end: rssValues[rssValues.length - 1] },
+      load,
+      samples,
+    };
+    writeBenchResult('rss', result);
+    return result;
+  } finally {
+    await app?.stop(30_000, 'SIGINT');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+runWhenMain(module, () => run());
