@@ -7,3 +7,5 @@ export * from './secret-file';
 export * from './secret-fingerprint';
 export * from './health-server';
 export * from './run-app';
+export * from './chain-config';
+export * from './system-event-catalog';

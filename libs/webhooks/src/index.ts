@@ -19,5 +19,3 @@ export { type KnownToken } from './fanout/fanout-lookups';
 export * from './management/webhook-service';
 export * from './notifier';
 // Test support (a local HTTPS receiver with a self-signed certificate; valid sample domain events).
-export * from './testing/https-receiver';
-export * from './testing/sample-events';

@@ -1,4 +1,4 @@
-import { formatAmount, percent } from '../money';
+import { formatAmount, percent } from '@dob/domain';
 import { iso, type QueryContext } from './query-context';
 import type { CampaignRow } from './read-model-reader.port';
 

@@ -1,9 +1,9 @@
-import { formatAmount } from '../money';
+import { formatAmount } from '@dob/domain';
 import { chainName } from '../networks';
 import { resolvePoolNetwork } from './pool-resolution';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
-import { POOL_SORTS, type PoolRow, type PoolSort } from './read-model-reader.port';
-import { tokenLabel, type LearnedToken, type TokenResolver } from './token-directory';
+import { POOL_SORTS, type LearnedToken, type PoolRow, type PoolSort } from './read-model-reader.port';
+import { tokenLabel, type TokenResolver } from './token-directory';
 
 export { POOL_SORTS, type PoolRow, type PoolSort };
 export const ACCESS_TYPES = ['rtj', 'p', 'qr', 'stk'] as const;

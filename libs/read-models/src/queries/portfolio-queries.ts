@@ -1,5 +1,4 @@
-import { AppError } from '@dob/domain';
-import { formatAmount, percent } from '../money';
+import { AppError, formatAmount, percent } from '@dob/domain';
 import { chainName } from '../networks';
 import { MarketplaceQueries, type Listing, type ListingStatusFilter } from './marketplace-queries';
 import { nextDistribution } from './pool-queries';

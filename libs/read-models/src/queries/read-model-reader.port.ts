@@ -1,5 +1,11 @@
 import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
-import type { LearnedToken } from './token-directory';
+
+/** A row of the tokens read model: a symbol learned from the chain. */
+export interface LearnedToken {
+  readonly network_id: number;
+  readonly address: string;
+  readonly symbol: string;
+}
 
 /**
  * What the query services read from a read-model store: rows in one shape whatever the store, so the services'

@@ -1,4 +1,4 @@
-import type { ReadModelReader } from './read-model-reader.port';
+import type { LearnedToken, ReadModelReader } from './read-model-reader.port';
 
 export interface TokenInfo {
   readonly networkId: number;
@@ -18,13 +18,6 @@ export interface TokenResolver {
 export interface TokenLookup extends TokenResolver {
   /** Addresses whose symbol is `symbolOrAddress` (case-insensitive), plus the value itself (an address filter). */
   addressesFor(networkId: number | undefined, symbolOrAddress: string): string[];
-}
-
-/** A row of the tokens read model: a symbol learned from the chain. */
-export interface LearnedToken {
-  readonly network_id: number;
-  readonly address: string;
-  readonly symbol: string;
 }
 
 /**

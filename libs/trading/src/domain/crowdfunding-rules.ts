@@ -1,5 +1,4 @@
-import { AppError } from '@dob/domain';
-import { formatAmount } from '@dob/read-models';
+import { AppError, formatAmount } from '@dob/domain';
 
 /** get_config of a crowdfunding contract (dob-contracts §4.5), amounts in payment-token base units. */
 export interface CampaignConfig {

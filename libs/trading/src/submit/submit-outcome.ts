@@ -1,5 +1,5 @@
 import { scValToNative, StrKey, type xdr } from '@stellar/stellar-sdk';
-import { formatAmount, saleAddress } from '@dob/read-models';
+import { formatAmount, saleAddress } from '@dob/domain';
 import { progressPercent } from '../prepare/prepare-service';
 import type { PreparedTransaction } from '../ports/prepared-transactions.port';
 

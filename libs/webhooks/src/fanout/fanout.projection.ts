@@ -1,4 +1,4 @@
-import type { PayloadOf } from '@dob/domain';
+import { saleAddress, type PayloadOf } from '@dob/domain';
 import type {
   CampaignContributed,
   CampaignCreated,
@@ -24,7 +24,6 @@ import type { SqlProjectionDefinition } from '@dob/projections';
 import { deliveryId } from '../ids';
 import { SqlDeliveryQueue, type NewDelivery } from '../store/delivery-queue';
 import { createLookupTables, FanoutLookups, LOOKUP_TABLES, type KnownToken } from './fanout-lookups';
-import { saleAddress } from './money';
 import * as payloads from './payloads';
 import type { Notification } from './payloads';
 

@@ -1,3 +1,4 @@
+import { formatAmount } from '@dob/domain';
 import type {
   CampaignEffectivelyFailed,
   CampaignFinalized,
@@ -11,7 +12,7 @@ import type {
   SharesTransferred,
 } from '@dob/domain';
 import type { WebhookEventName } from '../webhook-events';
-import { formatAmount, shareCount } from './money';
+import { shareCount } from './money';
 
 /** One webhook notification: the body's `event`, `timestamp` and `data` (delivery_id is added per webhook). */
 export interface Notification {
