@@ -19,7 +19,8 @@ const LIB_DEPENDENCIES = {
   observability: [],
   'rate-limit': [],
   'devnet-manifest': [],
-  'agent-tools': [],
+  // the Agent API as MCP tools: the agent client (a package) and the domain's JSON guard
+  'agent-tools': ['domain'],
   // storage and the write side
   'event-store': ['domain', 'sql'],
   auth: ['domain', 'event-store', 'signatures', 'sql'],

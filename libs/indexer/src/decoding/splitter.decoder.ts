@@ -1,5 +1,5 @@
-import { POOL_TYPES, poolStreamId } from '@dob/domain';
-import type { DomainEventDraft, RawChainEvent } from './chain-event';
+import { POOL_TYPES, poolStreamId, type ChainDerivedEventType } from '@dob/domain';
+import { draftOf, type DraftData, type DraftOf, type RawChainEvent } from './chain-event';
 import type { DecodeContext, SymbolDecoder } from './decoder-context';
 import {
   DecodeError,
@@ -18,11 +18,8 @@ import {
 /** Splitter V1 (§2.4) and V2 (§3.3) events. Shapes shared by both are decoded once; the version gates which exist. */
 
 const pool = (e: RawChainEvent, ctx: DecodeContext) => poolStreamId(ctx.networkId, e.contractId);
-const draft = (e: RawChainEvent, ctx: DecodeContext, type: string, data: Record<string, unknown>): DomainEventDraft => ({
-  streamId: pool(e, ctx),
-  type,
-  data,
-});
+const draft = <K extends ChainDerivedEventType>(e: RawChainEvent, ctx: DecodeContext, type: K, data: DraftData<K>): DraftOf<K> =>
+  draftOf(pool(e, ctx), type, data);
 
 const initV1: SymbolDecoder = (e, ctx) => {
   expectTopicCount(e.topic, [2]);
@@ -97,7 +94,7 @@ const distCom: SymbolDecoder = (e, ctx) => {
 
 /** `distrib` / `dust` / `withdraw`: (shareholder) → (token, amount). */
 const holderTokenAmount =
-  (type: string): SymbolDecoder =>
+  (type: 'DistributionAllocated' | 'DistributionDustAllocated' | 'AllocationWithdrawn'): SymbolDecoder =>
   (e, ctx) => {
     expectTopicCount(e.topic, [2]);
     const [token, amount] = readTuple(e.value, [2], `${type} data`);

@@ -1,11 +1,10 @@
-import { ListingCancelled, ListingCreated, ListingSold } from '@dob/domain';
+import { isEventOf, type ChainEventOf } from '@dob/domain';
 import type { EventStore } from '@dob/event-store';
 import type { DecodedDomainEvent } from '../decoding/decode-chain-event';
 
 const key = (pool: string, seller: string) => `${pool}|${seller}`;
-const TYPES = [ListingCreated.type, ListingSold.type, ListingCancelled.type];
-
-type ListingData = { chain: { network_id: number }; pool: string; seller: string; shares_amount?: string; shares_sold?: string; shares_remaining?: string | null };
+const TYPES = ['ListingCreated', 'ListingSold', 'ListingCancelled'] as const;
+type ListingEvent = ChainEventOf<(typeof TYPES)[number]>;
 
 /**
  * Shares still for sale per (pool, seller), so ListingSold can carry `shares_remaining` (the `sold` event does not):
@@ -22,10 +21,7 @@ export class ListingBook {
     let after;
     for (;;) {
       const page = await store.readAll({ after, types: TYPES, maxCount: 5_000 });
-      for (const e of page.events) {
-        const d = e.data as ListingData;
-        if (d.chain?.network_id === networkId) book.applyTo(book.open, e.type, d);
-      }
+      for (const e of page.events) if (isEventOf(e, TYPES) && e.data.chain.network_id === networkId) book.applyTo(book.open, e);
       after = page.last;
       if (!page.hasMore) return book;
     }
@@ -34,21 +30,21 @@ export class ListingBook {
   /** Fills shares_remaining on the window's ListingSold events (in chain order); call the result after the commit. */
   stage(decoded: readonly DecodedDomainEvent[]): () => void {
     const staged = new Map(this.open);
-    for (const d of decoded) if (TYPES.includes(d.event.type)) this.applyTo(staged, d.event.type, d.event.data as ListingData, true);
+    for (const d of decoded) if (isEventOf(d.event, TYPES)) this.applyTo(staged, d.event, true);
     return () => {
       this.open = staged;
     };
   }
 
-  private applyTo(book: Map<string, bigint>, type: string, d: ListingData, fill = false): void {
-    const k = key(d.pool, d.seller);
-    if (type === ListingCreated.type) book.set(k, BigInt(d.shares_amount!));
-    else if (type === ListingCancelled.type) book.delete(k);
+  private applyTo(book: Map<string, bigint>, e: ListingEvent, fill = false): void {
+    const k = key(e.data.pool, e.data.seller);
+    if (e.type === 'ListingCreated') book.set(k, BigInt(e.data.shares_amount));
+    else if (e.type === 'ListingCancelled') book.delete(k);
     else {
       const listed = book.get(k);
       if (listed === undefined) return;
-      const left = listed - BigInt(d.shares_sold!);
-      if (fill) d.shares_remaining = (left > 0n ? left : 0n).toString();
+      const left = listed - BigInt(e.data.shares_sold);
+      if (fill) e.data.shares_remaining = (left > 0n ? left : 0n).toString();
       if (left <= 0n) book.delete(k);
       else book.set(k, left);
     }

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import {
   ContractDiscovered,
   IngestionCursorAdvanced,
+  PoolInitialized,
   derivedEventId,
   indexerStreamId,
+  isEventOf,
   poolStreamId,
   type PoolType,
 } from '@dob/domain';
@@ -228,12 +230,11 @@ export class NetworkIngestor {
     this.nextLedger = this.config.startLedger;
     for (const e of stream) {
       this.indexerRevision = e.revision;
-      if (e.type === IngestionCursorAdvanced.type) {
-        const d = e.data as { next_ledger: number; to_ledger: number };
-        this.nextLedger = d.next_ledger;
-        this.lastCheckpointLedger = d.to_ledger;
-      } else if (e.type === ContractDiscovered.type) {
-        const d = e.data as { contract_id: string; kind: ContractIdentity['kind']; version: string; wasm_hash: string | null; pool: string | null };
+      if (isEventOf(e, [IngestionCursorAdvanced.type])) {
+        this.nextLedger = e.data.next_ledger;
+        this.lastCheckpointLedger = e.data.to_ledger;
+      } else if (isEventOf(e, [ContractDiscovered.type])) {
+        const d = e.data;
         this.watch.add({ contractId: d.contract_id, kind: d.kind, version: d.version, wasmHash: d.wasm_hash, pool: d.pool });
       }
     }
@@ -254,8 +255,7 @@ export class NetworkIngestor {
     const stream = poolStreamId(this.config.networkId, pool);
     for (let fromRevision = 0; ; fromRevision += 500) {
       const page = await this.store.readStream(stream, { fromRevision, maxCount: 500 });
-      const init = page.find((e) => e.type === 'PoolInitialized');
-      if (init) return (init.data as { pool_type: PoolType | null }).pool_type;
+      for (const e of page) if (isEventOf(e, [PoolInitialized.type])) return e.data.pool_type;
       if (page.length < 500) return null;
     }
   }
@@ -335,8 +335,10 @@ export class NetworkIngestor {
       const first = e.topic[0];
       if (first?.type !== 'scvSymbol' || first.sym.toString() !== 'init') continue;
       const r = decodeChainEvent(e, { networkId: this.config.networkId, identity: id, identityOf: (c) => this.watch.get(c) });
-      const data = r.events[0]?.event.data as { participation_token?: string; pool_type?: PoolType | null } | undefined;
-      if (!data?.participation_token) continue;
+      const init = r.events[0]?.event;
+      if (!init || !isEventOf(init, [PoolInitialized.type])) continue;
+      const data = init.data;
+      if (!data.participation_token) continue;
       const existing = this.watch.get(data.participation_token);
       const pt: ContractIdentity = {
         contractId: data.participation_token,

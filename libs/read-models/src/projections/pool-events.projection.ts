@@ -1,3 +1,4 @@
+import type { ChainDerivedEventType, ChainEventData } from '@dob/domain';
 import type { ProjectionDefinition } from '@dob/projections';
 import { applyByType, type Chain, type EventHandler } from './apply-by-type';
 
@@ -24,7 +25,7 @@ export interface PoolEventRecord {
 }
 
 /** One document per domain event, keyed by its id (exactly-once application makes a plain write enough). */
-function record(map: (d: any, c: Chain) => PoolEventRecord): EventHandler {
+function record<K extends ChainDerivedEventType>(map: (d: ChainEventData[K], c: Chain) => PoolEventRecord): EventHandler<K> {
   return (s, e) => {
     const d = e.data;
     const c: Chain = d.chain;

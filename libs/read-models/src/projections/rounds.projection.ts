@@ -1,6 +1,6 @@
-import type { ProjectionDefinition } from '@dob/projections';
+import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
 import { applyByType, type Chain, type EventHandler } from './apply-by-type';
-import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement } from './share-ledger';
+import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, type ShareEventType } from './share-ledger';
 
 /**
  * Distribution rounds per pool with their totals and claims (brief: round status).
@@ -37,10 +37,10 @@ export type WithdrawalDoc = { network_id: number; pool: string; holder: string; 
 
 const HOLDER_AMOUNT = { network_id: 'int', pool: 'text', holder: 'text', token: 'text', amount: 'amount' } as const;
 
-const totalsOf = async (s: Parameters<EventHandler>[0], networkId: number, pool: string): Promise<TotalsDoc> =>
+const totalsOf = async (s: ProjectionState, networkId: number, pool: string): Promise<TotalsDoc> =>
   (await s.get<TotalsDoc>('totals', { network_id: networkId, pool })) ?? { network_id: networkId, pool, total_shares: 0n, v1_rounds: 0 };
 
-const shares: EventHandler = async (s, e) => {
+const shares: EventHandler<ShareEventType> = async (s, e) => {
   for (const d of await shareDeltas(s, e)) {
     const t = await totalsOf(s, d.networkId, d.pool);
     s.put('totals', { ...t, total_shares: t.total_shares + d.delta });

@@ -31,6 +31,12 @@ const find = (events: readonly DecodedEvent[], name: string, contract: string): 
   if (!e) throw new MissingEffect(`expected a ${name} event from ${contract}`);
   return e;
 };
+/** The data tuple of the `name` event `contract` emitted (a Soroban event's data is a vec for these events). */
+const tupleOf = (events: readonly DecodedEvent[], name: string, contract: string): unknown[] => {
+  const { data } = find(events, name, contract);
+  if (!Array.isArray(data)) throw new MissingEffect(`expected the ${name} event from ${contract} to carry a tuple`);
+  return data;
+};
 const big = (v: unknown) => BigInt(v as bigint);
 const ctx = (p: PreparedTransaction) => p.context as Record<string, string | number | null>;
 
@@ -57,13 +63,12 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
   switch (p.kind) {
     case 'buy': {
       // sold(seller, buyer) → (shares_amount, total_price, payment_token), dob-contracts §2.4 / §3.3
-      const [shares, total] = find(events, 'sold', pool).data as unknown[];
+      const [shares, total] = tupleOf(events, 'sold', pool);
       return { ...common, listing_id: c.listing_id, shares_bought: Number(big(shares)), total_cost: formatAmount(big(total), decimals), payment_token: c.token_symbol, stellar_explorer_url: explorerUrl };
     }
     case 'list': {
-      const e = find(events, 'listed', pool);
-      const [shares, price] = e.data as unknown[];
-      const seller = String(e.topics[0]);
+      const [shares, price] = tupleOf(events, 'listed', pool);
+      const seller = String(find(events, 'listed', pool).topics[0]);
       return {
         ...common,
         sale_address: listedEventId ? saleAddress(p.networkId, pool, seller, listedEventId) : null,
@@ -80,7 +85,7 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
     }
     case 'contribute': {
       // cf_ctrb(investor) → (shares_amount, payment, total_shares_sold_after), dob-contracts §4.4
-      const [shares, payment, soldAfter] = (find(events, 'cf_ctrb', pool).data as unknown[]).map(big);
+      const [shares, payment, soldAfter] = tupleOf(events, 'cf_ctrb', pool).map(big);
       const raised = soldAfter * BigInt(String(c.price_per_share));
       return {
         ...common,
@@ -95,7 +100,7 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
     }
     case 'reclaim': {
       // cf_rfnd(investor) → (shares, refund_amount)
-      const [shares, refund] = (find(events, 'cf_rfnd', pool).data as unknown[]).map(big);
+      const [shares, refund] = tupleOf(events, 'cf_rfnd', pool).map(big);
       return { ...common, pool_address: pool, amount_reclaimed: formatAmount(refund, decimals), payment_token: c.token_symbol, shares_refunded: Number(shares), stellar_explorer_url: explorerUrl };
     }
   }
