@@ -48,14 +48,14 @@ const API_EMBEDDING_ENTRY = ['^apps/api/src/bootstrap\\.ts$', '^apps/api/src/com
 
 /**
  * The compositions that run the local chain simulator: the devnet app and `npm start`'s embedded system (a seeded
- * chain in-process, docs/decisions.md#d-devnet). Everything else follows a devnet through its manifest
+ * chain in-process, docs/decisions.md#d14). Everything else follows a devnet through its manifest
  * (libs/devnet-manifest) and never loads libs/devnet.
  */
 const DEVNET_COMPOSITIONS = ['^apps/devnet/', '^apps/all/'];
 
 const libRules = Object.entries(LIB_DEPENDENCIES).map(([lib, deps]) => ({
   name: `lib-deps:${lib}`,
-  comment: `libs/${lib} may import only ${deps.length ? deps.map((d) => `libs/${d}`).join(', ') : 'nothing of ours'} (LIB_DEPENDENCIES in .dependency-cruiser.js)`,
+  comment: `libs/${lib} may import only ${deps.length ? deps.map((d) => `libs/${d}`).join(', ') : 'nothing of ours'} (LIB_DEPENDENCIES)`,
   severity: 'error',
   from: { path: `^libs/${lib}/`, pathNot: TESTS },
   to: { path: '^libs/', pathNot: `^libs/(${[lib, ...deps].join('|')})/` },

@@ -14,7 +14,7 @@ import { startApi } from '../../api/src/bootstrap';
 import { PinoNestLogger } from '../../api/src/logging/pino-nest-logger';
 import { composeApiDependencies } from '../../api/src/compose-api-dependencies';
 
-/** The embedded default serves Stellar network id 9 (testnet's id) from the local devnet (brief: Networks). */
+/** The embedded default serves Stellar network id 9 (testnet's id) from the local devnet (docs/decisions.md#d5). */
 export const EMBEDDED_NETWORK_ID = 9;
 
 export interface SystemOptions {

@@ -8,7 +8,7 @@ import { API_AUTH, type ApiAuthDependencies } from './api-auth.dependencies';
 import { KeyRequestDto } from './dto/auth.dto';
 import { WalletJwtGuard, type WalletSession } from './wallet-jwt';
 
-/** API key management of the JWT's wallet (spec: "Bearer JWT required, no API key"). */
+/** API key management of the JWT's wallet (a Bearer JWT, no API key: docs/decisions.md#d6). */
 @ApiTags('auth')
 @ApiBearerAuth('jwt')
 @UseGuards(WalletJwtGuard)

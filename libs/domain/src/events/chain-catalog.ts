@@ -47,7 +47,7 @@ const CHAIN_EVENT_TYPES: ReadonlySet<string> = new Set(CHAIN_EVENTS.map((d) => d
 /**
  * Narrows a stored event (type: string, data: unknown) to the union. Checking the type name is enough: every
  * payload was validated by this catalog on append and is upcast to the current version on read
- * (docs/decisions.md#d-typed-events), so a `PoolLocked` event's data is a PoolLocked payload.
+ * (docs/decisions.md#d13), so a `PoolLocked` event's data is a PoolLocked payload.
  */
 export function isChainEvent<E extends Event>(e: E): e is E & ChainEvent {
   return CHAIN_EVENT_TYPES.has(e.type);

@@ -4,7 +4,7 @@ import { CF_PAYOUT_BUILDS } from './contract-identity';
 import type { DecodeContext, SymbolDecoder } from './decoder-context';
 import { DecodeError, expectTopicCount, readAddress, readContractAddress, readI128, readTuple, readU32, readU64, unixToIso } from './scval';
 
-/** crowdfunding_v1 events (§4.4), builds CF-a…g told apart by wasm hash (identity.version) and data vec length. */
+/** crowdfunding_v1 events (docs/contracts.md §4.4), builds CF-a…g told apart by wasm hash (identity.version) and data vec length. */
 
 const draft = <K extends ChainDerivedEventType>(e: RawChainEvent, ctx: DecodeContext, type: K, data: DraftData<K>): DraftOf<K> =>
   draftOf(campaignStreamId(ctx.networkId, e.contractId), type, data);
@@ -82,7 +82,7 @@ const cfDone: SymbolDecoder = (e, ctx) => {
   expectSelf(e);
   const [status, sold, raised] = readTuple(e.value, [3], 'cf_done data');
   const code = readU32(status, 'status');
-  // CampaignStatus: 1 Succeeded, 2 Failed (§4.5); finalize never emits Fundraising or Activated.
+  // CampaignStatus: 1 Succeeded, 2 Failed (docs/contracts.md §4.5); finalize never emits Fundraising or Activated.
   const outcome = code === 1 ? 'succeeded' : code === 2 ? 'failed' : null;
   if (!outcome) throw new DecodeError(`cf_done: unexpected status ${code}`);
   return [

@@ -4,7 +4,7 @@ import type { DecodeContext, SymbolDecoder } from './decoder-context';
 import { expectTopicCount, readAddress, readI128, readTuple, readU32 } from './scval';
 
 /**
- * participation_token (the V2 share token, §5): old-style events without an asset topic. Amounts can be negative
+ * participation_token (the V2 share token, docs/contracts.md §5): old-style events without an asset topic. Amounts can be negative
  * on the pre-audit build (P-1) and are kept as signed i128 strings. Appended to the owning pool's stream.
  */
 type TokenEventType = Extract<ChainDerivedEventType, `ParticipationToken${string}`>;

@@ -15,7 +15,7 @@ import {
   unixToIso,
 } from './scval';
 
-/** Splitter V1 (§2.4) and V2 (§3.3) events. Shapes shared by both are decoded once; the version gates which exist. */
+/** Splitter V1 (docs/contracts.md §2.4) and V2 (docs/contracts.md §3.3) events. Shapes shared by both are decoded once; the version gates which exist. */
 
 const pool = (e: RawChainEvent, ctx: DecodeContext) => poolStreamId(ctx.networkId, e.contractId);
 const draft = <K extends ChainDerivedEventType>(e: RawChainEvent, ctx: DecodeContext, type: K, data: DraftData<K>): DraftOf<K> =>
@@ -167,7 +167,7 @@ const sold: SymbolDecoder = (e, ctx) => {
   const buyer = readAddress(e.topic[2], 'buyer');
   const sharesSold = readI128(amount, 'shares_amount');
   const totalPrice = readI128(total, 'total_price');
-  // total_price = shares × price_per_share on chain (§2.5), so the division is exact unless shares is 0.
+  // total_price = shares × price_per_share on chain (docs/contracts.md §2.5), so the division is exact unless shares is 0.
   const price = sharesSold > 0n && totalPrice % sharesSold === 0n ? (totalPrice / sharesSold).toString() : null;
   return [
     draft(e, ctx, 'ListingSold', {

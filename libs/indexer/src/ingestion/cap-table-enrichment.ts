@@ -10,7 +10,7 @@ export interface CapTableEntry {
 }
 
 /**
- * Splitter V1's `init` event carries only the cap table's length and `shares` only the new count (dob-contracts
+ * Splitter V1's `init` event carries only the cap table's length and `shares` only the new count (docs/contracts.md
  * §2.4), so a fold of the store could never know who holds a V1 pool's initial shares. The table is in the
  * transaction's invocation args (`init(admin, Vec<ShareDataKey>, mutable)`, `update_shares(Vec<ShareDataKey>)`),
  * so the indexer reads it with getTransaction and attaches it: `initial_shares` on PoolInitialized (V1), `shares`

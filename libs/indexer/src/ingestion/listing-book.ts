@@ -9,7 +9,7 @@ type ListingEvent = ChainEventOf<(typeof TYPES)[number]>;
 /**
  * Shares still for sale per (pool, seller), so ListingSold can carry `shares_remaining` (the `sold` event does not):
  * a listing is per seller, re-listing overwrites it, a sale reduces it and removes it at 0, a cancel removes it
- * (dob-contracts §2.2 / §3). Rebuilt from the store at start; a sale whose listing the store does not hold (the
+ * (docs/contracts.md §2.2 / §3). Rebuilt from the store at start; a sale whose listing the store does not hold (the
  * indexer started after it was created) keeps `shares_remaining: null`. Changes are staged per window and kept only
  * once the window is committed, so a failed append never leaves the book ahead of the store.
  */

@@ -4,7 +4,7 @@ import { applyByType, type Chain, type EventHandler } from './apply-by-type';
 /**
  * Crowdfunding campaigns (one crowdfunding contract each) and their contributors. raised_amount follows the
  * contract's own total_raised: contributions add, opt-outs subtract (CF-d+), refunds after failure do not
- * (dob-contracts §4.6), and cf_done/cf_expr carry the authoritative totals. `is_active` depends on the clock and
+ * (docs/contracts.md §4.6), and cf_done/cf_expr carry the authoritative totals. `is_active` depends on the clock and
  * is decided at query time (fundraising and deadline not passed). Events of a campaign whose cf_init was never
  * seen change nothing.
  */
@@ -45,7 +45,11 @@ const setStatus =
   async (s, e) => {
     const d = e.data;
     const c: Chain = d.chain;
-    await updateCampaign(s, c.network_id, c.contract_id, () => ({ status, total_shares_sold: BigInt(d.total_shares_sold), total_raised: BigInt(d.total_raised) }));
+    await updateCampaign(s, c.network_id, c.contract_id, () => ({
+      status,
+      total_shares_sold: BigInt(d.total_shares_sold),
+      total_raised: BigInt(d.total_raised),
+    }));
   };
 
 export const campaignsProjection: ProjectionDefinition = {

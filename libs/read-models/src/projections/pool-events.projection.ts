@@ -3,8 +3,8 @@ import type { ProjectionDefinition } from '@dob/projections';
 import { applyByType, type Chain, type EventHandler } from './apply-by-type';
 
 /**
- * The pool event log (spec: Pool event). One document per user-facing chain fact, typed init | distribute | claim |
- * transfer_shares | withdraw | lock | set_admin. Amounts stay in base units (or share counts, `amount_kind`);
+ * The pool event log (docs/agent-api.md#vocabulary). One document per user-facing chain fact, typed init |
+ * distribute | claim | transfer_shares | withdraw | lock | set_admin. Amounts stay in base units (or share counts, `amount_kind`);
  * the human description is written at query time, when the token's symbol and decimals are known.
  */
 export const POOL_EVENTS = 'pool_events';

@@ -3,7 +3,7 @@ import { applyByType, type Chain, type EventHandler } from './apply-by-type';
 import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, type ShareEventType } from './share-ledger';
 
 /**
- * Distribution rounds per pool with their totals and claims (brief: round status).
+ * Distribution rounds per pool with their totals and claims (docs/decisions.md#d4).
  * - V2: `dist_new` (RoundCreated) opens round `round_id`; `claimed` adds to it; `reclaim` records the remainder.
  *   total_shares = the pool's share supply when the round was created (the contract's total_supply_snapshot).
  * - V1: `distrib` (DistributionAllocated) credits holders, then `dist_all` (DistributionCompleted) closes the
@@ -52,7 +52,7 @@ const shares: EventHandler<ShareEventType> = async (s, e) => {
   }
 };
 
-/** V1 shares are basis points: init and update_shares require Σ = 10,000 (dob-contracts §2, InvalidShareTotal). */
+/** V1 shares are basis points: init and update_shares require Σ = 10,000 (docs/contracts.md §2, InvalidShareTotal). */
 const V1_TOTAL_SHARES = 10_000n;
 
 export const roundsProjection: ProjectionDefinition = {

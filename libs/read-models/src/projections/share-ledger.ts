@@ -4,7 +4,7 @@ import type { CollectionSpec, ProjectionState } from '@dob/projections';
 /**
  * Who holds how many shares. V1 pools keep the cap table in the splitter: `init` sets it (the indexer reads the
  * table from the init call's args into PoolInitialized.initial_shares, since the event carries only its length,
- * dob-contracts §2.4), SharesTransferred moves points, and `update_shares` replaces it (ShareTableUpdated.shares).
+ * docs/contracts.md §2.4), SharesTransferred moves points, and `update_shares` replaces it (ShareTableUpdated.shares).
  * V2 pools keep balances in the participation token, so V2 balances come from ParticipationToken* events and V2's
  * SharesTransferred / ShareTableUpdated are only records (per the event catalog's note on SharesTransferred).
  * A pool's version is learned from PoolInitialized into a per-projection collection (`versions`).
@@ -84,7 +84,7 @@ export interface ShareTableReplacement {
 }
 
 /**
- * V1 `update_shares` replaces the whole cap table (dob-contracts §2.2): the new table when the event carries it
+ * V1 `update_shares` replaces the whole cap table (docs/contracts.md §2.2): the new table when the event carries it
  * (null for V2, whose PT mints/clawbacks carry the change, and when the indexer could not read the call).
  */
 export async function shareTableReplacement(s: ProjectionState, e: RecordedChainEvent<ShareEventType>): Promise<ShareTableReplacement | null> {

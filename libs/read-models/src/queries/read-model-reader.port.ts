@@ -155,7 +155,7 @@ export interface PoolReads {
 
 export const LISTING_SORTS = ['created_desc', 'created_asc', 'price_asc', 'price_desc'] as const;
 export type ListingSort = (typeof LISTING_SORTS)[number];
-/** Brief: `status` beside is_active; lists show active listings unless asked (`all` = every status). */
+/** docs/decisions.md#d9: `status` beside is_active; lists show active listings unless asked (`all` = every status). */
 export const LISTING_STATUSES = ['active', 'sold', 'cancelled', 'all'] as const;
 export type ListingStatusFilter = (typeof LISTING_STATUSES)[number];
 

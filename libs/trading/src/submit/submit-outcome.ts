@@ -42,7 +42,7 @@ const ctx = (p: PreparedTransaction) => p.context as Record<string, string | num
 
 /**
  * What a V2 cancel_listing gave back: the escrow returns as a participation-token `transfer(splitter, seller)`
- * (dob-contracts §3.1 "returns escrow", PT event shape §8: `[transfer, from, to]` → i128), so the chain says how
+ * (docs/contracts.md §3.1 "returns escrow", PT event shape §8: `[transfer, from, to]` → i128), so the chain says how
  * many shares came back even when a sale landed between prepare and submit. V1 holds no escrow and its `canceled`
  * event carries no amount: null, and the caller keeps the figure read from get_listing at prepare.
  */
@@ -52,8 +52,8 @@ export function sharesReturned(events: readonly DecodedEvent[], pool: string, se
 }
 
 /**
- * The spec's submit response of each flow, from what the transaction did (its events) plus what was prepared.
- * `listedEventId` is the getEvents id of the `listed` event, from which sale_address derives (brief).
+ * The submit response of each flow (the OpenAPI document), from what the transaction did (its events) plus what was prepared.
+ * `listedEventId` is the getEvents id of the `listed` event, from which sale_address derives (docs/decisions.md#d2).
  */
 export function submitResponse(p: PreparedTransaction, hash: string, events: readonly DecodedEvent[], explorerUrl: string, listedEventId?: string): Record<string, unknown> {
   const c = ctx(p);
@@ -62,7 +62,7 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
   const common = { transaction_hash: hash };
   switch (p.kind) {
     case 'buy': {
-      // sold(seller, buyer) → (shares_amount, total_price, payment_token), dob-contracts §2.4 / §3.3
+      // sold(seller, buyer) → (shares_amount, total_price, payment_token), docs/contracts.md §2.4 / §3.3
       const [shares, total] = tupleOf(events, 'sold', pool);
       return { ...common, listing_id: c.listing_id, shares_bought: Number(big(shares)), total_cost: formatAmount(big(total), decimals), payment_token: c.token_symbol, stellar_explorer_url: explorerUrl };
     }
@@ -84,7 +84,7 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
       return { ...common, listing_id: c.listing_id, shares_returned: Number(sharesReturned(events, pool, seller) ?? BigInt(String(c.shares_returned))), stellar_explorer_url: explorerUrl };
     }
     case 'contribute': {
-      // cf_ctrb(investor) → (shares_amount, payment, total_shares_sold_after), dob-contracts §4.4
+      // cf_ctrb(investor) → (shares_amount, payment, total_shares_sold_after), docs/contracts.md §4.4
       const [shares, payment, soldAfter] = tupleOf(events, 'cf_ctrb', pool).map(big);
       const raised = soldAfter * BigInt(String(c.price_per_share));
       return {

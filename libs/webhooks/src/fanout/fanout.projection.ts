@@ -33,7 +33,7 @@ export const FANOUT_EVENT_TYPES = [
 
 
 /**
- * The notifier's fan-out: a checkpointed projection (libs/projections) whose apply maps domain events to the spec's
+ * The notifier's fan-out: a checkpointed projection (libs/projections) whose apply maps domain events to the
  * webhook events and inserts one delivery row per (event, active subscribed webhook) into the durable queue — in
  * the same transaction as its checkpoint. A crash before COMMIT loses nothing (the batch is re-read); after COMMIT
  * nothing is enqueued twice (the checkpoint moved, and ids are deterministic besides).

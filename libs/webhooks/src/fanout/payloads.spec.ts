@@ -17,7 +17,7 @@ const chain = (contract = POOL) => ({
 const pool: p.PoolLabel = { name: 'Solar Farm', ticker: 'SOLAR', accessType: 'p', distributionType: 'tr' };
 const usdc: p.TokenLabel = { symbol: 'USDC', decimals: 7 };
 
-// agent-api.md "Payload data fields", verbatim order.
+// docs/agent-api.md#webhook-payloads, verbatim order.
 const SPEC_FIELDS: Record<string, string[]> = {
   distribution_created: ['pool_address', 'pool_name', 'network_id', 'round_id', 'token', 'total_amount', 'total_shares', 'claimable_from', 'expires_at'],
   claim_available: ['pool_address', 'pool_name', 'network_id', 'round_id', 'token', 'total_amount', 'amount_per_share', 'expires_at'],
