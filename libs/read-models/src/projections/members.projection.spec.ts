@@ -1,5 +1,5 @@
 import { ProjectionSpec } from '../../../projections/src/testing/projection-specification';
-import { ALICE, BOB, chainAt, onChain, POOL } from '../testing/spec-events';
+import { ALICE, BOB, chainAt, onChain, PARTICIPATION_TOKEN, POOL, v2PoolInitialized } from '../testing/spec-events';
 import { membersProjection, poolStatsChange } from './members.projection';
 
 describe('poolStatsChange', () => {
@@ -63,20 +63,11 @@ describe('members projection', () => {
   });
 
   it('given a V2 pool, when its share token mints, then balances follow the token and the splitter record is ignored', async () => {
-    const v2Init = onChain(1, 'PoolInitialized', {
-      pool_version: '2',
-      contract_version: '2',
-      admin: ALICE,
-      shares_len: 0,
-      mutable: true,
-      participation_token: 'C'.padEnd(56, 'B'),
-      pool_type: 'reward',
-      pool_type_code: 0,
-    });
+    const v2Init = v2PoolInitialized(1);
     await spec
       .given(v2Init)
       .when(
-        onChain(2, 'ParticipationTokenMinted', { pool: POOL, token: 'C'.padEnd(56, 'B'), admin: POOL, to: BOB, amount: '500' }),
+        onChain(2, 'ParticipationTokenMinted', { pool: POOL, token: PARTICIPATION_TOKEN, admin: POOL, to: BOB, amount: '500' }),
         onChain(3, 'SharesTransferred', { pool: POOL, from: ALICE, to: BOB, shares: '500', reason: 'direct' }),
       )
       .then({ members: [member(BOB, 500n, 2)], stats: [{ network_id: 9, pool: POOL, member_count: 1, total_shares: 500n }] });

@@ -1,11 +1,9 @@
 import { ProjectionSpec } from '../../../projections/src/testing/projection-specification';
-import { ALICE, BOB, chainAt, offChain, onChain, POOL, TOKEN } from '../testing/spec-events';
+import { ALICE, BOB, chainAt, offChain, onChain, PARTICIPATION_TOKEN, POOL, TOKEN, v2PoolInitialized } from '../testing/spec-events';
 import { poolsProjection } from './pools.projection';
 
 const spec = ProjectionSpec.for(poolsProjection);
-const registered = offChain('PoolRegistered', {
-  network_id: 9,
-  pool: POOL,
+const metadata = {
   name: 'Solar Farm',
   ticker: 'SOLAR',
   access_type: 'rtj',
@@ -13,30 +11,15 @@ const registered = offChain('PoolRegistered', {
   estimated_apr: '8.5',
   max_participants: 100,
   token_to_distribute: 'USDC',
-  registered_at: '2025-12-31T00:00:00.000Z',
-});
-const initialized = onChain(1, 'PoolInitialized', {
-  pool_version: '2',
-  contract_version: '2',
-  admin: ALICE,
-  shares_len: 0,
-  mutable: true,
-  participation_token: 'C'.padEnd(56, 'B'),
-  pool_type: 'reward',
-  pool_type_code: 0,
-});
+};
+const registered = offChain('PoolRegistered', { network_id: 9, pool: POOL, ...metadata, registered_at: '2025-12-31T00:00:00.000Z' });
+const initialized = v2PoolInitialized(1);
 const pool = {
   network_id: 9,
   address: POOL,
   listed: true,
   registered: true,
-  name: 'Solar Farm',
-  ticker: 'SOLAR',
-  access_type: 'rtj',
-  distribution_type: 'tr',
-  estimated_apr: '8.5',
-  max_participants: 100,
-  token_to_distribute: 'USDC',
+  ...metadata,
   initialized: false,
   pool_version: null,
   pool_type: null,
@@ -79,7 +62,7 @@ describe('pools projection', () => {
             creator_address: ALICE,
             admin: ALICE,
             mutable: true,
-            participation_token: 'C'.padEnd(56, 'B'),
+            participation_token: PARTICIPATION_TOKEN,
             created_at: chainAt(1).closed_at,
             created_event_id: chainAt(1).event_id,
           },

@@ -1,22 +1,12 @@
 import { ProjectionSpec } from '../../../projections/src/testing/projection-specification';
-import { ALICE, BOB, chainAt, onChain, POOL, TOKEN } from '../testing/spec-events';
+import { ALICE, BOB, chainAt, onChain, PARTICIPATION_TOKEN, POOL, TOKEN, v2PoolInitialized } from '../testing/spec-events';
 import { roundsProjection } from './rounds.projection';
 
 const spec = ProjectionSpec.for(roundsProjection);
-const PT = 'C'.padEnd(56, 'B');
 const v2Pool = [
-  onChain(1, 'PoolInitialized', {
-    pool_version: '2',
-    contract_version: '2',
-    admin: ALICE,
-    shares_len: 0,
-    mutable: true,
-    participation_token: PT,
-    pool_type: 'reward',
-    pool_type_code: 0,
-  }),
-  onChain(2, 'ParticipationTokenMinted', { pool: POOL, token: PT, admin: POOL, to: ALICE, amount: '750' }),
-  onChain(3, 'ParticipationTokenMinted', { pool: POOL, token: PT, admin: POOL, to: BOB, amount: '250' }),
+  v2PoolInitialized(1),
+  onChain(2, 'ParticipationTokenMinted', { pool: POOL, token: PARTICIPATION_TOKEN, admin: POOL, to: ALICE, amount: '750' }),
+  onChain(3, 'ParticipationTokenMinted', { pool: POOL, token: PARTICIPATION_TOKEN, admin: POOL, to: BOB, amount: '250' }),
 ];
 const created = onChain(4, 'RoundCreated', {
   round_id: '1',

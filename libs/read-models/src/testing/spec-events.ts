@@ -7,6 +7,7 @@ export const address = (kind: 'C' | 'G', n: number): string => `${kind}${'A'.rep
 export const POOL = address('C', 1);
 export const TOKEN = address('C', 2);
 export const CAMPAIGN = address('C', 3);
+export const PARTICIPATION_TOKEN = address('C', 4);
 export const ALICE = address('G', 1);
 export const BOB = address('G', 2);
 
@@ -30,4 +31,18 @@ export function onChain<K extends ChainDerivedEventType>(n: number, type: K, dat
 /** An event without a chain ref (registry, scheduler), checked against its catalog type. */
 export function offChain<K extends ChainEventType>(type: K, data: ChainEventData[K]): SpecEvent {
   return { type, data, id: `event-${type}` };
+}
+
+/** A V2 reward pool's `init` at ledger n, its admin ALICE, its shares in PARTICIPATION_TOKEN. */
+export function v2PoolInitialized(n: number): SpecEvent {
+  return onChain(n, 'PoolInitialized', {
+    pool_version: '2',
+    contract_version: '2',
+    admin: ALICE,
+    shares_len: 0,
+    mutable: true,
+    participation_token: PARTICIPATION_TOKEN,
+    pool_type: 'reward',
+    pool_type_code: 0,
+  });
 }
