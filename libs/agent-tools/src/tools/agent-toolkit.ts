@@ -151,7 +151,7 @@ export class AgentToolkit {
           const r = await request(args);
           const data = isJsonObject(r.data) ? r.data : {};
           const key = isJsonObject(data.api_key) ? data.api_key : {};
-          if (typeof key.key !== 'string') throw new Error('register answered without a key');
+          if (typeof key.key !== 'string' || !key.key) throw new Error('register answered without a key');
           this.o.client.setApiKey(key.key);
           return success({ ...data, api_key: { ...key, key: `${key.key_prefix}… (held by this server for this process)` } }, 'Registered: this server now calls the API with the new key.');
         },
