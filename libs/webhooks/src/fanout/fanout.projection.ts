@@ -31,7 +31,6 @@ export const FANOUT_EVENT_TYPES = [
   'CampaignEffectivelyFailed',
 ] as const;
 
-
 /**
  * The notifier's fan-out: a checkpointed projection (libs/projections) whose apply maps domain events to the
  * webhook events and inserts one delivery row per (event, active subscribed webhook) into the durable queue — in
