@@ -29,9 +29,9 @@ import {
 } from '@dob/kafka-relay';
 import { createSqlReadModelStore } from '@dob/projections';
 import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { systemEventCatalog } from '@dob/runtime';
 import { flowBatch } from '../libs/kafka-relay/src/testing/event-flow';
 import { startTopicReader } from '../libs/kafka-relay/src/testing/topic-reader';
-import { systemEventCatalog } from '../apps/api/src/system-event-catalog';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 const EVENTS = 50_000;

@@ -9,8 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
-import { createNotifier, deliveryId, sampleSharesTransferred, startTestReceiver, type SampleAppend } from '@dob/webhooks';
+import { createNotifier, deliveryId } from '@dob/webhooks';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
+import { sampleSharesTransferred, type SampleAppend } from '../libs/webhooks/src/testing/sample-events';
+import { startTestReceiver } from '../libs/webhooks/src/testing/https-receiver';
 
 const HOOKS = 5;
 const BURST_EVENTS = 2_000;

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderAsyncApiDocument } from '@dob/kafka-relay';
-import { systemEventCatalog } from '../apps/api/src/system-event-catalog';
+import { systemEventCatalog } from '@dob/runtime';
 
 const out = join(__dirname, '..', 'docs', 'kafka.asyncapi.json');
 writeFileSync(out, renderAsyncApiDocument(systemEventCatalog()));

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { Keypair, nativeToScVal, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
 import { Webhook } from 'standardwebhooks';
 import { DEFAULT_SEED } from '@dob/devnet';
-import { startTestReceiver, type ReceivedRequest, type TestReceiver } from '@dob/webhooks';
 import { loadAppConfig } from '@dob/runtime';
 import { startSystem, type RunningSystem } from '../apps/all/src/system';
 import { addressArg, ChainReader, decimalString, i128Arg } from './chain-reader';
 import { eventually as waitFor, settled as waitUntilSettled } from './system-waits';
+import { startTestReceiver, type ReceivedRequest, type TestReceiver } from '../libs/webhooks/src/testing/https-receiver';
 
 /**
  * Issues 7 and 8 through the whole running system (devnet → indexer → event store → projections → notifier → API):

@@ -1,11 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
+import { DEVNET_STAND_IN_WASMS, startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import type { EventStore } from '@dob/event-store';
-import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type IngestionStatus } from '@dob/indexer';
+import { registerSeededPools, silentLogger, startNetworkIndexing, type IngestionStatus } from '@dob/indexer';
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import { loadKafkaRelaySettings, startKafkaRelay, type KafkaRelay } from '@dob/kafka-relay';
-import { HealthRegistry, loadAppConfig, openStorage, type Storage } from '@dob/runtime';
+import { HealthRegistry, loadAppConfig, openStorage, systemEventCatalog, type Storage } from '@dob/runtime';
 import { ServiceMetrics, createLogger, fieldLogger, instrumentEventStore, lineLogger, recordDelivery, type Logger as PinoLogger } from '@dob/observability';
 import type { SqlDatabase } from '@dob/sql';
 import { createNotifier, webhookSettings, type WebhookConfig } from '@dob/webhooks';
@@ -13,9 +13,8 @@ import { Logger } from '@nestjs/common';
 import { startApi } from '../../api/src/bootstrap';
 import { PinoNestLogger } from '../../api/src/logging/pino-nest-logger';
 import { composeApiDependencies } from '../../api/src/compose-api-dependencies';
-import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
-/** The embedded default serves Stellar network id 9 (testnet's id) from the local devnet (brief: Networks). */
+/** The embedded default serves Stellar network id 9 (testnet's id) from the local devnet (docs/decisions.md#d5). */
 export const EMBEDDED_NETWORK_ID = 9;
 
 export interface SystemOptions {
@@ -135,7 +134,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       rpcUrl,
       startLedger: options.startLedger ?? 1,
       discovery: true,
-      knownWasms: devnet ? DEVNET_KNOWN_WASMS : [],
+      knownWasms: devnet ? DEVNET_STAND_IN_WASMS : [],
       pollIntervalMs: 500,
       schedulerIntervalMs: 2_000,
       logger: options.quiet ? silentLogger : fieldLogger(logger, 'indexer'),

@@ -2,13 +2,11 @@ import { Logger } from '@nestjs/common';
 import { ServiceMetrics, createLogger, instrumentEventStore } from '@dob/observability';
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
-import { HealthRegistry, openStorage, runApp } from '@dob/runtime';
+import { devnetOf, HealthRegistry, networksOf, openStorage, runApp, systemEventCatalog, tokensOf } from '@dob/runtime';
 import { createWebhookComponents, webhookSettings } from '@dob/webhooks';
 import { startApi } from './bootstrap';
-import { devnetOf, networksOf, tokensOf } from './chain-config';
 import { composeApiDependencies } from './compose-api-dependencies';
 import { PinoNestLogger } from './logging/pino-nest-logger';
-import { systemEventCatalog } from './system-event-catalog';
 
 /**
  * The API alone, beside an indexer, projector and notifier sharing the same PostgreSQL (DATABASE_URL) and Redis

@@ -1,8 +1,7 @@
 import { createChainEventCatalog } from '@dob/domain';
 import { registerSeededPools, startLeasedNetworkIndexing, startNetworkIndexing, type NetworkIndexingOptions } from '@dob/indexer';
 import { fieldLogger, instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
-import { HealthRegistry, appLeases, openStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
-import { devnetOf } from '../../api/src/chain-config';
+import { devnetOf, HealthRegistry, appLeases, openStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
 
 /**
  * The indexer alone: ingests one Stellar network (INDEXER_NETWORK_ID, default 9) from STELLAR_RPC_URL into the

@@ -23,7 +23,7 @@ const jsonRpcError = (res: ServerResponse, status: number, message: string) =>
 /**
  * MCP over Streamable HTTP at `/mcp` (spec 2025-11-25, "Transports"): a session per client, each with its own
  * Server on the shared toolkit; `Mcp-Session-Id` routes later requests, DELETE ends a session. On loopback, a Host
- * or Origin that is not loopback is refused (DNS-rebinding defence the spec asks local servers for).
+ * or Origin that is not loopback is refused (the DNS-rebinding defence the MCP specification asks local servers for).
  */
 export async function startMcpHttp(newServer: () => Server, options: McpHttpOptions): Promise<RunningMcpHttp> {
   const host = options.host ?? '127.0.0.1';

@@ -1,8 +1,6 @@
 import { instrumentEventStore, lineLogger, recordDelivery, startAppObservability } from '@dob/observability';
-import { HealthRegistry, appLeases, openStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
+import { devnetOf, HealthRegistry, appLeases, openStorage, runApp, startHealthServer, systemEventCatalog, tokensOf, trackStartup } from '@dob/runtime';
 import { createNotifier, webhookSettings } from '@dob/webhooks';
-import { devnetOf, tokensOf } from '../../api/src/chain-config';
-import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
 /**
  * The notifier alone: fans domain events out to subscribed webhooks (durable queue) and delivers them, signed, with

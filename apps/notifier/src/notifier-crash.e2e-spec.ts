@@ -6,15 +6,9 @@ import { join } from 'node:path';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
-import {
-  createWebhookComponents,
-  deliveryId,
-  sampleSharesTransferred,
-  startTestReceiver,
-  verifySvcSignature,
-  type TestReceiver,
-  type WebhookComponents,
-} from '@dob/webhooks';
+import { createWebhookComponents, deliveryId, verifySvcSignature, type WebhookComponents } from '@dob/webhooks';
+import { sampleSharesTransferred } from '../../../libs/webhooks/src/testing/sample-events';
+import { startTestReceiver, type TestReceiver } from '../../../libs/webhooks/src/testing/https-receiver';
 
 const ROOT = join(__dirname, '../../..');
 const EVENTS = 1000;

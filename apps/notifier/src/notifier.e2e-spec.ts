@@ -3,17 +3,9 @@ import { Webhook } from 'standardwebhooks';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { testDatabases, type SqlDatabase } from '@dob/sql';
-import {
-  createNotifier,
-  samplePoolInitialized,
-  samplePoolRegistered,
-  sampleSharesTransferred,
-  startTestReceiver,
-  type Notifier,
-  type ReceivedRequest,
-  type SampleAppend,
-  type TestReceiver,
-} from '@dob/webhooks';
+import { createNotifier, type Notifier } from '@dob/webhooks';
+import { samplePoolInitialized, samplePoolRegistered, sampleSharesTransferred, type SampleAppend } from '../../../libs/webhooks/src/testing/sample-events';
+import { startTestReceiver, type ReceivedRequest, type TestReceiver } from '../../../libs/webhooks/src/testing/https-receiver';
 
 // @octokit/webhooks-methods is ESM-only (exports without a require condition): import its file through a real
 // dynamic import, which jest's CommonJS transform would otherwise rewrite into require().

@@ -5,9 +5,9 @@ import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { LeaseKeeper, createSqlLeaseStore, leaseOwner } from '@dob/leases';
 import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
 import { projectionRegistry } from '@dob/read-models';
+import { systemEventCatalog } from '@dob/runtime';
 import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
 import { flowBatch } from '../../../libs/kafka-relay/src/testing/event-flow';
-import { systemEventCatalog } from '../../api/src/system-event-catalog';
 import type { ClusterOwnership } from './commands/cluster.command';
 
 const ROOT = join(__dirname, '../../..');

@@ -5,10 +5,10 @@ import { createSqlEventStore, positionToString, type EventStore } from '@dob/eve
 import { ANALYST_TOPICS, KafkaRelay, createKafkajsPublisher } from '@dob/kafka-relay';
 import { createSqlReadModelStore } from '@dob/projections';
 import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { systemEventCatalog } from '@dob/runtime';
 import { flowBatch } from '../../../libs/kafka-relay/src/testing/event-flow';
 import { deleteTestTopics, startTopicReader } from '../../../libs/kafka-relay/src/testing/topic-reader';
 import { testServices } from '../../../test/services';
-import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
 const ROOT = join(__dirname, '../../..');
 

@@ -1,8 +1,6 @@
-import { walletEvents } from '@dob/auth';
-import { createChainEventCatalog } from '@dob/domain';
 import { ProjectionRunner } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
-import { DataDirLockedError, loadAppConfig, openStorage, type Storage } from '@dob/runtime';
+import { DataDirLockedError, loadAppConfig, openStorage, systemEventCatalog, type Storage } from '@dob/runtime';
 
 /** What every ops command gets: the storage the apps use and a (not started) runner over the registry. */
 export interface OpsContext {
@@ -25,7 +23,7 @@ export async function openOpsContext(): Promise<OpsContext> {
   const config = loadAppConfig('ops');
   let storage: Storage;
   try {
-    storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: createChainEventCatalog([...walletEvents]) });
+    storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
   } catch (e) {
     if (e instanceof DataDirLockedError) {
       throw new OpsError(

@@ -1,8 +1,7 @@
 import { instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
-import { HealthRegistry, appLeases, openStorage, runApp, startHealthServer } from '@dob/runtime';
-import { systemEventCatalog } from '../../api/src/system-event-catalog';
+import { HealthRegistry, appLeases, openStorage, runApp, startHealthServer, systemEventCatalog } from '@dob/runtime';
 
 /**
  * The projector alone: follows the event store and keeps every registered projection's read models current.

@@ -1,7 +1,6 @@
 import { kafkaRelaySettings, startKafkaRelay } from '@dob/kafka-relay';
 import { lineLogger, startAppObservability } from '@dob/observability';
-import { ConfigError, HealthRegistry, appLeases, openStorage, runApp, startHealthServer } from '@dob/runtime';
-import { systemEventCatalog } from '../../api/src/system-event-catalog';
+import { ConfigError, HealthRegistry, appLeases, openStorage, runApp, startHealthServer, systemEventCatalog } from '@dob/runtime';
 
 /**
  * The Kafka relay alone: follows the event store from its checkpoint and publishes every analyst-facing domain event

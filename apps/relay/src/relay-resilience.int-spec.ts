@@ -7,11 +7,11 @@ import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { ANALYST_TOPICS, RelayCheckpoint, relayCheckpointName, type RelayStatus } from '@dob/kafka-relay';
 import { createSqlReadModelStore } from '@dob/projections';
 import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { systemEventCatalog } from '@dob/runtime';
 import { checkDelivery } from '../../../libs/kafka-relay/src/testing/delivery-check';
 import { flowBatch } from '../../../libs/kafka-relay/src/testing/event-flow';
 import { freePort, startTestBroker, type TestBroker } from '../../../libs/kafka-relay/src/testing/test-broker';
 import { startTopicReader } from '../../../libs/kafka-relay/src/testing/topic-reader';
-import { systemEventCatalog } from '../../api/src/system-event-catalog';
 
 const ROOT = join(__dirname, '../../..');
 const POOLS = 24;

@@ -7,7 +7,7 @@ export { WASM_HASHES, kindOfWasmHash } from './host/wasm-hashes';
 export { HostError } from './host/host-errors';
 
 // --- chain, Stellar RPC server, faucet, persistence, seeder (the runnable devnet) ---
-export * from './devnet-manifest';
+export { DEVNET_STAND_IN_WASMS } from './stand-in-wasms';
 export { startDevnet, DEFAULT_SEED, type StartDevnetOptions, type RunningDevnet } from './start-devnet';
 export { DevnetChain, STANDALONE_PASSPHRASE, DEFAULT_RETENTION_LEDGERS, type SubmitResult, type DevnetChainOptions } from './chain/devnet-chain';
 export type { ClosedLedger, ContractEventRecord, TransactionRecord } from './chain/chain-records';

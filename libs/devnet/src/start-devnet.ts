@@ -3,7 +3,8 @@ import { DevnetChain, DEFAULT_RETENTION_LEDGERS, STANDALONE_PASSPHRASE } from '.
 import { devnetKeypair, USDC_CODE, usdcIssuer } from './devnet-identities';
 import { Faucet, FAUCET_XLM_STROOPS } from './faucet/faucet';
 import { createSorobanHost } from './host/soroban-host';
-import { DEVNET_STAND_IN_WASMS, type DevnetManifest } from './devnet-manifest';
+import type { DevnetManifest } from '@dob/devnet-manifest';
+import { DEVNET_STAND_IN_WASMS } from './stand-in-wasms';
 import { openChainStore } from './persistence/chain-store';
 import { createRpcServer } from './rpc/rpc-server';
 import { SEED_HISTORY_SECONDS, seedDevnet, type SeededPool } from './seeder/seed-devnet';

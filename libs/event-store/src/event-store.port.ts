@@ -1,3 +1,4 @@
+import type { ChainEventData, ChainEventType } from '@dob/domain';
 /**
  * Event store port. Shaped so an EventStoreDB adapter fits without reshaping:
  * - global positions are {commit, prepare} pairs, like ESDB's `$all` Position;
@@ -39,6 +40,15 @@ export interface RecordedEvent<T = unknown> {
   readonly position: GlobalPosition;
   readonly recordedAt: Date;
 }
+
+/** A stored event of one catalog type: `RecordedOf<'PoolLocked'>` has a PoolLocked payload as `data`. */
+export type RecordedOf<K extends ChainEventType> = RecordedEvent<ChainEventData[K]> & { readonly type: K };
+
+/**
+ * Stored chain events of the types K (all by default) as a discriminated union on `type`: `switch (e.type)` narrows
+ * `e.data`. A RecordedEvent becomes one through `isChainEvent` (libs/domain).
+ */
+export type RecordedChainEvent<K extends ChainEventType = ChainEventType> = { [P in K]: RecordedOf<P> }[K];
 
 export interface StreamAppend {
   readonly streamId: string;

@@ -10,5 +10,5 @@ export * from './ingestion/network-ingestor';
 export * from './scheduler/time-driven-scheduler';
 export * from './registry/pool-registry';
 export * from './indexer-runtime';
-export * from './devnet/devnet-contracts';
+export * from './registry/seeded-pools';
 export * from './ownership/leased-indexing';

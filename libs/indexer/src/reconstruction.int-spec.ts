@@ -1,13 +1,13 @@
 import { createChainEventCatalog, poolStreamId } from '@dob/domain';
-import { startDevnet, type RunningDevnet } from '@dob/devnet';
+import { DEVNET_STAND_IN_WASMS, startDevnet, type RunningDevnet } from '@dob/devnet';
 import { createSqlEventStore, type EventStore, type RecordedEvent } from '@dob/event-store';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
 import { KNOWN_DOB_WASMS, WasmRegistry } from './decoding/contract-identity';
 import { NetworkIngestor } from './ingestion/network-ingestor';
+import { registerSeededPools } from './registry/seeded-pools';
 import { createStellarChainRpc } from './rpc/stellar-rpc.adapter';
 import { foldChainState, type FoldedChainState } from './testing/chain-state-fold';
 import { addressArg, ContractReads, u64Arg } from './testing/contract-reads';
-import { DEVNET_KNOWN_WASMS, registerSeededPools } from './devnet/devnet-contracts';
 
 /**
  * Acceptance (issue 4): after the seeder runs and the indexer has caught up, a fold of the STORE's domain events
@@ -30,7 +30,7 @@ describe('reconstruction of the seeded devnet from the event store', () => {
       networkId: NET,
       startLedger: (await createStellarChainRpc({ rpcUrl: devnet.rpcUrl }).getHealth()).oldestLedger,
       discovery: false,
-      wasmRegistry: new WasmRegistry([...KNOWN_DOB_WASMS, ...DEVNET_KNOWN_WASMS]),
+      wasmRegistry: new WasmRegistry([...KNOWN_DOB_WASMS, ...DEVNET_STAND_IN_WASMS]),
     });
   const catchUp = async (ing: NetworkIngestor) => {
     for (let i = 0; i < 200 && (await ing.step()) === 'advanced'; i += 1);

@@ -1,4 +1,4 @@
-import type { ChainRef } from '@dob/domain';
+import { isJsonObject, type ChainRef } from '@dob/domain';
 import { positionToString, type RecordedEvent } from '@dob/event-store';
 import { brokerTopic, routeEvent, type EventRoute } from './analyst-topics';
 
@@ -60,7 +60,8 @@ function eventTime(data: Record<string, unknown>, recordedAt: Date): string {
 }
 
 export function toCloudEvent(event: RecordedEvent, route: EventRoute): AnalystCloudEvent {
-  const data = event.data as Record<string, unknown>;
+  // Payloads are JSON objects (the catalog's schemas validate them on append).
+  const data = isJsonObject(event.data) ? event.data : {};
   const chain = data.chain as ChainRef | undefined;
   return {
     specversion: '1.0',

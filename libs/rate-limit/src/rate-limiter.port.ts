@@ -1,6 +1,6 @@
 /**
  * Rate-limiter port: one decision per request for a bucket (an API key, or an IP on the unauthenticated auth
- * routes). The rule is fixed by the brief: a sliding 60-second window with a burst allowance of 10 over the
+ * routes). The rule is fixed (docs/decisions.md#d8): a sliding 60-second window with a burst allowance of 10 over the
  * bucket's `rate_limit_rpm`. Algorithm and proof: see sliding-window-rule.ts and docs/auth.md.
  */
 export interface RateLimitDecision {

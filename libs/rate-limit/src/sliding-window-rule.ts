@@ -4,7 +4,7 @@ import type { RateLimitDecision } from './rate-limiter.port';
  * Sliding-window log, capped at rpm + BURST admissions in any closed window [t − 60 s, t].
  *
  * A request at time t is admitted iff fewer than rpm + BURST admissions lie in [t − WINDOW_MS, t]; refused
- * requests are not logged. Both invariants of the brief follow:
+ * requests are not logged. Both invariants of docs/decisions.md#d8 follow:
  * 1. No 60-s window admits more than rpm + 10: take any closed window [a, a + 60 s] and its last admission t_k.
  *    Every admission in the window lies in [t_k − 60 s, t_k] (because a ≥ t_k − 60 s), and when t_k was admitted
  *    that interval held fewer than rpm + 10 earlier admissions, so the window holds at most rpm + 10.

@@ -1,5 +1,3 @@
-export * from './money';
-export * from './sale-address';
 export * from './networks';
 export * from './projections';
 export * from './featured/featured-overrides';

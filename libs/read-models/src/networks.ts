@@ -1,4 +1,4 @@
-/** Stellar network ids of the spec (the ids are internal; the chain knows networks by passphrase). */
+/** Stellar network ids of docs/agent-api.md#networks (the ids are internal; the chain knows networks by passphrase). */
 export const CHAIN_NAMES: Readonly<Record<number, string>> = { 9: 'Stellar Testnet', 10: 'Stellar Mainnet' };
 
 export function chainName(networkId: number): string {

@@ -8,3 +8,5 @@ export * from './secret-fingerprint';
 export * from './health-server';
 export * from './run-app';
 export * from './leases';
+export * from './chain-config';
+export * from './system-event-catalog';

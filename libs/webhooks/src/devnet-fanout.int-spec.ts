@@ -1,7 +1,7 @@
 import { createChainEventCatalog } from '@dob/domain';
-import { startDevnet, type RunningDevnet } from '@dob/devnet';
+import { DEVNET_STAND_IN_WASMS, startDevnet, type RunningDevnet } from '@dob/devnet';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
+import { registerSeededPools, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
 import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { createNotifier, type Notifier } from './notifier';
 import { verifySvcSignature } from './signing/delivery-signatures';
@@ -44,7 +44,7 @@ describe('webhooks from the seeded devnet (devnet over HTTP → indexer → noti
       rpcUrl: devnet.rpcUrl,
       startLedger: 1,
       discovery: true,
-      knownWasms: DEVNET_KNOWN_WASMS,
+      knownWasms: DEVNET_STAND_IN_WASMS,
       pollIntervalMs: 200,
       schedulerIntervalMs: 500,
       logger: silentLogger,

@@ -6,7 +6,7 @@ export function newWebhookId(): string {
 
 /**
  * Delivery ids are derived from (domain event id, webhook id): the same event to the same webhook always has the
- * same `dlv_` id — across retries, restarts and fan-out replays — so receivers can dedupe on it (brief: Ids).
+ * same `dlv_` id — across retries, restarts and fan-out replays — so receivers can dedupe on it (docs/decisions.md#d2).
  */
 export function deliveryId(eventId: string, webhookId: string): string {
   return `dlv_${createHash('sha256').update(`${eventId}/${webhookId}`).digest('hex').slice(0, 32)}`;

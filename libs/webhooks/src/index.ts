@@ -20,5 +20,3 @@ export * from './management/webhook-service';
 export * from './management/webhook.handlers';
 export * from './notifier';
 // Test support (a local HTTPS receiver with a self-signed certificate; valid sample domain events).
-export * from './testing/https-receiver';
-export * from './testing/sample-events';

@@ -1,4 +1,4 @@
-/** The spec's webhook event names (agent-api.md "Events"); `test` is sent only by the test endpoint. */
+/** The webhook event names (docs/agent-api.md#webhooks); `test` is sent only by the test endpoint. */
 export const WEBHOOK_EVENTS = [
   'distribution_created',
   'claim_available',

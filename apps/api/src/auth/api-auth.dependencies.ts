@@ -6,7 +6,7 @@ export interface JwtSettings {
   readonly secret: string;
   readonly issuer: string;
   readonly audience: string;
-  /** Token lifetime; 900 s (15 minutes) per the brief. */
+  /** Token lifetime; 900 s (15 minutes), docs/decisions.md#d6. */
   readonly ttlSeconds: number;
 }
 

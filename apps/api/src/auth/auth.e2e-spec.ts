@@ -96,7 +96,7 @@ describe('wallet auth, API keys, scopes and rate limits (e2e, PostgreSQL)', () =
     return r.json().data.token;
   }
 
-  it('issues challenges only for G… wallets, in the brief shape', async () => {
+  it('issues challenges only for G… wallets, in the documented shape (docs/decisions.md#d6)', async () => {
     const call = client();
     const bad = await call('GET', '/auth/challenge/GNOTAWALLET');
     expect(bad.statusCode).toBe(400);
@@ -262,7 +262,7 @@ describe('wallet auth, API keys, scopes and rate limits (e2e, PostgreSQL)', () =
     expect((await call('GET', '/auth/keys', { jwt })).json().data).toHaveLength(10);
   });
 
-  it('answers the guard errors with the brief codes', async () => {
+  it('answers the guard errors with the documented codes (docs/decisions.md#d7)', async () => {
     const call = client();
     const { data } = await register(call, Keypair.random(), 'sep53', ['read']);
     const missing = await call('GET', '/probe');

@@ -10,7 +10,7 @@ import { ok } from '../http/envelope';
 import { KeyRequestDto } from './dto/auth.dto';
 import { WalletJwtGuard, type WalletSession } from './wallet-jwt';
 
-/** API key management of the JWT's wallet (spec: "Bearer JWT required, no API key"). */
+/** API key management of the JWT's wallet (a Bearer JWT, no API key: docs/decisions.md#d6). */
 @ApiTags('auth')
 @ApiBearerAuth('jwt')
 @UseGuards(WalletJwtGuard)

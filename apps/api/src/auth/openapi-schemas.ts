@@ -1,7 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { int, nstr, obj, str, time } from '../pools/openapi-schemas';
 
-/** Response shapes of the auth and key-management endpoints (brief: Challenge, Register, JWT, Keys). */
+/** Response shapes of the auth and key-management endpoints (docs/decisions.md#d6). */
 const scopes: SchemaObject = { type: 'array', items: { type: 'string', enum: ['read', 'trade'] } };
 const at = { type: 'string', format: 'date-time' } as const;
 

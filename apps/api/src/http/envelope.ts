@@ -1,4 +1,4 @@
-/** The spec's response envelope: `success`, then `data` (+ `meta` on paginated lists) or `error`. */
+/** The response envelope (docs/agent-api.md#conventions): `success`, then `data` (+ `meta` on paginated lists) or `error`. */
 export interface PageMeta {
   readonly page: number;
   readonly limit: number;

@@ -5,7 +5,7 @@ import { MAX_JSON_DEPTH, MAX_PARAM_LENGTH } from './http-hardening';
 /**
  * Regression tests of issue 14's three classes of hostile input, over a real socket (a header overflow only exists
  * on one): deeply nested JSON bodies, integers out of any range, and framework-level refusals (404, 413, 414, 415,
- * 431) — each a 4xx in the spec's envelope with the request's id, never a 5xx.
+ * 431) — each a 4xx in the envelope (docs/agent-api.md#errors) with the request's id, never a 5xx.
  */
 describe('hostile input never earns a 5xx', () => {
   let api: FullApi;

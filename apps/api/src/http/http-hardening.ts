@@ -20,7 +20,7 @@ export function requestIdOf(header: string | string[] | undefined): string {
 }
 
 /**
- * Fastify options that keep every framework-level refusal inside the spec's error envelope: oversized path
+ * Fastify options that keep every framework-level refusal inside the error envelope (docs/agent-api.md#errors): oversized path
  * parameters (414) and malformed URLs (400) reach `frameworkErrors`; errors Node's HTTP parser raises before a
  * request exists (431 header overflow, 408 timeout, 400 malformed request) reach `clientErrorHandler`, which writes
  * the envelope on the raw socket. Fastify docs: Server → frameworkErrors, clientErrorHandler, genReqId.
@@ -66,7 +66,7 @@ function writeClientError(this: FastifyInstance, err: NodeJS.ErrnoException, soc
 }
 
 /**
- * JSON is the only body type (spec: "Bodies are JSON"): text/plain is no longer parsed, so it is a 415 like any
+ * JSON is the only body type (bodies are JSON: docs/agent-api.md#conventions): text/plain is no longer parsed, so it is a 415 like any
  * other type. JSON bodies nested deeper than MAX_JSON_DEPTH are refused with 400 before anything walks them; the
  * rest goes to Fastify's own parser (secure-json-parse: __proto__ / constructor poisoning is refused).
  */

@@ -17,7 +17,7 @@ export interface IntegerRange {
 export const NETWORK_ID: IntegerRange = { min: 1, max: 2_147_483_647 };
 /** Pages beyond any real result set are refused rather than turned into huge OFFSETs. */
 export const PAGE: IntegerRange = { min: 1, max: 1_000_000 };
-/** The spec's page size: default 20, maximum 100. */
+/** The page size (docs/agent-api.md#conventions): default 20, maximum 100. */
 export const PAGE_LIMIT: IntegerRange = { min: 1, max: 100 };
 /** Share counts: JSON numbers are exact only up to 2^53 − 1, so larger ones would be silently rounded. */
 export const SHARES: IntegerRange = { min: 1, max: Number.MAX_SAFE_INTEGER };

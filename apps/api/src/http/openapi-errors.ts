@@ -2,7 +2,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { OperationObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH } from './http-hardening';
 
-/** The spec's error envelope, with the request id every error carries. */
+/** The error envelope (docs/agent-api.md#conventions), with the request id every error carries. */
 export const errorEnvelopeSchema: SchemaObject = {
   type: 'object',
   required: ['success', 'error'],

@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { walletEvents } from '@dob/auth';
-import { READ_MODELS_CHANGED, createReadQueries, createReadResultCache, type ReadResultCache } from '@dob/read-models';
+import { createReadQueries, createReadResultCache, type ReadResultCache } from '@dob/read-models';
+import { READ_MODELS_CHANGED_CHANNEL } from '@dob/projections';
 import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
 import { accountAddr } from '../../../../libs/read-models/src/testing/chain-scenario';
@@ -65,7 +66,7 @@ describe('read response cache: GET /pools and /marketplace/listings answered fro
     await get('/pools?limit=7');
     const before = listCalls;
     const g = cache.generation;
-    await db.query(`SELECT pg_notify('${READ_MODELS_CHANGED}', '')`);
+    await db.query(`SELECT pg_notify('${READ_MODELS_CHANGED_CHANNEL}', '')`);
     for (let i = 0; i < 100 && cache.generation === g; i++) await new Promise((r) => setTimeout(r, 10));
     expect(cache.generation).not.toBe(g);
     await get('/pools?limit=7');

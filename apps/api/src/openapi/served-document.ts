@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openReadModelStorage } from '@dob/read-models';
-import { HealthRegistry, loadAppConfig, openStorage } from '@dob/runtime';
+import { HealthRegistry, loadAppConfig, openStorage, systemEventCatalog } from '@dob/runtime';
 import { createWebhookComponents, webhookSettings } from '@dob/webhooks';
 import { API_PREFIX, createApiApp } from '../bootstrap';
 import { composeApiDependencies } from '../compose-api-dependencies';
-import { systemEventCatalog } from '../system-event-catalog';
 
 /** An address nothing listens on: composing trading contacts no RPC, and no request is ever routed there. */
 const NO_RPC = 'http://127.0.0.1:9/never-contacted';

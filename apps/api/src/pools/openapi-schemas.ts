@@ -10,7 +10,7 @@ export const money = { type: 'string', description: 'Decimal string in token uni
 export const time = { type: 'string', format: 'date-time', nullable: true } as const;
 /**
  * Every property is always present in what the API sends (absent values are null, never omitted), so all are
- * required — except the few the spec itself says appear only sometimes, named in `optional`.
+ * required — except the few the live API documents as appearing only sometimes, named in `optional`.
  */
 export const obj = (properties: Record<string, SchemaObject>, optional: readonly string[] = []): SchemaObject => ({
   type: 'object',

@@ -26,7 +26,7 @@ export class NetworkQuery {
   network_id?: number;
 }
 
-/** Network filter + the spec's pagination, as one query DTO (validation and OpenAPI metadata of both). */
+/** Network filter + the pagination (docs/agent-api.md#conventions), as one query DTO (validation and OpenAPI metadata of both). */
 export class PagedNetworkQuery extends IntersectionType(NetworkQuery, PageQuery) {}
 
 export const paging = (q: { page?: number; limit?: number }) => ({ page: q.page ?? 1, limit: q.limit ?? 20 });

@@ -1,7 +1,7 @@
 import { contractAddr } from '../../../../libs/read-models/src/testing/chain-scenario';
 import { busyWorld } from '../../../../libs/read-models/src/testing/busy-world';
 import { readModelBackends } from '../../../../libs/read-models/src/testing/read-model-backends';
-import { startReadApi, type ReadApi } from './read-api-harness';
+import { startReadApi, type ReadApi } from '../testing/read-api-harness';
 
 /**
  * One event history projected into PostgreSQL and into MongoDB (FerretDB) by the same projection definitions;

@@ -3,7 +3,7 @@ import { contractAddr } from '../../../../libs/read-models/src/testing/chain-sce
 import { W, demoWorld } from '../../../../libs/read-models/src/testing/demo-world';
 import { readModelBackends, type ReadModelBackend } from '../../../../libs/read-models/src/testing/read-model-backends';
 import type { ReadModelHarness } from '../../../../libs/read-models/src/testing/read-model-harness';
-import { startReadApi, type ReadApi } from './read-api-harness';
+import { startReadApi, type ReadApi } from '../testing/read-api-harness';
 
 /**
  * The read API through HTTP (app.inject) over read models filled by the real projection runner from catalog

@@ -1,7 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { int, money, nstr, num, obj, str } from '../pools/openapi-schemas';
 
-/** Response shapes of the spec's Marketplace trade and Crowdfunding tables (+ reclaim, brief). */
+/** Response shapes of the marketplace trade and crowdfunding endpoints, reclaim included (docs/decisions.md#d10). */
 const prepared = (details: SchemaObject): SchemaObject =>
   obj({
     xdr: { type: 'string', description: 'Unsigned transaction envelope (base64 XDR): sign it locally' },

@@ -40,7 +40,7 @@ function Submit(summary: string, schema: object): MethodDecorator {
   );
 }
 
-/** Marketplace trade (spec): prepare returns an unsigned envelope, submit takes it back signed. */
+/** Marketplace trade (docs/decisions.md#d11): prepare returns an unsigned envelope, submit takes it back signed. */
 @ApiTags('marketplace')
 @ApiSecurity('api-key')
 @RequireScope('trade')
@@ -85,7 +85,7 @@ export class MarketplaceTradeController {
   }
 }
 
-/** Crowdfunding (spec) plus reclaim after a failed campaign (brief: contract `refund`). */
+/** Crowdfunding, plus reclaim after a failed campaign (the contract's `refund`, docs/decisions.md#d10). */
 @ApiTags('crowdfunding')
 @ApiSecurity('api-key')
 @RequireScope('trade')

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IntegerIn, NETWORK_ID, SHARES, openApiRange } from '../http/integer-range';
 
-/** Request bodies of the spec's Marketplace trade and Crowdfunding tables (amount rules live in libs/trading). */
+/** Request bodies of the marketplace trade and crowdfunding endpoints (amount rules live in libs/trading). */
 class NetworkBody {
   @ApiProperty({ ...openApiRange(NETWORK_ID), example: 9, description: 'Stellar network: 9 testnet, 10 mainnet' })
   @IntegerIn(NETWORK_ID)

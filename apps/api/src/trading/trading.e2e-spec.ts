@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Address, Contract, Keypair, nativeToScVal, rpc, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
 import { walletEvents } from '@dob/auth';
-import { startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
+import { DEVNET_STAND_IN_WASMS, startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { DEVNET_KNOWN_WASMS, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
+import { silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
 import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
 import { createReadQueries, createSqlReadModelReader, projectionRegistry } from '@dob/read-models';
 import { HealthRegistry } from '@dob/runtime';
@@ -50,7 +50,7 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
       rpcUrl: devnet.rpcUrl,
       startLedger: 1,
       discovery: true,
-      knownWasms: DEVNET_KNOWN_WASMS,
+      knownWasms: DEVNET_STAND_IN_WASMS,
       pollIntervalMs: 200,
       scheduler: false,
       logger: silentLogger,

@@ -2,18 +2,19 @@ import { createHash } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Keypair, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 import { walletEvents } from '@dob/auth';
-import { startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
+import { DEVNET_STAND_IN_WASMS, startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { DEVNET_KNOWN_WASMS, registerSeededPools, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
+import { registerSeededPools, silentLogger, startNetworkIndexing, type NetworkIndexing } from '@dob/indexer';
 import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
 import { createReadQueries, projectionRegistry } from '@dob/read-models';
 import { HealthRegistry } from '@dob/runtime';
 import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { createTradingService, type TradingService } from '@dob/trading';
-import { createNotifier, startTestReceiver, verifySvcSignature, type Notifier, type TestReceiver } from '@dob/webhooks';
+import { createNotifier, verifySvcSignature, type Notifier } from '@dob/webhooks';
 import { createApiApp } from '../bootstrap';
 import { createApiAuth } from '../auth';
+import { startTestReceiver, type TestReceiver } from '../../../../libs/webhooks/src/testing/https-receiver';
 
 /**
  * The product path end to end: an agent registers a webhook through the API, another agent buys listed shares on
@@ -51,7 +52,7 @@ describe('devnet buy through the API → marketplace_sale_completed webhook (e2e
       rpcUrl: devnet.rpcUrl,
       startLedger: 1,
       discovery: true,
-      knownWasms: DEVNET_KNOWN_WASMS,
+      knownWasms: DEVNET_STAND_IN_WASMS,
       pollIntervalMs: 200,
       scheduler: false,
       logger: silentLogger,

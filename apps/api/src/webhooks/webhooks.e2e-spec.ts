@@ -5,9 +5,10 @@ import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { HealthRegistry } from '@dob/runtime';
 import { testDatabases, type SqlDatabase } from '@dob/sql';
-import { createWebhookComponents, startTestReceiver, verifySvcSignature, type TestReceiver, type WebhookComponents } from '@dob/webhooks';
+import { createWebhookComponents, verifySvcSignature, type WebhookComponents } from '@dob/webhooks';
 import { createApiApp } from '../bootstrap';
 import { createApiAuth } from '../auth';
+import { startTestReceiver, type TestReceiver } from '../../../../libs/webhooks/src/testing/https-receiver';
 
 describe('webhook management API (e2e, PostgreSQL, local HTTPS receiver)', () => {
   const postgres = testDatabases().find((f) => f.name === 'postgres')!;

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@dob/domain';
 import { prepareTrade, submitTrade, TRADE_KINDS, unwrap, type AgentClient, type OpenApiDocument, type PrepareRequest, type TradeKind } from '@dobprotocol/agent-client';
 import { operationInput, type JsonSchema, type OperationInput } from '../openapi/operation-input';
 import type { LocalSigner } from '../signer/local-signer';
@@ -148,10 +149,11 @@ export class AgentToolkit {
         needsKey: false,
         run: async (args) => {
           const r = await request(args);
-          const key = (r.data as { api_key?: { key?: string; key_prefix?: string } } | undefined)?.api_key;
-          if (!key?.key) throw new Error('register answered without a key');
+          const data = isJsonObject(r.data) ? r.data : {};
+          const key = isJsonObject(data.api_key) ? data.api_key : {};
+          if (typeof key.key !== 'string' || !key.key) throw new Error('register answered without a key');
           this.o.client.setApiKey(key.key);
-          return success({ ...(r.data as Record<string, unknown>), api_key: { ...key, key: `${key.key_prefix}… (held by this server for this process)` } }, 'Registered: this server now calls the API with the new key.');
+          return success({ ...data, api_key: { ...key, key: `${key.key_prefix}… (held by this server for this process)` } }, 'Registered: this server now calls the API with the new key.');
         },
       };
     }

@@ -17,7 +17,7 @@ export function sep53Digest(message: string): Buffer {
 
 /**
  * Verifies a hex ed25519 signature of `message` by `wallet` with Node's native crypto (OpenSSL), accepting the two
- * schemes of the brief: raw (`keypair.sign(Buffer.from(message))`, what Dob documents) and SEP-53
+ * schemes of docs/decisions.md#d6: raw (`keypair.sign(Buffer.from(message))`, what Dob documents) and SEP-53
  * (`keypair.signMessage(message)`). Returns the scheme that matched, or null (malformed input included).
  */
 export function verifyWalletSignature(wallet: string, message: string, signatureHex: string): SignatureScheme | null {

@@ -3,7 +3,7 @@ import { crc32 } from 'node:zlib';
 import { base62, BASE62_CHARS } from './base62';
 
 /**
- * API key format (brief, "Keys"): `svc_ak_` + 192 random bits in base62 (33 chars) + a 6-char base62 CRC-32 of
+ * API key format (docs/decisions.md#d6): `svc_ak_` + 192 random bits in base62 (33 chars) + a 6-char base62 CRC-32 of
  * everything before it. The checksum (as in GitHub's token format) lets the guard refuse typos and garbage
  * without a database lookup. Only the SHA-256 of the whole key is stored: the key has 192 bits of entropy, so a
  * fast hash is enough (no password-style stretching needed) and lookups stay one indexed equality.
@@ -50,7 +50,7 @@ export function apiKeyPrefix(key: string): string {
   return key.slice(0, API_KEY_PREFIX.length + 4);
 }
 
-/** `key_masked` of the spec: the start and the last four characters, the middle hidden. */
+/** `key_masked` (docs/agent-api.md#keys): the start and the last four characters, the middle hidden. */
 export function maskApiKey(prefix: string, last4: string): string {
   return `${prefix}…${last4}`;
 }

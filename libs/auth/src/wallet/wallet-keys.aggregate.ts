@@ -88,7 +88,7 @@ export function validateLabel(label: string): string {
   return label;
 }
 
-/** Tiers of the spec: 60 (default), 300 (enhanced), 1000 and above (enterprise). */
+/** Tiers of docs/agent-api.md#keys: 60 (default), 300 (enhanced), 1000 and above (enterprise). */
 export function validateRateLimitTier(rpm: number): number {
   if (!Number.isInteger(rpm) || !(rpm === 60 || rpm === 300 || (rpm >= 1000 && rpm <= 1_000_000))) {
     throw AppError.validation('rate_limit_rpm must be 60, 300, or an integer from 1000 to 1000000');

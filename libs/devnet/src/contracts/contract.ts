@@ -39,7 +39,7 @@ export interface ContractDefinition {
   readonly functions: Readonly<Record<string, ContractFunction>>;
 }
 
-/** Storage TTLs (ledgers) the DobProtocol contracts bump to: DAY = 17,280 ledgers (dob-contracts.md §2.5). */
+/** Storage TTLs (ledgers) the DobProtocol contracts bump to: DAY = 17,280 ledgers (docs/contracts.md §2.5). */
 export const DAY_LEDGERS = 17_280;
 export const INSTANCE_TTL = 7 * DAY_LEDGERS;
 export const PERSISTENT_TTL = 30 * DAY_LEDGERS;

@@ -7,7 +7,7 @@ import { readAllowance, sep41Transfers, writeAllowance, type Sep41Rules } from '
 
 /**
  * participation_token 0.2.0 (d6291db, post-audit: non-negative amounts, clawback, total_supply), the V2 pool's
- * share token (dob-contracts.md §5). Old-style events without an asset topic. Failures are Rust panics
+ * share token (docs/contracts.md §5). Old-style events without an asset topic. Failures are Rust panics
  * (no typed errors), which the host reports as Error(WasmVm, InvalidAction).
  * Storage: instance `["Admin"]`, `["Metadata"]` {decimal, name, symbol}, `["TotalSupply"]`;
  * persistent `["Balance", a]` i128 (TTL 120 d); temporary `["Allowance", {from, spender}]` {amount, expiration_ledger}.

@@ -4,7 +4,7 @@ import { HostError } from './host-errors';
 
 /**
  * ScVal builders and readers used by the contracts. Encodings follow soroban-sdk 23 as listed in
- * dob-contracts.md §1: Symbols, Addresses, i128/u64/u32, tuples as Vec, #[contracttype] structs as Maps with
+ * docs/contracts.md §1: Symbols, Addresses, i128/u64/u32, tuples as Vec, #[contracttype] structs as Maps with
  * field-name Symbol keys sorted, unit enums as u32, Option::None as Void.
  */
 

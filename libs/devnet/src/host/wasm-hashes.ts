@@ -3,8 +3,8 @@ import type { ContractKind } from './host.port';
 
 /**
  * The wasm hash reported in each contract instance.
- * - splitter_v1_2: the V1 splitter testnet wasm `eeef554b…d352` (README of c8c97ec, dob-contracts.md §10).
- * - crowdfunding_v1: release cf-v0.3.0 `595c7136…17eb` (dob-contracts.md §4.1/§10).
+ * - splitter_v1_2: the V1 splitter testnet wasm `eeef554b…d352` (README of c8c97ec, docs/contracts.md §10).
+ * - crowdfunding_v1: release cf-v0.3.0 `595c7136…17eb` (docs/contracts.md §4.1/§10).
  * - The facts list no full hash for splitter V1.3, splitter V2 (post-audit) and participation_token 0.2.0, so
  *   the devnet uses sha256("dobprotocol-devnet:<kind>") for them: stable across restarts, and obviously
  *   not a real network hash.

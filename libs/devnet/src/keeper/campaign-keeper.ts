@@ -3,7 +3,7 @@ import type { DevnetChain } from '../chain/devnet-chain';
 import { submitWalletCall } from '../chain/wallet-call';
 import { FAUCET_XLM_STROOPS } from '../faucet/faucet';
 
-/** crowdfunding errors (dob-contracts.md §4): finalize before the deadline, or on a settled campaign. */
+/** crowdfunding errors (docs/contracts.md §4): finalize before the deadline, or on a settled campaign. */
 const DEADLINE_NOT_REACHED = 'Error(Contract, #6)';
 const ALREADY_FINALIZED = 'Error(Contract, #5)';
 

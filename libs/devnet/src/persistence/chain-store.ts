@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import type { ChainLog, LedgerLogEntry } from '../chain/chain-log.port';
 import type { DevnetChain } from '../chain/devnet-chain';
 import type { SorobanHost, WorldSnapshot } from '../host/host.port';
-import type { DevnetManifest } from '../devnet-manifest';
+import type { DevnetManifest } from '@dob/devnet-manifest';
 import type { SeededPool } from '../seeder/seed-devnet';
 import { decodeLedgerLogEntry, encodeLedgerLogEntry } from './ledger-log-codec';
 

@@ -3,7 +3,7 @@ import { startDevnet, type RunningDevnet } from '../start-devnet';
 
 /**
  * The seeded splitter V2 history as an indexer sees it: getEvents over HTTP with the real V2 layouts
- * (dob-contracts.md §3.3, §5): init/cfg_set, dist_new, claimed, reclaim, listed/sold/canceled from the splitter,
+ * (docs/contracts.md §3.3, §5): init/cfg_set, dist_new, claimed, reclaim, listed/sold/canceled from the splitter,
  * participation-token mint/transfer, and a campaign's activation into the Crowdfunding pool.
  */
 describe('seeded devnet: splitter V2 pools', () => {

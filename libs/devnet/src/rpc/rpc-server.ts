@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DevnetChain } from '../chain/devnet-chain';
-import { DEVNET_MANIFEST_PATH, type DevnetManifest } from '../devnet-manifest';
+import { DEVNET_MANIFEST_PATH, type DevnetManifest } from '@dob/devnet-manifest';
 import { type Faucet, FaucetError } from '../faucet/faucet';
 import { dispatch, JsonRpcCode, type RpcMethod } from './json-rpc';
 import { getEventsMethod } from './methods/get-events';

@@ -7,7 +7,7 @@ import type { Prng } from './prng';
 import type { SeedSubmitter } from './seed-submitter';
 
 /**
- * Splitter V2 history (dob-contracts.md §3, §5): four pools, one per PoolType (Reward, Payroll, Treasury,
+ * Splitter V2 history (docs/contracts.md §3, §5): four pools, one per PoolType (Reward, Payroll, Treasury,
  * Crowdfunding), each with its own participation token (admin = the splitter), all through signed transactions:
  * PT initialize → init_with_type (PT mints) → set_distribution_config (claim delay) → create_distribution rounds that
  * are claimed (claim / claim_all), left to expire and reclaimed, still claimable at wall time, or still pending
@@ -91,7 +91,7 @@ export function seedSplitterV2(ctx: V2Context): SeededV2 {
     const crowdfunded = poolType === 'crowdfunding';
     const holders = crowdfunded ? [...backers] : Array.from({ length: rng.int(3, 5) }, (_, h) => ctx.label(`v2-pool-${i}/holder-${h}`));
     if (!crowdfunded) for (const h of holders) chain.createAccount(h.publicKey(), FAUCET_XLM_STROOPS);
-    // Off-chain cap table of a crowdfunded pool: proportional to the contributions (dob-contracts.md §4.7).
+    // Off-chain cap table of a crowdfunded pool: proportional to the contributions (docs/contracts.md §4.7).
     const table = crowdfunded ? proportional(contributions, TOTAL_SHARES) : proportional(holders.map(() => BigInt(rng.int(1, 100))), TOTAL_SHARES);
     const pt = chain.deployContract('participation_token', ctx.salt(`v2-pool-${i}/pt`));
     const address = chain.deployContract('splitter_v2', ctx.salt(`v2-pool-${i}`));
@@ -124,7 +124,7 @@ export function seedSplitterV2(ctx: V2Context): SeededV2 {
     submit.call({ signer: h, contractId: p.address, fn: 'claim', args: [addr(h.publicKey()), u64(0n)] }, k === 0 ? at(round0At + DAY + 60n) : undefined);
   }
 
-  // Marketplace and transfers on the Reward and Payroll pools (escrowed listings, dob-contracts.md §3.1).
+  // Marketplace and transfers on the Reward and Payroll pools (escrowed listings, docs/contracts.md §3.1).
   for (const p of funded.slice(0, 2)) {
     const [seller, other, buyer] = [p.holders[0]!, p.holders[1]!, ctx.investors[4]!];
     const listed = p.table[0]! / 10n;

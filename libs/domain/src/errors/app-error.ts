@@ -1,5 +1,5 @@
 /**
- * Application errors in the product's vocabulary. Transport adapters map `code` to the HTTP status of the brief's
+ * Application errors in the product's vocabulary. Transport adapters map `code` to the HTTP status of docs/decisions.md#d7's
  * table; use cases never know about HTTP.
  */
 export const ERROR_STATUS = {

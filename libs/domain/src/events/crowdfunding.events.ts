@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { chainPayload, contractAddress, i128String, isoTime, networkId, stellarAddress, u64String } from './chain-ref';
 import { defineEvent } from './define-event';
 
-/** PayoutMode u32 (dob-contracts §4.5): 0 Escrow, 1 DirectToOwner. Absent in CF-a/b/d/e builds. */
+/** PayoutMode u32 (docs/contracts.md §4.5): 0 Escrow, 1 DirectToOwner. Absent in CF-a/b/d/e builds. */
 export const PAYOUT_MODES = ['escrow', 'direct_to_owner'] as const;
 const payoutMode = z.enum(PAYOUT_MODES).nullable();
 
@@ -10,7 +10,7 @@ const payoutMode = z.enum(PAYOUT_MODES).nullable();
 export const CampaignCreated = defineEvent(
   'CampaignCreated',
   chainPayload({
-    /** Crowdfunding build letter (a…g, dob-contracts §4.1) or "unknown". */
+    /** Crowdfunding build letter (a…g, docs/contracts.md §4.1) or "unknown". */
     contract_version: z.string(),
     admin: stellarAddress,
     payment_token: contractAddress,
@@ -64,7 +64,7 @@ export const CampaignActivationCancelled = defineEvent(
   chainPayload({ splitter: contractAddress }),
 );
 
-/** `cf_rfnd(investor)` → (shares, refund_amount). Does not decrement the on-chain totals (§4.6). */
+/** `cf_rfnd(investor)` → (shares, refund_amount). Does not decrement the on-chain totals (docs/contracts.md §4.6). */
 export const CampaignRefunded = defineEvent(
   'CampaignRefunded',
   chainPayload({ investor: stellarAddress, shares: i128String, refund_amount: i128String }),

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { chainPayload, contractAddress, i128String, stellarAddress, u64String } from './chain-ref';
 import { defineEvent } from './define-event';
 
-/** V2 PoolType discriminants (dob-contracts §3.1: 0 Reward, 1 Payroll, 2 Treasury, 3 Crowdfunding). */
+/** V2 PoolType discriminants (docs/contracts.md §3.1: 0 Reward, 1 Payroll, 2 Treasury, 3 Crowdfunding). */
 export const POOL_TYPES = ['reward', 'payroll', 'treasury', 'crowdfunding'] as const;
 export type PoolType = (typeof POOL_TYPES)[number];
 
 /**
  * Splitter `init` (V1.2+: data (shares_len, mutable); V2: (participation_token, shares_len, mutable, pool_type)).
- * There is no on-chain "pool created" event: this is the first sighting of a pool (brief: pool_created).
+ * There is no on-chain "pool created" event: this is the first sighting of a pool (docs/decisions.md#d3).
  */
 export const PoolInitialized = defineEvent(
   'PoolInitialized',
@@ -24,7 +24,7 @@ export const PoolInitialized = defineEvent(
     /** Raw u32 discriminant, kept when it is outside the known list (then pool_type is null). */
     pool_type_code: z.number().int().nonnegative().nullable(),
     /**
-     * V1 only: the cap table passed to `init` (the event carries only its length, §2.4), read by the indexer from
+     * V1 only: the cap table passed to `init` (the event carries only its length, docs/contracts.md §2.4), read by the indexer from
      * the transaction's invocation args; null when the transaction could not be read (e.g. init through a
      * deployer contract, or outside the RPC's transaction retention). V2 cap tables are the PT mints.
      */
@@ -109,7 +109,7 @@ export const PoolStorageMigrated = defineEvent(
 );
 
 /**
- * The V2 participation token's own ledger (old-style events without an asset topic, §5).
+ * The V2 participation token's own ledger (old-style events without an asset topic, docs/contracts.md §5).
  * Amounts may be negative on the pre-audit build (P-1), so they are i128 strings with a sign.
  */
 const tokenRef = { pool: contractAddress.nullable(), token: contractAddress };

@@ -3,7 +3,7 @@ import { contractAddress, isoTime, networkId } from './chain-ref';
 import { defineEvent } from './define-event';
 
 /**
- * Off-chain pool metadata no contract holds (dob-contracts §7: no name/access-type/APR on chain), fed by operators
+ * Off-chain pool metadata no contract holds (docs/contracts.md §7: no name/access-type/APR on chain), fed by operators
  * through the pool registry. Appended to the pool's stream so it replays like everything else.
  */
 export const poolMetadataShape = {

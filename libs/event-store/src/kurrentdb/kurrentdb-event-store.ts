@@ -1,4 +1,4 @@
-import type { EventCatalog } from '@dob/domain';
+import { isJsonObject, type EventCatalog } from '@dob/domain';
 import {
   ANY,
   BACKWARDS,
@@ -115,9 +115,10 @@ class KurrentDbEventStore implements EventStore {
     if (events.length === 0 && !matchesExpected(stream.expected, current)) {
       throw new WrongExpectedVersionError(stream.stream_id, stream.expected, current);
     }
-    const toWrite: EventData[] = fresh.map((e) =>
-      jsonEvent({ id: e.id, type: e.type, data: e.data as Record<string, unknown>, metadata: { schemaVersion: e.version, metadata: e.metadata } }),
-    );
+    const toWrite: EventData[] = fresh.map((e) => {
+      if (!isJsonObject(e.data)) throw new TypeError(`${e.type} ${e.id}: an event's data must be a JSON object`);
+      return jsonEvent({ id: e.id, type: e.type, data: e.data, metadata: { schemaVersion: e.version, metadata: e.metadata } });
+    });
     return { streamId: stream.stream_id, expected: stream.expected, current, fresh: toWrite };
   }
 

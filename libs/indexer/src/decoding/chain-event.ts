@@ -1,5 +1,5 @@
 import type { xdr } from '@stellar/stellar-sdk';
-import type { ChainRef } from '@dob/domain';
+import type { ChainDerivedEventType, ChainEventData, ChainRef } from '@dob/domain';
 
 /**
  * One contract event as returned by stellar-rpc getEvents (the shape of stellar-sdk `rpc.Api.EventResponse`,
@@ -37,9 +37,20 @@ function isoCloseTime(raw: string): string {
   return lastCloseTime.iso;
 }
 
+/** What a decoder writes for an event type: its catalog payload without `chain` (the decoding adds it). */
+export type DraftData<K extends ChainDerivedEventType> = Omit<ChainEventData[K], 'chain'>;
+
 /** A domain event produced by a decoder, before ids are assigned: target stream, type and payload sans `chain`. */
-export interface DomainEventDraft {
+export interface DraftOf<K extends ChainDerivedEventType> {
   readonly streamId: string;
-  readonly type: string;
-  readonly data: Record<string, unknown>;
+  readonly type: K;
+  readonly data: DraftData<K>;
+}
+
+/** Any decoder's output (each was built by `draftOf`, which checked its payload against its type). */
+export type DomainEventDraft = DraftOf<ChainDerivedEventType>;
+
+/** A draft of one catalog type; the payload is type-checked against the catalog at compile time. */
+export function draftOf<K extends ChainDerivedEventType>(streamId: string, type: K, data: DraftData<K>): DraftOf<K> {
+  return { streamId, type, data };
 }

@@ -4,11 +4,11 @@ export type ContractKind = 'splitter' | 'participation_token' | 'crowdfunding' |
 
 /**
  * What the indexer knows about a watched contract. Generic symbols (`transfer`, `init`, `set_admin`, `mint`) are
- * decoded by this identity, never by symbol alone (dob-contracts §8).
+ * decoded by this identity, never by symbol alone (docs/contracts.md §8).
  *
  * Versions:
  * - splitter: "1.0" (no events), "1.2", "1.3" (+dist_str, migrated), "1.3-admin" (+set_admin), "1" (any V1 build), "2";
- * - crowdfunding: build letters "a"…"g" (§4.1) or "unknown" (accept both data layouts);
+ * - crowdfunding: build letters "a"…"g" (docs/contracts.md §4.1) or "unknown" (accept both data layouts);
  * - participation_token: "0.1", "0.2" or "unknown"; sac: "cap67".
  */
 export interface ContractIdentity {
@@ -30,7 +30,7 @@ export interface KnownWasm {
 }
 
 /**
- * Full wasm hashes published by the repo (dob-contracts §10). Prefix-only hashes from the docs (bf0a3d1e…,
+ * Full wasm hashes published by the repo (docs/contracts.md §10). Prefix-only hashes from the docs (bf0a3d1e…,
  * d4c13dfd…, 3e8f372a…) cannot be matched and must be configured in full; the devnet reports its own.
  */
 export const KNOWN_DOB_WASMS: readonly KnownWasm[] = [
@@ -71,6 +71,6 @@ export class WasmRegistry {
   }
 }
 
-/** Crowdfunding builds whose cf_init / cf_actv carry payout_mode (6 / 3 items, §4.1). */
+/** Crowdfunding builds whose cf_init / cf_actv carry payout_mode (6 / 3 items, docs/contracts.md §4.1). */
 export const CF_PAYOUT_BUILDS = new Set(['c', 'f', 'g']);
 export const CF_BUILDS = ['a', 'b', 'c', 'd', 'e', 'f', 'g'] as const;

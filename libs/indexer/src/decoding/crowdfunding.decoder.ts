@@ -1,16 +1,13 @@
-import { PAYOUT_MODES, campaignStreamId } from '@dob/domain';
-import type { DomainEventDraft, RawChainEvent } from './chain-event';
+import { PAYOUT_MODES, campaignStreamId, type ChainDerivedEventType } from '@dob/domain';
+import { draftOf, type DraftData, type DraftOf, type RawChainEvent } from './chain-event';
 import { CF_PAYOUT_BUILDS } from './contract-identity';
 import type { DecodeContext, SymbolDecoder } from './decoder-context';
 import { DecodeError, expectTopicCount, readAddress, readContractAddress, readI128, readTuple, readU32, readU64, unixToIso } from './scval';
 
-/** crowdfunding_v1 events (§4.4), builds CF-a…g told apart by wasm hash (identity.version) and data vec length. */
+/** crowdfunding_v1 events (docs/contracts.md §4.4), builds CF-a…g told apart by wasm hash (identity.version) and data vec length. */
 
-const draft = (e: RawChainEvent, ctx: DecodeContext, type: string, data: Record<string, unknown>): DomainEventDraft => ({
-  streamId: campaignStreamId(ctx.networkId, e.contractId),
-  type,
-  data,
-});
+const draft = <K extends ChainDerivedEventType>(e: RawChainEvent, ctx: DecodeContext, type: K, data: DraftData<K>): DraftOf<K> =>
+  draftOf(campaignStreamId(ctx.networkId, e.contractId), type, data);
 
 /** Allowed data lengths for a layout that gained payout_mode in CF-c/f/g; unknown builds accept either. */
 function payoutLengths(ctx: DecodeContext, base: number): number[] {
@@ -19,7 +16,7 @@ function payoutLengths(ctx: DecodeContext, base: number): number[] {
   return CF_PAYOUT_BUILDS.has(v) ? [base + 1] : [base];
 }
 
-function payoutMode(v: Parameters<typeof readU32>[0]): string {
+function payoutMode(v: Parameters<typeof readU32>[0]): (typeof PAYOUT_MODES)[number] {
   const code = readU32(v, 'payout_mode');
   const mode = PAYOUT_MODES[code];
   if (!mode) throw new DecodeError(`payout_mode: unknown discriminant ${code}`);
@@ -68,7 +65,7 @@ const cfCtrb: SymbolDecoder = (e, ctx) => {
 
 /** `cf_optout` / `cf_rfnd`: (investor) → (shares, refund_amount). */
 const investorRefund =
-  (type: string): SymbolDecoder =>
+  (type: 'CampaignOptedOut' | 'CampaignRefunded'): SymbolDecoder =>
   (e, ctx) => {
     expectTopicCount(e.topic, [2]);
     const [shares, refund] = readTuple(e.value, [2], `${type} data`);
@@ -85,7 +82,7 @@ const cfDone: SymbolDecoder = (e, ctx) => {
   expectSelf(e);
   const [status, sold, raised] = readTuple(e.value, [3], 'cf_done data');
   const code = readU32(status, 'status');
-  // CampaignStatus: 1 Succeeded, 2 Failed (§4.5); finalize never emits Fundraising or Activated.
+  // CampaignStatus: 1 Succeeded, 2 Failed (docs/contracts.md §4.5); finalize never emits Fundraising or Activated.
   const outcome = code === 1 ? 'succeeded' : code === 2 ? 'failed' : null;
   if (!outcome) throw new DecodeError(`cf_done: unexpected status ${code}`);
   return [

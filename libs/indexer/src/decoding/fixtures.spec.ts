@@ -4,7 +4,7 @@ import { fixtureEvents } from '../testing/snapshot-scval';
 import type { ContractIdentity } from './contract-identity';
 import { decodeChainEvent } from './decode-chain-event';
 
-/** Decodes the real emitted events of the repo's own test snapshots (copied into test/fixtures/dob-contracts, facts §9). */
+/** Decodes the real emitted events of the repo's own test snapshots (copied into test/fixtures/docs/contracts.md §9). */
 const FIXTURES = join(__dirname, '../../../../test/fixtures/dob-contracts');
 const NET = 9;
 const CAMPAIGN = 'CAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAITA4';
@@ -134,7 +134,7 @@ describe('decoders on the real fixtures', () => {
     });
   });
 
-  it('the fixtures re-encode to the base64 XDR listed in facts §9.5', () => {
+  it('the fixtures re-encode to the base64 XDR listed in docs/contracts.md §9', () => {
     const [, optOut, done] = fixtureEvents(join(FIXTURES, 'the_soft_cap_break_is_announced_as_a_settlement.1.json'));
     expect(optOut.topic.map((t) => t.toXdr('base64'))).toEqual([
       'AAAADwAAAAljZl9vcHRvdXQAAAA=',

@@ -3,7 +3,7 @@ import type { RawChainEvent } from './chain-event';
 import type { ContractIdentity } from './contract-identity';
 import { decodeChainEvent } from './decode-chain-event';
 
-/** One test per event layout of the facts tables (dob-contracts §2.4, §3.3, §4.4, §5, §8), built with stellar-sdk. */
+/** One test per event layout of the facts tables (docs/contracts.md §2.4, §3.3, §4.4, §5, §8), built with stellar-sdk. */
 const contract = (seed: number) => Address.contract(Buffer.alloc(32, seed)).toString();
 const account = () => Keypair.random().publicKey();
 const POOL = contract(1);
@@ -108,7 +108,7 @@ describe('one decoder test per layout', () => {
     expect(r.events[1].event.data).toMatchObject({ from: null, to: A, shares: '700', reason: 'crowdfunding_allocation' });
   });
 
-  describe('symbol collisions are resolved by contract identity (§8)', () => {
+  describe('symbol collisions are resolved by contract identity (docs/contracts.md §8)', () => {
     it('`init` with the V2 layout from a V1 contract is undecoded, not misread', () => {
       const r = decode(splitter('1.2'), [sym('init'), addr(A)], vec(addr(PT), u32(2), bool(false), u32(0)));
       expect(r.events[0].event.type).toBe('ChainEventUndecoded');

@@ -1,17 +1,19 @@
-import { poolStreamId, tokenStreamId } from '@dob/domain';
-import type { DomainEventDraft, RawChainEvent } from './chain-event';
+import { poolStreamId, tokenStreamId, type ChainDerivedEventType } from '@dob/domain';
+import { draftOf, type DomainEventDraft, type DraftData, type RawChainEvent } from './chain-event';
 import type { DecodeContext, SymbolDecoder } from './decoder-context';
 import { expectTopicCount, readAddress, readI128, readTuple, readU32 } from './scval';
 
 /**
- * participation_token (the V2 share token, §5): old-style events without an asset topic. Amounts can be negative
+ * participation_token (the V2 share token, docs/contracts.md §5): old-style events without an asset topic. Amounts can be negative
  * on the pre-audit build (P-1) and are kept as signed i128 strings. Appended to the owning pool's stream.
  */
+type TokenEventType = Extract<ChainDerivedEventType, `ParticipationToken${string}`>;
+
 function draftsFor(e: RawChainEvent, ctx: DecodeContext) {
   const pool = ctx.identity.pool ?? null;
   const streamId = pool ? poolStreamId(ctx.networkId, pool) : tokenStreamId(ctx.networkId, e.contractId);
   const base = { pool, token: e.contractId };
-  return (type: string, data: Record<string, unknown>): DomainEventDraft => ({ streamId, type, data: { ...base, ...data } });
+  return <K extends TokenEventType>(type: K, data: Omit<DraftData<K>, 'pool' | 'token'>): DomainEventDraft => ({ streamId, type, data: { ...base, ...data } });
 }
 
 const transfer: SymbolDecoder = (e, ctx) => {
@@ -33,11 +35,15 @@ const mint: SymbolDecoder = (e, ctx) => {
   const out = [make('ParticipationTokenMinted', { admin: readAddress(e.topic[1], 'admin'), to, amount })];
   // Crowdfunding pools (PoolType 3) mint the campaign's allocation at init: surface it as a share movement.
   if (ctx.identity.poolType === 'crowdfunding' && ctx.identity.pool) {
-    out.push({
-      streamId: poolStreamId(ctx.networkId, ctx.identity.pool),
-      type: 'SharesTransferred',
-      data: { pool: ctx.identity.pool, from: null, to, shares: amount, reason: 'crowdfunding_allocation' },
-    });
+    out.push(
+      draftOf(poolStreamId(ctx.networkId, ctx.identity.pool), 'SharesTransferred', {
+        pool: ctx.identity.pool,
+        from: null,
+        to,
+        shares: amount,
+        reason: 'crowdfunding_allocation',
+      }),
+    );
   }
   return out;
 };

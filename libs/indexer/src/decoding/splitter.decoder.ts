@@ -1,5 +1,5 @@
-import { POOL_TYPES, poolStreamId } from '@dob/domain';
-import type { DomainEventDraft, RawChainEvent } from './chain-event';
+import { POOL_TYPES, poolStreamId, type ChainDerivedEventType } from '@dob/domain';
+import { draftOf, type DraftData, type DraftOf, type RawChainEvent } from './chain-event';
 import type { DecodeContext, SymbolDecoder } from './decoder-context';
 import {
   DecodeError,
@@ -15,14 +15,11 @@ import {
   unixToIso,
 } from './scval';
 
-/** Splitter V1 (§2.4) and V2 (§3.3) events. Shapes shared by both are decoded once; the version gates which exist. */
+/** Splitter V1 (docs/contracts.md §2.4) and V2 (docs/contracts.md §3.3) events. Shapes shared by both are decoded once; the version gates which exist. */
 
 const pool = (e: RawChainEvent, ctx: DecodeContext) => poolStreamId(ctx.networkId, e.contractId);
-const draft = (e: RawChainEvent, ctx: DecodeContext, type: string, data: Record<string, unknown>): DomainEventDraft => ({
-  streamId: pool(e, ctx),
-  type,
-  data,
-});
+const draft = <K extends ChainDerivedEventType>(e: RawChainEvent, ctx: DecodeContext, type: K, data: DraftData<K>): DraftOf<K> =>
+  draftOf(pool(e, ctx), type, data);
 
 const initV1: SymbolDecoder = (e, ctx) => {
   expectTopicCount(e.topic, [2]);
@@ -97,7 +94,7 @@ const distCom: SymbolDecoder = (e, ctx) => {
 
 /** `distrib` / `dust` / `withdraw`: (shareholder) → (token, amount). */
 const holderTokenAmount =
-  (type: string): SymbolDecoder =>
+  (type: 'DistributionAllocated' | 'DistributionDustAllocated' | 'AllocationWithdrawn'): SymbolDecoder =>
   (e, ctx) => {
     expectTopicCount(e.topic, [2]);
     const [token, amount] = readTuple(e.value, [2], `${type} data`);
@@ -170,7 +167,7 @@ const sold: SymbolDecoder = (e, ctx) => {
   const buyer = readAddress(e.topic[2], 'buyer');
   const sharesSold = readI128(amount, 'shares_amount');
   const totalPrice = readI128(total, 'total_price');
-  // total_price = shares × price_per_share on chain (§2.5), so the division is exact unless shares is 0.
+  // total_price = shares × price_per_share on chain (docs/contracts.md §2.5), so the division is exact unless shares is 0.
   const price = sharesSold > 0n && totalPrice % sharesSold === 0n ? (totalPrice / sharesSold).toString() : null;
   return [
     draft(e, ctx, 'ListingSold', {

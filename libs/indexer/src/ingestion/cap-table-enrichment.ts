@@ -1,3 +1,4 @@
+import { PoolInitialized, ShareTableUpdated, isEventOf } from '@dob/domain';
 import type { xdr } from '@stellar/stellar-sdk';
 import type { DecodedDomainEvent } from '../decoding/decode-chain-event';
 import { readAddress, readI128 } from '../decoding/scval';
@@ -9,7 +10,7 @@ export interface CapTableEntry {
 }
 
 /**
- * Splitter V1's `init` event carries only the cap table's length and `shares` only the new count (dob-contracts
+ * Splitter V1's `init` event carries only the cap table's length and `shares` only the new count (docs/contracts.md
  * §2.4), so a fold of the store could never know who holds a V1 pool's initial shares. The table is in the
  * transaction's invocation args (`init(admin, Vec<ShareDataKey>, mutable)`, `update_shares(Vec<ShareDataKey>)`),
  * so the indexer reads it with getTransaction and attaches it: `initial_shares` on PoolInitialized (V1), `shares`
@@ -20,14 +21,12 @@ export async function attachCapTables(
   decoded: readonly DecodedDomainEvent[],
   invocationOf: ChainRpc['getInvocation'],
 ): Promise<void> {
-  for (const d of decoded) {
-    const data = d.event.data as Record<string, unknown> & { chain: { contract_id: string; tx_hash: string } };
-    const isV1Init = d.event.type === 'PoolInitialized' && data.pool_version === '1';
-    const isTableUpdate = d.event.type === 'ShareTableUpdated';
-    if (!isV1Init && !isTableUpdate) continue;
-    const call = await invocationOf(data.chain.tx_hash);
-    const table = capTableFromCall(call, data.chain.contract_id, isV1Init ? 'init' : 'update_shares');
-    data[isV1Init ? 'initial_shares' : 'shares'] = table;
+  for (const { event: e } of decoded) {
+    if (isEventOf(e, [PoolInitialized.type]) && e.data.pool_version === '1') {
+      e.data.initial_shares = capTableFromCall(await invocationOf(e.data.chain.tx_hash), e.data.chain.contract_id, 'init');
+    } else if (isEventOf(e, [ShareTableUpdated.type])) {
+      e.data.shares = capTableFromCall(await invocationOf(e.data.chain.tx_hash), e.data.chain.contract_id, 'update_shares');
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { IngestionSnapshotTaken, type PayloadOf } from '@dob/domain';
+import { IngestionSnapshotTaken, isEventOf, type PayloadOf } from '@dob/domain';
 import type { EventStore, GlobalPosition } from '@dob/event-store';
 
 export type IngestionSnapshot = PayloadOf<typeof IngestionSnapshotTaken>;
@@ -12,6 +12,6 @@ export const ingestionSnapshotStreamId = (networkId: number): string => `indexer
 /** The network's last snapshot and its `$all` position (after every event of the window it was taken with). */
 export async function readLatestSnapshot(store: EventStore, networkId: number): Promise<{ snapshot: IngestionSnapshot; position: GlobalPosition } | null> {
   const [last] = await store.readStream(ingestionSnapshotStreamId(networkId), { direction: 'backwards', maxCount: 1 });
-  if (!last || last.type !== IngestionSnapshotTaken.type) return null;
-  return { snapshot: last.data as IngestionSnapshot, position: last.position };
+  if (!last || !isEventOf(last, [IngestionSnapshotTaken.type])) return null;
+  return { snapshot: last.data, position: last.position };
 }

@@ -1,19 +1,18 @@
-import { ListingCancelled, ListingCreated, ListingSold } from '@dob/domain';
+import { isEventOf, type ChainEventOf } from '@dob/domain';
 import type { EventStore, GlobalPosition } from '@dob/event-store';
 import type { DecodedDomainEvent } from '../decoding/decode-chain-event';
 
 const key = (pool: string, seller: string) => `${pool}|${seller}`;
-const TYPES = [ListingCreated.type, ListingSold.type, ListingCancelled.type];
+const TYPES = ['ListingCreated', 'ListingSold', 'ListingCancelled'] as const;
+type ListingEvent = ChainEventOf<(typeof TYPES)[number]>;
 
 /** One open listing: shares still for sale (decimal string), as a snapshot keeps it. */
 export type OpenListing = { pool: string; seller: string; shares: string };
 
-type ListingData = { chain: { network_id: number }; pool: string; seller: string; shares_amount?: string; shares_sold?: string; shares_remaining?: string | null };
-
 /**
  * Shares still for sale per (pool, seller), so ListingSold can carry `shares_remaining` (the `sold` event does not):
  * a listing is per seller, re-listing overwrites it, a sale reduces it and removes it at 0, a cancel removes it
- * (dob-contracts §2.2 / §3). Rebuilt from the store at start; a sale whose listing the store does not hold (the
+ * (docs/contracts.md §2.2 / §3). Rebuilt from the store at start; a sale whose listing the store does not hold (the
  * indexer started after it was created) keeps `shares_remaining: null`. Changes are staged per window and kept only
  * once the window is committed, so a failed append never leaves the book ahead of the store.
  */
@@ -30,10 +29,7 @@ export class ListingBook {
     let after = from?.after;
     for (;;) {
       const page = await store.readAll({ after, types: TYPES, maxCount: 5_000 });
-      for (const e of page.events) {
-        const d = e.data as ListingData;
-        if (d.chain?.network_id === networkId) book.applyTo(book.open, e.type, d);
-      }
+      for (const e of page.events) if (isEventOf(e, TYPES) && e.data.chain.network_id === networkId) book.applyTo(book.open, e);
       after = page.last;
       if (!page.hasMore) return book;
     }
@@ -45,7 +41,7 @@ export class ListingBook {
    */
   stage(decoded: readonly DecodedDomainEvent[]): { keep: () => void; open: () => OpenListing[] } {
     const staged = new Map(this.open);
-    for (const d of decoded) if (TYPES.includes(d.event.type)) this.applyTo(staged, d.event.type, d.event.data as ListingData, true);
+    for (const d of decoded) if (isEventOf(d.event, TYPES)) this.applyTo(staged, d.event, true);
     return {
       keep: () => {
         this.open = staged;
@@ -58,15 +54,15 @@ export class ListingBook {
     };
   }
 
-  private applyTo(book: Map<string, bigint>, type: string, d: ListingData, fill = false): void {
-    const k = key(d.pool, d.seller);
-    if (type === ListingCreated.type) book.set(k, BigInt(d.shares_amount!));
-    else if (type === ListingCancelled.type) book.delete(k);
+  private applyTo(book: Map<string, bigint>, e: ListingEvent, fill = false): void {
+    const k = key(e.data.pool, e.data.seller);
+    if (e.type === 'ListingCreated') book.set(k, BigInt(e.data.shares_amount));
+    else if (e.type === 'ListingCancelled') book.delete(k);
     else {
       const listed = book.get(k);
       if (listed === undefined) return;
-      const left = listed - BigInt(d.shares_sold!);
-      if (fill) d.shares_remaining = (left > 0n ? left : 0n).toString();
+      const left = listed - BigInt(e.data.shares_sold);
+      if (fill) e.data.shares_remaining = (left > 0n ? left : 0n).toString();
       if (left <= 0n) book.delete(k);
       else book.set(k, left);
     }

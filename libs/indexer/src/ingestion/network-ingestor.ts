@@ -3,8 +3,10 @@ import {
   ContractDiscovered,
   IngestionCursorAdvanced,
   IngestionSnapshotTaken,
+  PoolInitialized,
   derivedEventId,
   indexerStreamId,
+  isEventOf,
   poolStreamId,
   type PoolType,
 } from '@dob/domain';
@@ -266,7 +268,7 @@ export class NetworkIngestor {
     let stream = latest ? await this.store.readStream(indexerStreamId(net), { fromRevision: latest.snapshot.indexer_revision }) : [];
     // The snapshot stands only if the cursor it names is where it says (else: the whole stream, as without one).
     const anchor = stream.shift();
-    if (latest && anchor?.type === IngestionCursorAdvanced.type && (anchor.data as { next_ledger: number }).next_ledger === latest.snapshot.next_ledger) {
+    if (latest && anchor && isEventOf(anchor, [IngestionCursorAdvanced.type]) && anchor.data.next_ledger === latest.snapshot.next_ledger) {
       this.restore(latest.snapshot);
     } else {
       if (latest) this.logger.warn('ingestion snapshot does not match the indexer stream; rebuilding from the whole stream', { networkId: net });
@@ -276,13 +278,12 @@ export class NetworkIngestor {
     this.windowsSinceSnapshot = latest ? 0 : Infinity;
     for (const e of stream) {
       this.indexerRevision = e.revision;
-      if (e.type === IngestionCursorAdvanced.type) {
-        const d = e.data as { next_ledger: number; to_ledger: number };
-        this.nextLedger = d.next_ledger;
-        this.lastCheckpointLedger = d.to_ledger;
+      if (isEventOf(e, [IngestionCursorAdvanced.type])) {
+        this.nextLedger = e.data.next_ledger;
+        this.lastCheckpointLedger = e.data.to_ledger;
         this.windowsSinceSnapshot += 1;
-      } else if (e.type === ContractDiscovered.type) {
-        const d = e.data as { contract_id: string; kind: ContractIdentity['kind']; version: string; wasm_hash: string | null; pool: string | null };
+      } else if (isEventOf(e, [ContractDiscovered.type])) {
+        const d = e.data;
         this.watch.add({ contractId: d.contract_id, kind: d.kind, version: d.version, wasmHash: d.wasm_hash, pool: d.pool });
       }
     }
@@ -333,8 +334,7 @@ export class NetworkIngestor {
     const stream = poolStreamId(this.config.networkId, pool);
     for (let fromRevision = 0; ; fromRevision += 500) {
       const page = await this.store.readStream(stream, { fromRevision, maxCount: 500 });
-      const init = page.find((e) => e.type === 'PoolInitialized');
-      if (init) return (init.data as { pool_type: PoolType | null }).pool_type;
+      for (const e of page) if (isEventOf(e, [PoolInitialized.type])) return e.data.pool_type;
       if (page.length < 500) return null;
     }
   }
@@ -415,8 +415,10 @@ export class NetworkIngestor {
       const first = e.topic[0];
       if (first?.type !== 'scvSymbol' || first.sym.toString() !== 'init') continue;
       const r = decodeChainEvent(e, { networkId: this.config.networkId, identity: id, identityOf: (c) => this.watch.get(c) });
-      const data = r.events[0]?.event.data as { participation_token?: string; pool_type?: PoolType | null } | undefined;
-      if (!data?.participation_token) continue;
+      const init = r.events[0]?.event;
+      if (!init || !isEventOf(init, [PoolInitialized.type])) continue;
+      const data = init.data;
+      if (!data.participation_token) continue;
       const existing = this.watch.get(data.participation_token);
       const pt: ContractIdentity = {
         contractId: data.participation_token,

@@ -1,4 +1,4 @@
-import { PoolRegistered } from '@dob/domain';
+import { PoolRegistered, isEventOf } from '@dob/domain';
 import { START, type EventStore, type GlobalPosition } from '@dob/event-store';
 
 /**
@@ -30,10 +30,7 @@ export class RegisteredPools {
     this.again = [];
     for (;;) {
       const page = await this.store.readAll({ after: this.after, types: [PoolRegistered.type], maxCount: 1_000 });
-      for (const e of page.events) {
-        const d = e.data as { network_id: number; pool: string };
-        if (d.network_id === this.networkId) out.push(d.pool);
-      }
+      for (const e of page.events) if (isEventOf(e, [PoolRegistered.type]) && e.data.network_id === this.networkId) out.push(e.data.pool);
       this.after = page.last;
       if (!page.hasMore) return out;
     }

@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createChainEventCatalog, indexerStreamId } from '@dob/domain';
-import { startDevnet, type RunningDevnet } from '@dob/devnet';
+import { DEVNET_STAND_IN_WASMS, startDevnet, type RunningDevnet } from '@dob/devnet';
 import { createSqlEventStore } from '@dob/event-store';
 import { createPgliteDatabase } from '@dob/sql';
 import { startNetworkIndexing } from '../indexer-runtime';
-import { DEVNET_KNOWN_WASMS } from '../devnet/devnet-contracts';
 import type { IngestionAlarm } from './ingestion-status';
 
 /**
@@ -37,7 +36,7 @@ it('halts with a retention_gap alarm (not a skip) when the RPC no longer retains
       rpcUrl: devnet.rpcUrl,
       networkId: 9,
       startLedger: 1,
-      knownWasms: DEVNET_KNOWN_WASMS,
+      knownWasms: DEVNET_STAND_IN_WASMS,
       pollIntervalMs: 100,
       scheduler: false,
       logger: quiet,
@@ -64,7 +63,7 @@ it('halts with a retention_gap alarm (not a skip) when the RPC no longer retains
       rpcUrl: devnet.rpcUrl,
       networkId: 9,
       startLedger: 1,
-      knownWasms: DEVNET_KNOWN_WASMS,
+      knownWasms: DEVNET_STAND_IN_WASMS,
       pollIntervalMs: 100,
       scheduler: false,
       logger: { ...quiet, error: (m) => errors.push(m) },

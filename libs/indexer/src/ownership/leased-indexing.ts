@@ -1,4 +1,4 @@
-import { IngestionCursorAdvanced, derivedEventId, indexerStreamId } from '@dob/domain';
+import { IngestionCursorAdvanced, derivedEventId, indexerStreamId, isEventOf } from '@dob/domain';
 import { WrongExpectedVersionError, type EventStore } from '@dob/event-store';
 import type { HeldLease, LeaseClaim, LeaseKeeper } from '@dob/leases';
 import { startNetworkIndexing, type NetworkIndexing, type NetworkIndexingOptions } from '../indexer-runtime';
@@ -94,9 +94,7 @@ async function fenceOutPreviousHolder(store: EventStore, options: NetworkIndexin
   for (let attempt = 0; ; attempt++) {
     const stream = await store.readStream(streamId);
     const revision = stream.length ? stream[stream.length - 1].revision : -1;
-    const cursor = [...stream].reverse().find((e) => e.type === IngestionCursorAdvanced.type)?.data as
-      | { from_ledger: number; to_ledger: number; next_ledger: number; latest_ledger: number }
-      | undefined;
+    const cursor = [...stream].reverse().find((e) => isEventOf(e, [IngestionCursorAdvanced.type]))?.data;
     const from = cursor?.from_ledger ?? options.startLedger;
     const to = cursor?.to_ledger ?? options.startLedger - 1;
     try {

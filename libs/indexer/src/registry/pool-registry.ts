@@ -1,4 +1,4 @@
-import { PoolMetadataUpdated, PoolRegistered, derivedEventId, poolMetadataSchema, poolStreamId, type PoolMetadata } from '@dob/domain';
+import { PoolMetadataUpdated, PoolRegistered, derivedEventId, isEventOf, poolMetadataSchema, poolStreamId, type PoolMetadata } from '@dob/domain';
 import { WrongExpectedVersionError, type EventStore, type RecordedEvent } from '@dob/event-store';
 
 export interface RegisterPoolInput {
@@ -77,13 +77,16 @@ export async function currentPoolMetadata(store: EventStore, networkId: number, 
 function metadataOf(events: readonly RecordedEvent[]): PoolMetadata | null {
   let current: PoolMetadata | null = null;
   for (const e of events) {
-    if (e.type === PoolRegistered.type) current = poolMetadataSchema.parse(pick(e.data as Record<string, unknown>));
-    if (e.type === PoolMetadataUpdated.type && current) current = { ...current, ...(e.data as { changes: Partial<PoolMetadata> }).changes };
+    if (isEventOf(e, [PoolRegistered.type])) current = poolMetadataSchema.parse(pick(e.data));
+    if (isEventOf(e, [PoolMetadataUpdated.type]) && current) {
+      const changes = e.data.changes;
+      current = { ...current, ...changes };
+    }
   }
   return current;
 }
 
-function pick(d: Record<string, unknown>): PoolMetadata {
-  const { name, ticker, access_type, distribution_type, estimated_apr, max_participants, token_to_distribute } = d as PoolMetadata;
+function pick(d: PoolMetadata): PoolMetadata {
+  const { name, ticker, access_type, distribution_type, estimated_apr, max_participants, token_to_distribute } = d;
   return { name, ticker, access_type, distribution_type, estimated_apr, max_participants, token_to_distribute };
 }

@@ -1,9 +1,9 @@
 import {
   CampaignEffectivelyFailed,
   RoundClaimAvailable,
-
   campaignStreamId,
   derivedEventId,
+  isEventOf,
   poolStreamId,
 } from '@dob/domain';
 import { START, type EventStore, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
@@ -19,7 +19,7 @@ const WATCHED_TYPES = [
   'CampaignActivated',
   'CampaignActivationExpired',
   'CampaignEffectivelyFailed',
-];
+] as const;
 
 interface PendingRound {
   network_id: number;
@@ -43,8 +43,6 @@ interface CampaignState {
   /** Finalized / activated / expired on chain, or the effective failure already appended. */
   settled: boolean;
 }
-
-type Chain = { chain: { network_id: number; contract_id: string; event_id: string } };
 
 /**
  * Appends the time-driven events: RoundClaimAvailable once a round's claimable_from has passed, and
@@ -145,9 +143,10 @@ export class TimeDrivenScheduler {
   }
 
   private apply(e: RecordedEvent): void {
-    const d = e.data as Record<string, string> & Chain;
+    if (!isEventOf(e, WATCHED_TYPES)) return;
     switch (e.type) {
       case 'RoundCreated': {
+        const d = e.data;
         const key = `${d.chain.network_id}/${d.chain.contract_id}/${d.round_id}`;
         const prev = this.rounds.get(key);
         this.rounds.set(key, {
@@ -164,19 +163,19 @@ export class TimeDrivenScheduler {
         return;
       }
       case 'RoundClaimAvailable': {
-        const x = e.data as { network_id: number; pool: string; round_id: string };
-        const key = `${x.network_id}/${x.pool}/${x.round_id}`;
-        const r = this.rounds.get(key);
+        const x = e.data;
+        const r = this.rounds.get(`${x.network_id}/${x.pool}/${x.round_id}`);
         if (r) r.done = true;
         return;
       }
       case 'CampaignEffectivelyFailed': {
-        const x = e.data as { network_id: number; campaign: string };
+        const x = e.data;
         const c = this.campaigns.get(`${x.network_id}/${x.campaign}`);
         if (c) c.settled = true;
         return;
       }
-      case 'CampaignCreated':
+      case 'CampaignCreated': {
+        const d = e.data;
         this.campaigns.set(`${d.chain.network_id}/${d.chain.contract_id}`, {
           network_id: d.chain.network_id,
           campaign: d.chain.contract_id,
@@ -187,15 +186,16 @@ export class TimeDrivenScheduler {
           settled: false,
         });
         return;
+      }
     }
-    const c = this.campaigns.get(`${d.chain?.network_id}/${d.chain?.contract_id}`);
+    const c = this.campaigns.get(`${e.data.chain.network_id}/${e.data.chain.contract_id}`);
     if (!c) return;
     if (e.type === 'CampaignContributed') {
-      c.sold = BigInt(d.total_shares_sold);
-      c.raised += BigInt(d.payment);
+      c.sold = BigInt(e.data.total_shares_sold);
+      c.raised += BigInt(e.data.payment);
     } else if (e.type === 'CampaignOptedOut') {
-      c.sold -= BigInt(d.shares);
-      c.raised -= BigInt(d.refund_amount);
+      c.sold -= BigInt(e.data.shares);
+      c.raised -= BigInt(e.data.refund_amount);
     } else {
       // CampaignFinalized / CampaignActivated / CampaignActivationExpired: the chain has spoken.
       c.settled = true;

@@ -5,7 +5,7 @@ import type { RecordedEvent } from '@dob/event-store';
  * written for the reconstruction acceptance test (it is not the read models): if the store is complete and the
  * decoders are right, this equals what the contracts answer to list_shares / get_share, balance, list_all_sales /
  * get_listing, get_round, get_total_raised / get_status / get_contribution.
- * Contract semantics mirrored (dob-contracts §2-§4): a V1 holder whose points drop to ≤ 0 leaves the cap table;
+ * Contract semantics mirrored (docs/contracts.md §2-§4): a V1 holder whose points drop to ≤ 0 leaves the cap table;
  * a listing is per seller, re-listing overwrites, a sale reduces it and removes it at 0; a V2 reclaim marks the
  * round fully claimed; a campaign refund/opt-out zeroes the contribution (opt-out also lowers total_raised).
  */

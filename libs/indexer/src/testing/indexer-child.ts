@@ -3,14 +3,14 @@
  * Env: RPC_URL, PG_URL + PG_SCHEMA (PostgreSQL store) or PGLITE_DIR, NETWORK_ID (default 9), START_LEDGER
  * (default 1), EXIT_WHEN_LIVE=1 to exit 0 once caught up. Prints one JSON line per status change on stdout
  * ({state, nextLedger, latestLedger}) and `{"halted": reason}` if it halts. Watches the devnet's stand-in wasm
- * hashes (DEVNET_KNOWN_WASMS) with discovery on, like the all-in-one app.
+ * hashes (DEVNET_STAND_IN_WASMS) with discovery on, like the all-in-one app.
  */
+import { DEVNET_STAND_IN_WASMS } from '@dob/devnet';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { createPgliteDatabase, createPostgresDatabase } from '@dob/sql';
 import { silentLogger } from '../ingestion/ingestion-status';
 import { startNetworkIndexing } from '../indexer-runtime';
-import { DEVNET_KNOWN_WASMS } from '../devnet/devnet-contracts';
 
 async function main(): Promise<void> {
   const env = process.env;
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     rpcUrl: env.RPC_URL,
     networkId: Number(env.NETWORK_ID ?? 9),
     startLedger: Number(env.START_LEDGER ?? 1),
-    knownWasms: DEVNET_KNOWN_WASMS,
+    knownWasms: DEVNET_STAND_IN_WASMS,
     pollIntervalMs: 200,
     scheduler: false,
     logger: silentLogger,

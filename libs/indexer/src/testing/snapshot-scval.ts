@@ -4,7 +4,7 @@ import type { RawChainEvent } from '../decoding/chain-event';
 
 /**
  * Converts soroban-sdk test-snapshot JSON values ({"symbol": …}, {"i128": "…"}, {"vec": […]}, …) to ScVal, so tests
- * feed the decoders the exact topics/data the real contracts emitted (dob-contracts §9 fixtures).
+ * feed the decoders the exact topics/data the real contracts emitted (docs/contracts.md §9 fixtures).
  */
 export function snapshotToScVal(j: Record<string, unknown>): xdr.ScVal {
   const [[k, v]] = Object.entries(j);

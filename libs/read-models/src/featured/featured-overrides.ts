@@ -1,5 +1,5 @@
+import { READ_MODELS_CHANGED_CHANNEL } from '@dob/projections';
 import { migrateSchema, type SqlDatabase, type SqlExecutor } from '@dob/sql';
-import { READ_MODELS_CHANGED } from '../queries/read-result-cache';
 
 /**
  * Operator-chosen featured pools, shown before the rule-based picks. Service-owned configuration (not derived from
@@ -36,7 +36,7 @@ export async function setFeaturedOverride(db: SqlExecutor, o: FeaturedOverride):
 
 /** Cached query results include the featured list: tell readers the overrides changed (a statement, not a read). */
 async function notifyChanged(db: SqlExecutor): Promise<void> {
-  await db.exec(`NOTIFY ${READ_MODELS_CHANGED}, '${FEATURED_OVERRIDES_TABLE}'`);
+  await db.exec(`NOTIFY ${READ_MODELS_CHANGED_CHANNEL}, '${FEATURED_OVERRIDES_TABLE}'`);
 }
 
 export async function clearFeaturedOverride(db: SqlExecutor, networkId: number, address: string): Promise<void> {

@@ -2,7 +2,7 @@ import { encodeAmount } from '@dob/mongo';
 import { DocumentCodec, documentId, readServingCollections, type Doc, type ProjectionTables } from '@dob/projections';
 import type { Collection, Db, Document, Sort } from 'mongodb';
 import { readModelProjections } from '../projections';
-import type { LearnedToken } from '../queries/token-directory';
+import type { LearnedToken } from '../queries/read-model-reader.port';
 
 /** Codecs of every read-model collection, by `projection.collection`. */
 const CODECS = new Map(

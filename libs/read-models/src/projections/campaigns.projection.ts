@@ -4,7 +4,7 @@ import { applyByType, type Chain, type EventHandler } from './apply-by-type';
 /**
  * Crowdfunding campaigns (one crowdfunding contract each) and their contributors. raised_amount follows the
  * contract's own total_raised: contributions add, opt-outs subtract (CF-d+), refunds after failure do not
- * (dob-contracts §4.6), and cf_done/cf_expr carry the authoritative totals. `is_active` depends on the clock and
+ * (docs/contracts.md §4.6), and cf_done/cf_expr carry the authoritative totals. `is_active` depends on the clock and
  * is decided at query time (fundraising and deadline not passed). Events of a campaign whose cf_init was never
  * seen change nothing.
  */
@@ -39,13 +39,18 @@ async function updateContributor(s: ProjectionState, c: Chain, investor: string,
   if (current) s.put('contributors', { ...current, ...change(current) });
 }
 
-const setStatus = (status: string, totals: boolean): EventHandler => async (s, e) => {
-  const d = e.data;
-  const c: Chain = d.chain;
-  await updateCampaign(s, c.network_id, c.contract_id, () =>
-    totals ? { status, total_shares_sold: BigInt(d.total_shares_sold), total_raised: BigInt(d.total_raised) } : { status },
-  );
-};
+/** A campaign's end with the contract's authoritative totals (cf_done, cf_expr). */
+const setStatus =
+  (status: string): EventHandler<'CampaignFinalized' | 'CampaignActivationExpired'> =>
+  async (s, e) => {
+    const d = e.data;
+    const c: Chain = d.chain;
+    await updateCampaign(s, c.network_id, c.contract_id, () => ({
+      status,
+      total_shares_sold: BigInt(d.total_shares_sold),
+      total_raised: BigInt(d.total_raised),
+    }));
+  };
 
 export const campaignsProjection: ProjectionDefinition = {
   name: CAMPAIGNS,
@@ -106,7 +111,7 @@ export const campaignsProjection: ProjectionDefinition = {
       await updateContributor(s, c, d.investor, false, (x) => ({ shares: x.shares - BigInt(d.shares), paid: x.paid - BigInt(d.refund_amount) }));
     },
     async CampaignFinalized(s, e) {
-      await setStatus(e.data.outcome === 'succeeded' ? 'succeeded' : 'failed', true)(s, e);
+      await setStatus(e.data.outcome === 'succeeded' ? 'succeeded' : 'failed')(s, e);
     },
     async CampaignActivationProposed(s, e) {
       const c: Chain = e.data.chain;
@@ -125,7 +130,7 @@ export const campaignsProjection: ProjectionDefinition = {
       const d = e.data;
       await updateContributor(s, d.chain, d.investor, false, (x) => ({ refunded: x.refunded + BigInt(d.refund_amount) }));
     },
-    CampaignActivationExpired: setStatus('failed', true),
+    CampaignActivationExpired: setStatus('failed'),
     async CampaignEffectivelyFailed(s, e) {
       const d = e.data;
       await updateCampaign(s, d.network_id, d.campaign, (x) => (x.status === 'fundraising' ? { status: 'failed' } : null));

@@ -1,5 +1,5 @@
 import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
-import { saleAddress } from '../sale-address';
+import { saleAddress } from '@dob/domain';
 import { applyByType, type Chain } from './apply-by-type';
 
 /**

@@ -1,6 +1,6 @@
 import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
 import { applyByType, type EventHandler } from './apply-by-type';
-import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, type ShareDelta } from './share-ledger';
+import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, type ShareDelta, type ShareEventType } from './share-ledger';
 
 /**
  * Share balances per (network, pool, holder). `joined_at` is when the balance last went from zero to positive;
@@ -13,8 +13,8 @@ export const MEMBERS = 'pool_members';
 export type MemberDoc = { network_id: number; pool: string; holder: string; shares: bigint; joined_at: string | null };
 export type MemberStatsDoc = { network_id: number; pool: string; member_count: number; total_shares: bigint };
 
-const apply: EventHandler = async (s, e) => {
-  const at = (e.data as { chain: { closed_at: string } }).chain.closed_at;
+const apply: EventHandler<ShareEventType> = async (s, e) => {
+  const at = e.data.chain.closed_at;
   for (const d of await shareDeltas(s, e)) await move(s, d, at);
   const table = await shareTableReplacement(s, e);
   if (table) {

@@ -1,9 +1,10 @@
+import type { ChainDerivedEventType, ChainEventData } from '@dob/domain';
 import type { ProjectionDefinition } from '@dob/projections';
 import { applyByType, type Chain, type EventHandler } from './apply-by-type';
 
 /**
- * The pool event log (spec: Pool event). One document per user-facing chain fact, typed init | distribute | claim |
- * transfer_shares | withdraw | lock | set_admin. Amounts stay in base units (or share counts, `amount_kind`);
+ * The pool event log (docs/agent-api.md#vocabulary). One document per user-facing chain fact, typed init |
+ * distribute | claim | transfer_shares | withdraw | lock | set_admin. Amounts stay in base units (or share counts, `amount_kind`);
  * the human description is written at query time, when the token's symbol and decimals are known.
  */
 export const POOL_EVENTS = 'pool_events';
@@ -24,7 +25,7 @@ export interface PoolEventRecord {
 }
 
 /** One document per domain event, keyed by its id (exactly-once application makes a plain write enough). */
-function record(map: (d: any, c: Chain) => PoolEventRecord): EventHandler {
+function record<K extends ChainDerivedEventType>(map: (d: ChainEventData[K], c: Chain) => PoolEventRecord): EventHandler<K> {
   return (s, e) => {
     const d = e.data;
     const c: Chain = d.chain;

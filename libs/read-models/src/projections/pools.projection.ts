@@ -3,7 +3,7 @@ import { applyByType, type Chain } from './apply-by-type';
 
 /**
  * One document per pool (network, splitter address): registry metadata (name, ticker, access/distribution type,
- * APR — no contract holds these, dob-contracts §7), what `init` says (version, creator, participation token), lock
+ * APR — no contract holds these, docs/contracts.md §7), what `init` says (version, creator, participation token), lock
  * and admin state, V2 distribution config/schedule, and the running total distributed. Member counts and share
  * totals come from the members model at query time. `listed` (initialised or registered) is what the lists show:
  * the model also keeps documents for events of unknown pools.
@@ -119,7 +119,7 @@ export const poolsProjection: ProjectionDefinition = {
     async PoolInitialized(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      // The first sighting of the pool on chain is its creation time (no on-chain "pool created" event, §7).
+      // The first sighting of the pool on chain is its creation time (no on-chain "pool created" event, docs/contracts.md §7).
       await updatePool(s, c.network_id, c.contract_id, () => ({
         initialized: true, pool_version: d.pool_version, pool_type: d.pool_type, creator_address: d.admin, admin: d.admin,
         mutable: d.mutable, participation_token: d.participation_token, created_at: c.closed_at, created_event_id: c.event_id,

@@ -1,9 +1,9 @@
-import type { ProjectionDefinition } from '@dob/projections';
+import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
 import { applyByType, type Chain, type EventHandler } from './apply-by-type';
-import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement } from './share-ledger';
+import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, type ShareEventType } from './share-ledger';
 
 /**
- * Distribution rounds per pool with their totals and claims (brief: round status).
+ * Distribution rounds per pool with their totals and claims (docs/decisions.md#d4).
  * - V2: `dist_new` (RoundCreated) opens round `round_id`; `claimed` adds to it; `reclaim` records the remainder.
  *   total_shares = the pool's share supply when the round was created (the contract's total_supply_snapshot).
  * - V1: `distrib` (DistributionAllocated) credits holders, then `dist_all` (DistributionCompleted) closes the
@@ -37,10 +37,10 @@ export type WithdrawalDoc = { network_id: number; pool: string; holder: string; 
 
 const HOLDER_AMOUNT = { network_id: 'int', pool: 'text', holder: 'text', token: 'text', amount: 'amount' } as const;
 
-const totalsOf = async (s: Parameters<EventHandler>[0], networkId: number, pool: string): Promise<TotalsDoc> =>
+const totalsOf = async (s: ProjectionState, networkId: number, pool: string): Promise<TotalsDoc> =>
   (await s.get<TotalsDoc>('totals', { network_id: networkId, pool })) ?? { network_id: networkId, pool, total_shares: 0n, v1_rounds: 0 };
 
-const shares: EventHandler = async (s, e) => {
+const shares: EventHandler<ShareEventType> = async (s, e) => {
   for (const d of await shareDeltas(s, e)) {
     const t = await totalsOf(s, d.networkId, d.pool);
     s.put('totals', { ...t, total_shares: t.total_shares + d.delta });
@@ -52,7 +52,7 @@ const shares: EventHandler = async (s, e) => {
   }
 };
 
-/** V1 shares are basis points: init and update_shares require Σ = 10,000 (dob-contracts §2, InvalidShareTotal). */
+/** V1 shares are basis points: init and update_shares require Σ = 10,000 (docs/contracts.md §2, InvalidShareTotal). */
 const V1_TOTAL_SHARES = 10_000n;
 
 export const roundsProjection: ProjectionDefinition = {

@@ -1,10 +1,10 @@
-import type { RecordedEvent } from '@dob/event-store';
+import type { RecordedChainEvent } from '@dob/event-store';
 import type { CollectionSpec, ProjectionState } from '@dob/projections';
 
 /**
  * Who holds how many shares. V1 pools keep the cap table in the splitter: `init` sets it (the indexer reads the
  * table from the init call's args into PoolInitialized.initial_shares, since the event carries only its length,
- * dob-contracts §2.4), SharesTransferred moves points, and `update_shares` replaces it (ShareTableUpdated.shares).
+ * docs/contracts.md §2.4), SharesTransferred moves points, and `update_shares` replaces it (ShareTableUpdated.shares).
  * V2 pools keep balances in the participation token, so V2 balances come from ParticipationToken* events and V2's
  * SharesTransferred / ShareTableUpdated are only records (per the event catalog's note on SharesTransferred).
  * A pool's version is learned from PoolInitialized into a per-projection collection (`versions`).
@@ -18,6 +18,7 @@ export const SHARE_EVENT_TYPES = [
   'ParticipationTokenBurned',
   'ParticipationTokenClawedBack',
 ] as const;
+export type ShareEventType = (typeof SHARE_EVENT_TYPES)[number];
 
 export interface ShareDelta {
   readonly networkId: number;
@@ -34,21 +35,18 @@ const poolVersion = async (s: ProjectionState, networkId: number, pool: string):
   (await s.get<VersionDoc>('versions', { network_id: networkId, pool }))?.version;
 
 /** The share movements one event makes (empty for events that move none); records pool versions on the way. */
-export async function shareDeltas(s: ProjectionState, e: RecordedEvent<any>): Promise<ShareDelta[]> {
-  const d = e.data;
-  const networkId: number = d.chain.network_id;
+export async function shareDeltas(s: ProjectionState, e: RecordedChainEvent<ShareEventType>): Promise<ShareDelta[]> {
+  const networkId = e.data.chain.network_id;
   switch (e.type) {
-    case 'PoolInitialized':
+    case 'PoolInitialized': {
+      const d = e.data;
       s.put('versions', { network_id: networkId, pool: d.chain.contract_id, version: d.pool_version });
       if (d.pool_version !== '1' || !Array.isArray(d.initial_shares)) return [];
       // A pool starts empty, so the initial table is a set of deltas from zero.
-      return (d.initial_shares as { shareholder: string; share: string }[]).map((x) => ({
-        networkId,
-        pool: d.chain.contract_id,
-        holder: x.shareholder,
-        delta: BigInt(x.share),
-      }));
+      return d.initial_shares.map((x) => ({ networkId, pool: d.chain.contract_id, holder: x.shareholder, delta: BigInt(x.share) }));
+    }
     case 'SharesTransferred': {
+      const d = e.data;
       if (d.reason === 'crowdfunding_allocation') return []; // always a V2 PT mint, counted from the PT event
       if ((await poolVersion(s, networkId, d.pool)) === '2') return [];
       const shares = BigInt(d.shares);
@@ -56,18 +54,24 @@ export async function shareDeltas(s: ProjectionState, e: RecordedEvent<any>): Pr
       if (d.from) out.unshift({ networkId, pool: d.pool, holder: d.from, delta: -shares });
       return out;
     }
-    case 'ParticipationTokenMinted':
+    case 'ParticipationTokenMinted': {
+      const d = e.data;
       return d.pool ? [{ networkId, pool: d.pool, holder: d.to, delta: BigInt(d.amount) }] : [];
-    case 'ParticipationTokenTransferred':
+    }
+    case 'ParticipationTokenTransferred': {
+      const d = e.data;
       return d.pool
         ? [
             { networkId, pool: d.pool, holder: d.from, delta: -BigInt(d.amount) },
             { networkId, pool: d.pool, holder: d.to, delta: BigInt(d.amount) },
           ]
         : [];
+    }
     case 'ParticipationTokenBurned':
-    case 'ParticipationTokenClawedBack':
+    case 'ParticipationTokenClawedBack': {
+      const d = e.data;
       return d.pool ? [{ networkId, pool: d.pool, holder: d.from, delta: -BigInt(d.amount) }] : [];
+    }
     default:
       return [];
   }
@@ -80,16 +84,15 @@ export interface ShareTableReplacement {
 }
 
 /**
- * V1 `update_shares` replaces the whole cap table (dob-contracts §2.2): the new table when the event carries it
+ * V1 `update_shares` replaces the whole cap table (docs/contracts.md §2.2): the new table when the event carries it
  * (null for V2, whose PT mints/clawbacks carry the change, and when the indexer could not read the call).
  */
-export async function shareTableReplacement(s: ProjectionState, e: RecordedEvent<any>): Promise<ShareTableReplacement | null> {
-  const d = e.data;
-  if (e.type !== 'ShareTableUpdated' || !Array.isArray(d.shares)) return null;
-  const networkId: number = d.chain.network_id;
-  const pool: string = d.chain.contract_id;
+export async function shareTableReplacement(s: ProjectionState, e: RecordedChainEvent<ShareEventType>): Promise<ShareTableReplacement | null> {
+  if (e.type !== 'ShareTableUpdated' || !Array.isArray(e.data.shares)) return null;
+  const networkId = e.data.chain.network_id;
+  const pool = e.data.chain.contract_id;
   if ((await poolVersion(s, networkId, pool)) !== '1') return null;
   const holders = new Map<string, bigint>();
-  for (const x of d.shares as { shareholder: string; share: string }[]) holders.set(x.shareholder, (holders.get(x.shareholder) ?? 0n) + BigInt(x.share));
+  for (const x of e.data.shares) holders.set(x.shareholder, (holders.get(x.shareholder) ?? 0n) + BigInt(x.share));
   return { networkId, pool, holders };
 }

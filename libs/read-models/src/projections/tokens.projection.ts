@@ -4,7 +4,7 @@ import { applyByType, type Chain } from './apply-by-type';
 /**
  * Token symbols learned from the chain: a Stellar Asset Contract's CAP-67 `transfer` carries the asset topic
  * "CODE:ISSUER" (or "native" for XLM), which names the token. SAC amounts always have 7 decimals
- * (dob-contracts §1: SAC/classic = 7 decimals). Configured tokens override what is learned here.
+ * (docs/contracts.md §1: SAC/classic = 7 decimals). Configured tokens override what is learned here.
  */
 export const TOKENS = 'tokens';
 

@@ -1,3 +1,4 @@
+import type { ChainDerivedEventType, ChainEventData } from '@dob/domain';
 import type { ProjectionDefinition } from '@dob/projections';
 import { applyByType, type Chain, type EventHandler } from './apply-by-type';
 
@@ -36,7 +37,7 @@ interface Entry {
 }
 
 /** One document per (domain event, wallet side), keyed by both (exactly-once application makes a write enough). */
-function record(map: (d: any, c: Chain) => Entry[]): EventHandler {
+function record<K extends ChainDerivedEventType>(map: (d: ChainEventData[K], c: Chain) => Entry[]): EventHandler<K> {
   return (s, e) => {
     const d = e.data;
     const c: Chain = d.chain;

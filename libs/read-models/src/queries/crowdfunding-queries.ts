@@ -1,4 +1,4 @@
-import { formatAmount, percent } from '../money';
+import { formatAmount, percent } from '@dob/domain';
 import { iso, type QueryContext } from './query-context';
 import type { CampaignRow } from './read-model-reader.port';
 
@@ -39,7 +39,7 @@ const ORDER: Record<CrowdfundingSort, (a: CampaignRow, b: CampaignRow) => number
 };
 
 /**
- * Campaigns (the crowdfunding contract is the campaign's pool_address, brief). target = soft cap shares × price;
+ * Campaigns (the crowdfunding contract is the campaign's pool_address, docs/decisions.md#d10). target = soft cap shares × price;
  * raised = the contract's total raised. Name and ticker come from the registry entry of the campaign contract, or
  * of the splitter it activated.
  */

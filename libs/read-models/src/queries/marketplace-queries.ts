@@ -1,4 +1,4 @@
-import { formatAmount } from '../money';
+import { formatAmount } from '@dob/domain';
 import { resolvePoolNetwork } from './pool-resolution';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
 import { LISTING_SORTS, LISTING_STATUSES, type ListingRow, type ListingSort, type ListingStatusFilter } from './read-model-reader.port';

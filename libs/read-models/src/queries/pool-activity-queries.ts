@@ -1,4 +1,4 @@
-import { formatAmount, perShare, percent } from '../money';
+import { formatAmount, perShare, percent } from '@dob/domain';
 import type { PoolEventType } from '../projections/pool-events.projection';
 import { resolvePoolNetwork } from './pool-resolution';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';

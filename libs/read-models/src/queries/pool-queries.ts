@@ -1,9 +1,9 @@
-import { formatAmount } from '../money';
+import { formatAmount } from '@dob/domain';
 import { chainName } from '../networks';
 import { resolvePoolNetwork } from './pool-resolution';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
-import { POOL_SORTS, type PoolRow, type PoolSort } from './read-model-reader.port';
-import { tokenLabel, type LearnedToken, type TokenResolver } from './token-directory';
+import { POOL_SORTS, type LearnedToken, type PoolRow, type PoolSort } from './read-model-reader.port';
+import { tokenLabel, type TokenResolver } from './token-directory';
 
 export { POOL_SORTS, type PoolRow, type PoolSort };
 export const ACCESS_TYPES = ['rtj', 'p', 'qr', 'stk'] as const;
@@ -16,7 +16,7 @@ const WAY_TO_ACCESS: Record<string, string> = {
   stk: 'Users stake tokens to receive shares',
 };
 
-/** Defaults of get_distribution_config on V2 (dob-contracts §3): 12 h interval, no delay, 365-day expiry. */
+/** Defaults of get_distribution_config on V2 (docs/contracts.md §3): 12 h interval, no delay, 365-day expiry. */
 const V2_DEFAULT_CONFIG = { min_interval_seconds: 43_200, claim_delay_seconds: 0, round_expiry_seconds: 31_536_000 };
 
 export interface PoolListQuery extends Paging {

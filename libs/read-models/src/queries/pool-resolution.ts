@@ -3,7 +3,7 @@ import type { QueryContext } from './query-context';
 
 /**
  * Finds the network of a pool address. The same contract address can exist on several networks; then the caller
- * must say which (spec: network_id "required when the address exists on several networks").
+ * must say which (docs/agent-api.md#networks: network_id is required when the address exists on several networks).
  */
 export async function resolvePoolNetwork(ctx: QueryContext, address: string, networkId?: number): Promise<number> {
   const networks = await ctx.reader.poolNetworks(address, networkId);

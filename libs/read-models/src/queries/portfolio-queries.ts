@@ -1,5 +1,4 @@
-import { AppError } from '@dob/domain';
-import { formatAmount, percent } from '../money';
+import { AppError, formatAmount, percent } from '@dob/domain';
 import { chainName } from '../networks';
 import { MarketplaceQueries, type Listing, type ListingStatusFilter } from './marketplace-queries';
 import { nextDistribution } from './pool-queries';
@@ -7,7 +6,7 @@ import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './
 import type { HoldingRow } from './read-model-reader.port';
 import { tokenLabel, type TokenLookup } from './token-directory';
 
-/** Dob's documented holdings record (PORT §5), field for field. */
+/** DobProtocol's documented holdings record (`GET /portfolio/holdings`, docs/decisions.md#d1 for its amounts), field for field. */
 export interface Holding {
   pool_address: string;
   pool_name: string | null;
@@ -70,7 +69,7 @@ export interface HistoryEntry {
 /**
  * The key's wallet across pools. Earnings: V2 claims + V1 credited allocations. Unclaimed: for each V2 round that
  * is claimable now (completed status) and not claimed by the wallet, floor(total × balance / total_shares) — the
- * contract's own formula on a live-balance round (dob-contracts §3) — plus V1 allocations not yet withdrawn.
+ * contract's own formula on a live-balance round (docs/contracts.md §3) — plus V1 allocations not yet withdrawn.
  */
 export class PortfolioQueries {
   private readonly marketplace: MarketplaceQueries;

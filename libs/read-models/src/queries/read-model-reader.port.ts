@@ -1,5 +1,11 @@
 import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
-import type { LearnedToken } from './token-directory';
+
+/** A row of the tokens read model: a symbol learned from the chain. */
+export interface LearnedToken {
+  readonly network_id: number;
+  readonly address: string;
+  readonly symbol: string;
+}
 
 /**
  * What the query services read from a read-model store: rows in one shape whatever the store, so the services'
@@ -149,7 +155,7 @@ export interface PoolReads {
 
 export const LISTING_SORTS = ['created_desc', 'created_asc', 'price_asc', 'price_desc'] as const;
 export type ListingSort = (typeof LISTING_SORTS)[number];
-/** Brief: `status` beside is_active; lists show active listings unless asked (`all` = every status). */
+/** docs/decisions.md#d9: `status` beside is_active; lists show active listings unless asked (`all` = every status). */
 export const LISTING_STATUSES = ['active', 'sold', 'cancelled', 'all'] as const;
 export type ListingStatusFilter = (typeof LISTING_STATUSES)[number];
 

@@ -1,12 +1,6 @@
 import { READ_MODELS_CHANGED_CHANNEL } from '@dob/projections';
 import type { SqlDatabase, SqlExecutor, SqlResult } from '@dob/sql';
 
-/**
- * NOTIFY channel of libs/projections' SQL read-model store, signalled at the COMMIT of every batch, view switch
- * and reset (and by featured-override writes).
- */
-export const READ_MODELS_CHANGED = READ_MODELS_CHANGED_CHANNEL;
-
 export interface ReadResultCacheOptions {
   /** Most results kept (least recently used go first). */
   readonly maxEntries?: number;
@@ -34,7 +28,7 @@ export interface ReadResultCache {
 
 /**
  * Query results of the read models, kept between requests until the read models change. Read models change only
- * when the projection runner commits, which NOTIFYs READ_MODELS_CHANGED (as do operator writes such as featured
+ * when the projection runner commits, which NOTIFYs READ_MODELS_CHANGED_CHANNEL (as do operator writes such as featured
  * overrides), so a result stays valid until the next notification; clock-dependent queries pass `now` as a
  * parameter and so never share an entry across instants.
  *
@@ -47,7 +41,7 @@ export interface ReadResultCache {
 export async function createReadResultCache(db: SqlDatabase, options: ReadResultCacheOptions = {}): Promise<ReadResultCache> {
   const cache = new Cache(db, options);
   try {
-    cache.unlisten = await db.listen(READ_MODELS_CHANGED, () => cache.invalidate());
+    cache.unlisten = await db.listen(READ_MODELS_CHANGED_CHANNEL, () => cache.invalidate());
     cache.enabled = true;
   } catch {
     cache.enabled = false; // safe fallback: every read goes to the database

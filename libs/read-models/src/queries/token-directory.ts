@@ -1,4 +1,4 @@
-import type { ReadModelReader } from './read-model-reader.port';
+import type { LearnedToken, ReadModelReader } from './read-model-reader.port';
 
 export interface TokenInfo {
   readonly networkId: number;
@@ -7,7 +7,7 @@ export interface TokenInfo {
   readonly decimals: number;
 }
 
-/** Stellar Asset Contracts always use 7 decimals (dob-contracts §1); unknown SEP-41 tokens are assumed alike. */
+/** Stellar Asset Contracts always use 7 decimals (docs/contracts.md §1); unknown SEP-41 tokens are assumed alike. */
 export const DEFAULT_DECIMALS = 7;
 
 /** Symbol and decimals of a token (what amounts are formatted with). */
@@ -20,15 +20,8 @@ export interface TokenLookup extends TokenResolver {
   addressesFor(networkId: number | undefined, symbolOrAddress: string): string[];
 }
 
-/** A row of the tokens read model: a symbol learned from the chain. */
-export interface LearnedToken {
-  readonly network_id: number;
-  readonly address: string;
-  readonly symbol: string;
-}
-
 /**
- * A token as agents see it (spec: token_to_distribute is a token symbol): registry metadata may name the token by
+ * A token as agents see it (token_to_distribute is a token symbol, docs/agent-api.md#vocabulary): registry metadata may name the token by
  * its contract address, which is shown as the symbol the directory knows for it (else the address stays).
  */
 export function tokenLabel(tokens: TokenResolver, networkId: number, value: string | null): string | null {

@@ -1,6 +1,5 @@
 import type { SqlExecutor } from '@dob/sql';
-import type { ReadModelReader } from '../queries/read-model-reader.port';
-import type { LearnedToken } from '../queries/token-directory';
+import type { LearnedToken, ReadModelReader } from '../queries/read-model-reader.port';
 import { sqlMarketReads } from './sql-market-reads';
 import { sqlPoolReads } from './sql-pool-reads';
 import { sqlPortfolioReads } from './sql-portfolio-reads';

@@ -30,7 +30,7 @@ export function joinLearnedToken(alias: string, networkId: string, address: stri
 }
 
 /**
- * Round status is a function of the clock (brief): pending before claimable_from, completed from then until
+ * Round status is a function of the clock (docs/decisions.md#d4): pending before claimable_from, completed from then until
  * expires_at, expired after it (the contract refuses claims with RoundExpired once now > expires_at and allows
  * reclaim only then). V1 rounds have no expiry. `$NOW` is replaced by the query's parameter.
  */

@@ -2,7 +2,7 @@ import { AppError } from '@dob/domain';
 
 /**
  * A decimal string in token units ("12.5") → i128 base units (bigint). Money never passes through a float
- * (brief: amounts are i128 base units, decimal strings in JSON). More fractional digits than the token has is an
+ * (docs/decisions.md#d1: i128 base units, decimal strings in JSON). More fractional digits than the token has is an
  * error rather than a silent rounding.
  */
 export function parseTokenAmount(value: string, decimals: number, field: string): bigint {

@@ -1,5 +1,5 @@
 /**
- * Contract error names per contract family, from dob-contracts.md §2.3 (splitter V1), §3.2 (splitter V2) and §4.3
+ * Contract error names per contract family, from docs/contracts.md §2.3 (splitter V1), §3.2 (splitter V2) and §4.3
  * (crowdfunding, build cf-v0.3.0 = CF-g). The same number means different things per version (V1 #7 =
  * ZeroTransferAmount, V2 #7 = NegativeShareAmount), so a code is only named together with its contract family.
  */

@@ -1,7 +1,6 @@
-import { AppError } from '@dob/domain';
-import { formatAmount } from '@dob/read-models';
+import { AppError, formatAmount } from '@dob/domain';
 
-/** get_config of a crowdfunding contract (dob-contracts §4.5), amounts in payment-token base units. */
+/** get_config of a crowdfunding contract (docs/contracts.md §4.5), amounts in payment-token base units. */
 export interface CampaignConfig {
   readonly paymentToken: string;
   readonly pricePerShare: bigint;
@@ -16,7 +15,7 @@ export interface CampaignConfig {
 
 export const CAMPAIGN_STATUS = { fundraising: 0, succeeded: 1, failed: 2, activated: 3 } as const;
 
-/** Brief: target_amount = soft cap shares × price. */
+/** target_amount = soft cap shares × price (docs/decisions.md#d10). */
 export const targetOf = (c: CampaignConfig): bigint => c.softCapShares * c.pricePerShare;
 
 export interface ContributionPlan {
@@ -27,9 +26,9 @@ export interface ContributionPlan {
 }
 
 /**
- * The spec's crowdfunding validation failures, in its order (all VALIDATION_ERROR): deadline passed, amount ≤ 0,
+ * The crowdfunding validation failures of docs/agent-api.md#errors, in its order (all VALIDATION_ERROR): deadline passed, amount ≤ 0,
  * amount above the remaining target (stating the maximum), balance too low. "Not a crowdfunding pool" is decided
- * by the pool lookup before this. The contract takes a share count: shares = floor(amount / price) (brief).
+ * by the pool lookup before this. The contract takes a share count: shares = floor(amount / price) (docs/decisions.md#d10).
  */
 export function planContribution(c: CampaignConfig, input: { amount: bigint; raised: bigint; balance: bigint; nowSeconds: bigint; decimals: number; symbol: string }): ContributionPlan {
   const money = (v: bigint) => `${formatAmount(v, input.decimals)} ${input.symbol}`;

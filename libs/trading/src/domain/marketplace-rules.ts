@@ -16,7 +16,7 @@ export function requireListing(listing: ListingInfo | null, saleAddress: string,
 
 /**
  * Active in the read model AND on chain with the same terms, else 409: the read model may lag a sale or a V1
- * re-listing (which overwrites the seller's listing in place, dob-contracts §2.5).
+ * re-listing (which overwrites the seller's listing in place, docs/contracts.md §2.5).
  */
 export function requireActive(listing: ListingInfo, onChain: ChainListing | null): ChainListing {
   if (listing.status !== 'active' || !onChain || onChain.sharesForSale <= 0n) {

@@ -52,7 +52,7 @@ describe('marketplace rules', () => {
   });
 });
 
-describe('crowdfunding rules (the spec\'s five failures)', () => {
+describe('crowdfunding rules (the five failures of docs/agent-api.md#errors)', () => {
   const config: CampaignConfig = { paymentToken: 'CUSDC', pricePerShare: U, softCapShares: 1_000n, hardCapShares: 5_000n, deadline: 2_000n, status: 0, totalSharesSold: 0n };
   const plan = (over: Partial<{ amount: bigint; raised: bigint; balance: bigint; nowSeconds: bigint }>, c = config) =>
     planContribution(c, { amount: 10n * U, raised: 0n, balance: 10_000n * U, nowSeconds: 1_000n, decimals: 7, symbol: 'USDC', ...over });

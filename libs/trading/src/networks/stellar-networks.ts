@@ -8,7 +8,7 @@ export interface KnownToken {
 }
 
 export interface StellarNetwork {
-  /** The spec's internal id: 9 = testnet (the embedded devnet by default), 10 = mainnet. */
+  /** The API's network id (docs/agent-api.md#networks): 9 = testnet (the embedded devnet by default), 10 = mainnet. */
   readonly id: number;
   readonly rpcUrl: string;
   readonly passphrase: string;
@@ -17,7 +17,7 @@ export interface StellarNetwork {
   readonly tokens?: readonly KnownToken[];
 }
 
-/** Per the spec only ids 9 and 10 carry Stellar transaction envelopes; every other id is another chain. */
+/** Only ids 9 and 10 (docs/decisions.md#d5) carry Stellar transaction envelopes; every other id is another chain. */
 export const STELLAR_NETWORK_IDS: readonly number[] = [9, 10];
 
 /** The networks trading may use (id → RPC URL, passphrase, explorer). Use cases receive this, never config. */

@@ -1,5 +1,4 @@
-import { AppError } from '@dob/domain';
-import { formatAmount, percent } from '@dob/read-models';
+import { AppError, formatAmount, percent } from '@dob/domain';
 import { splitterFamily } from '../domain/contract-errors';
 import { parseTokenAmount, percentString } from '../domain/amounts';
 import { checkReclaim, planContribution } from '../domain/crowdfunding-rules';

@@ -15,7 +15,7 @@ export interface BuiltTransaction {
 
 /**
  * One Soroban invocation with the wallet as source: the sequence comes from getAccount, timebounds
- * [0, now + 10 min] (brief), then simulate + assemble (footprint, resource fee, auth entries recorded for the
+ * [0, now + 10 min] (docs/decisions.md#d11), then simulate + assemble (footprint, resource fee, auth entries recorded for the
  * source account). A failing simulation means the call would fail on chain: TRANSACTION_FAILED with the contract
  * error named for the contract's version.
  */

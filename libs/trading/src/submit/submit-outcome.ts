@@ -1,5 +1,5 @@
 import { scValToNative, StrKey, type xdr } from '@stellar/stellar-sdk';
-import { formatAmount, saleAddress } from '@dob/read-models';
+import { formatAmount, saleAddress } from '@dob/domain';
 import { progressPercent } from '../prepare/prepare-service';
 import type { PreparedTransaction } from '../ports/prepared-transactions.port';
 
@@ -31,12 +31,18 @@ const find = (events: readonly DecodedEvent[], name: string, contract: string): 
   if (!e) throw new MissingEffect(`expected a ${name} event from ${contract}`);
   return e;
 };
+/** The data tuple of the `name` event `contract` emitted (a Soroban event's data is a vec for these events). */
+const tupleOf = (events: readonly DecodedEvent[], name: string, contract: string): unknown[] => {
+  const { data } = find(events, name, contract);
+  if (!Array.isArray(data)) throw new MissingEffect(`expected the ${name} event from ${contract} to carry a tuple`);
+  return data;
+};
 const big = (v: unknown) => BigInt(v as bigint);
 const ctx = (p: PreparedTransaction) => p.context as Record<string, string | number | null>;
 
 /**
  * What a V2 cancel_listing gave back: the escrow returns as a participation-token `transfer(splitter, seller)`
- * (dob-contracts §3.1 "returns escrow", PT event shape §8: `[transfer, from, to]` → i128), so the chain says how
+ * (docs/contracts.md §3.1 "returns escrow", PT event shape §8: `[transfer, from, to]` → i128), so the chain says how
  * many shares came back even when a sale landed between prepare and submit. V1 holds no escrow and its `canceled`
  * event carries no amount: null, and the caller keeps the figure read from get_listing at prepare.
  */
@@ -46,8 +52,8 @@ export function sharesReturned(events: readonly DecodedEvent[], pool: string, se
 }
 
 /**
- * The spec's submit response of each flow, from what the transaction did (its events) plus what was prepared.
- * `listedEventId` is the getEvents id of the `listed` event, from which sale_address derives (brief).
+ * The submit response of each flow (the OpenAPI document), from what the transaction did (its events) plus what was prepared.
+ * `listedEventId` is the getEvents id of the `listed` event, from which sale_address derives (docs/decisions.md#d2).
  */
 export function submitResponse(p: PreparedTransaction, hash: string, events: readonly DecodedEvent[], explorerUrl: string, listedEventId?: string): Record<string, unknown> {
   const c = ctx(p);
@@ -56,14 +62,13 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
   const common = { transaction_hash: hash };
   switch (p.kind) {
     case 'buy': {
-      // sold(seller, buyer) → (shares_amount, total_price, payment_token), dob-contracts §2.4 / §3.3
-      const [shares, total] = find(events, 'sold', pool).data as unknown[];
+      // sold(seller, buyer) → (shares_amount, total_price, payment_token), docs/contracts.md §2.4 / §3.3
+      const [shares, total] = tupleOf(events, 'sold', pool);
       return { ...common, listing_id: c.listing_id, shares_bought: Number(big(shares)), total_cost: formatAmount(big(total), decimals), payment_token: c.token_symbol, stellar_explorer_url: explorerUrl };
     }
     case 'list': {
-      const e = find(events, 'listed', pool);
-      const [shares, price] = e.data as unknown[];
-      const seller = String(e.topics[0]);
+      const [shares, price] = tupleOf(events, 'listed', pool);
+      const seller = String(find(events, 'listed', pool).topics[0]);
       return {
         ...common,
         sale_address: listedEventId ? saleAddress(p.networkId, pool, seller, listedEventId) : null,
@@ -79,8 +84,8 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
       return { ...common, listing_id: c.listing_id, shares_returned: Number(sharesReturned(events, pool, seller) ?? BigInt(String(c.shares_returned))), stellar_explorer_url: explorerUrl };
     }
     case 'contribute': {
-      // cf_ctrb(investor) → (shares_amount, payment, total_shares_sold_after), dob-contracts §4.4
-      const [shares, payment, soldAfter] = (find(events, 'cf_ctrb', pool).data as unknown[]).map(big);
+      // cf_ctrb(investor) → (shares_amount, payment, total_shares_sold_after), docs/contracts.md §4.4
+      const [shares, payment, soldAfter] = tupleOf(events, 'cf_ctrb', pool).map(big);
       const raised = soldAfter * BigInt(String(c.price_per_share));
       return {
         ...common,
@@ -95,7 +100,7 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
     }
     case 'reclaim': {
       // cf_rfnd(investor) → (shares, refund_amount)
-      const [shares, refund] = (find(events, 'cf_rfnd', pool).data as unknown[]).map(big);
+      const [shares, refund] = tupleOf(events, 'cf_rfnd', pool).map(big);
       return { ...common, pool_address: pool, amount_reclaimed: formatAmount(refund, decimals), payment_token: c.token_symbol, shares_refunded: Number(shares), stellar_explorer_url: explorerUrl };
     }
   }

@@ -153,7 +153,7 @@ function unwrap(outcome: SubmitOutcome): Record<string, unknown> {
 }
 
 function alreadySubmitted(row: PreparedTransaction): AppError {
-  // Brief: CONFLICT for a transaction already submitted; the first result rides along so a client retry learns it.
+  // CONFLICT for a transaction already submitted (docs/decisions.md#d7); the first result rides along so a client retry learns it.
   return AppError.conflict('Transaction already submitted', {
     transaction_hash: row.hash,
     state: row.state,

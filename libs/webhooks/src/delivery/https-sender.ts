@@ -78,7 +78,7 @@ export function createHttpsSender(options: HttpsSenderOptions): WebhookSender {
           },
           (res) => {
             const code = res.statusCode ?? 0;
-            res.resume(); // the response body is ignored (spec); drain it so the socket closes
+            res.resume(); // the response body is ignored (docs/agent-api.md#webhooks); drain it so the socket closes
             res.on('end', () => {
               const ok = code >= 200 && code < 300;
               const redirect = code >= 300 && code < 400;

@@ -1,6 +1,6 @@
 /**
- * The spec's retry policy: 5 retries, 1 min, 5 min, 30 min, 2 h and 12 h after the failed attempt before each
- * (agent-api.md "Retry policy"). Injectable so tests can compress it to milliseconds.
+ * The retry policy of docs/agent-api.md#webhooks: 5 retries, 1 min, 5 min, 30 min, 2 h and 12 h after the failed attempt before each
+ * Injectable so tests can compress it to milliseconds.
  */
 export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000];
 

@@ -75,7 +75,7 @@ export class FanoutLookups {
     return r ? { name: r.name, ticker: r.ticker, accessType: r.access_type, distributionType: r.distribution_type } : UNKNOWN_POOL;
   }
 
-  /** V1 cap tables are basis points summing to 10 000 (dob-contracts: InvalidShareTotal); V2 shares are the PT supply. */
+  /** V1 cap tables are basis points summing to 10 000 (docs/contracts.md §2.5: InvalidShareTotal); V2 shares are the PT supply. */
   async totalShares(networkId: number, pool: string): Promise<bigint> {
     const { rows } = await this.tx.query<{ pool_version: string | null; pt_supply: string }>(
       `SELECT pool_version, pt_supply::text AS pt_supply FROM ${this.t.pools} WHERE network_id = $1 AND pool = $2`,

@@ -3,7 +3,7 @@ import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { ProjectionRunner, createSqlReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
 import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { createWebhookComponents, type WebhookComponents } from '../notifier';
-import { saleAddress } from './money';
+import { saleAddress } from '@dob/domain';
 import { createFanoutProjection } from './fanout.projection';
 import {
   sampleAccount,

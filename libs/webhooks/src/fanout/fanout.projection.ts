@@ -1,30 +1,9 @@
-import type { PayloadOf } from '@dob/domain';
-import type {
-  CampaignContributed,
-  CampaignCreated,
-  CampaignEffectivelyFailed,
-  CampaignFinalized,
-  CampaignOptedOut,
-  DistributionCompleted,
-  ListingCreated,
-  ListingSold,
-  ParticipationTokenBurned,
-  ParticipationTokenClawedBack,
-  ParticipationTokenMinted,
-  PaymentTokenTransferred,
-  PoolInitialized,
-  PoolMetadataUpdated,
-  PoolRegistered,
-  RoundClaimAvailable,
-  RoundCreated,
-  SharesTransferred,
-} from '@dob/domain';
-import type { RecordedEvent } from '@dob/event-store';
+import { isChainEvent, saleAddress } from '@dob/domain';
+import type { RecordedChainEvent, RecordedEvent } from '@dob/event-store';
 import type { SqlProjectionDefinition } from '@dob/projections';
 import { deliveryId } from '../ids';
 import { SqlDeliveryQueue, type NewDelivery } from '../store/delivery-queue';
 import { createLookupTables, FanoutLookups, LOOKUP_TABLES, type KnownToken } from './fanout-lookups';
-import { saleAddress } from './money';
 import * as payloads from './payloads';
 import type { Notification } from './payloads';
 
@@ -52,10 +31,8 @@ export const FANOUT_EVENT_TYPES = [
   'CampaignEffectivelyFailed',
 ] as const;
 
-type P<D> = PayloadOf<D>;
-
 /**
- * The notifier's fan-out: a checkpointed projection (libs/projections) whose apply maps domain events to the spec's
+ * The notifier's fan-out: a checkpointed projection (libs/projections) whose apply maps domain events to the
  * webhook events and inserts one delivery row per (event, active subscribed webhook) into the durable queue — in
  * the same transaction as its checkpoint. A crash before COMMIT loses nothing (the batch is re-read); after COMMIT
  * nothing is enqueued twice (the checkpoint moved, and ids are deterministic besides).
@@ -105,10 +82,12 @@ export function createFanoutProjection(options: { now?: () => Date; tokens?: rea
 }
 
 /** Updates the lookups with one event and returns the notification it causes, if any. */
-async function fold(l: FanoutLookups, event: RecordedEvent): Promise<Notification | null> {
+async function fold(l: FanoutLookups, recorded: RecordedEvent): Promise<Notification | null> {
+  if (!isChainEvent(recorded)) return null;
+  const event: RecordedChainEvent = recorded;
   switch (event.type) {
     case 'PoolRegistered': {
-      const e = event.data as P<typeof PoolRegistered>;
+      const e = event.data;
       await l.upsertPool(e.network_id, e.pool, {
         name: e.name,
         ticker: e.ticker,
@@ -118,7 +97,7 @@ async function fold(l: FanoutLookups, event: RecordedEvent): Promise<Notificatio
       return null;
     }
     case 'PoolMetadataUpdated': {
-      const e = event.data as P<typeof PoolMetadataUpdated>;
+      const e = event.data;
       const c = e.changes;
       const fields: Record<string, string | null> = {};
       if (c.name !== undefined) fields.name = c.name;
@@ -129,26 +108,26 @@ async function fold(l: FanoutLookups, event: RecordedEvent): Promise<Notificatio
       return null;
     }
     case 'PoolInitialized': {
-      const e = event.data as P<typeof PoolInitialized>;
+      const e = event.data;
       const first = await l.announcePool(e.chain.network_id, e.chain.contract_id, e.pool_version);
       return first ? payloads.poolCreated(e, { pool: await l.pool(e.chain.network_id, e.chain.contract_id) }) : null;
     }
     case 'PaymentTokenTransferred': {
-      const e = event.data as P<typeof PaymentTokenTransferred>;
+      const e = event.data;
       await l.rememberToken(e.chain.network_id, e.token, e.asset);
       return null;
     }
     case 'ParticipationTokenMinted':
     case 'ParticipationTokenBurned':
     case 'ParticipationTokenClawedBack': {
-      const e = event.data as P<typeof ParticipationTokenMinted> | P<typeof ParticipationTokenBurned> | P<typeof ParticipationTokenClawedBack>;
+      const e = event.data;
       if (!e.pool) return null;
       const amount = BigInt(e.amount);
       await l.addSupply(e.chain.network_id, e.pool, event.type === 'ParticipationTokenMinted' ? amount : -amount);
       return null;
     }
     case 'RoundCreated': {
-      const e = event.data as P<typeof RoundCreated>;
+      const e = event.data;
       const net = e.chain.network_id;
       const pool = e.chain.contract_id;
       return payloads.distributionCreated(e, {
@@ -158,7 +137,7 @@ async function fold(l: FanoutLookups, event: RecordedEvent): Promise<Notificatio
       });
     }
     case 'DistributionCompleted': {
-      const e = event.data as P<typeof DistributionCompleted>;
+      const e = event.data;
       const net = e.chain.network_id;
       const pool = e.chain.contract_id;
       const roundId = await l.nextV1Round(net, pool);
@@ -170,7 +149,7 @@ async function fold(l: FanoutLookups, event: RecordedEvent): Promise<Notificatio
       });
     }
     case 'RoundClaimAvailable': {
-      const e = event.data as P<typeof RoundClaimAvailable>;
+      const e = event.data;
       return payloads.claimAvailable(e, {
         pool: await l.pool(e.network_id, e.pool),
         token: await l.token(e.network_id, e.token),
@@ -178,18 +157,18 @@ async function fold(l: FanoutLookups, event: RecordedEvent): Promise<Notificatio
       });
     }
     case 'SharesTransferred': {
-      const e = event.data as P<typeof SharesTransferred>;
+      const e = event.data;
       return payloads.sharesTransferred(e, { pool: await l.pool(e.chain.network_id, e.pool) });
     }
     case 'ListingCreated': {
-      const e = event.data as P<typeof ListingCreated>;
+      const e = event.data;
       const net = e.chain.network_id;
       const sale = saleAddress(net, e.pool, e.seller, e.chain.event_id);
       await l.setListing(net, e.pool, e.seller, sale);
       return payloads.listingCreated(e, { pool: await l.pool(net, e.pool), token: await l.token(net, e.payment_token), saleAddress: sale });
     }
     case 'ListingSold': {
-      const e = event.data as P<typeof ListingSold>;
+      const e = event.data;
       const net = e.chain.network_id;
       return payloads.saleCompleted(e, {
         pool: await l.pool(net, e.pool),
@@ -198,22 +177,22 @@ async function fold(l: FanoutLookups, event: RecordedEvent): Promise<Notificatio
       });
     }
     case 'CampaignCreated': {
-      const e = event.data as P<typeof CampaignCreated>;
+      const e = event.data;
       await l.createCampaign(e.chain.network_id, e.chain.contract_id, e.payment_token, e.price_per_share, e.soft_cap_shares);
       return null;
     }
     case 'CampaignContributed': {
-      const e = event.data as P<typeof CampaignContributed>;
+      const e = event.data;
       await l.addContribution(e.chain.network_id, e.chain.contract_id, e.investor, BigInt(e.shares));
       return null;
     }
     case 'CampaignOptedOut': {
-      const e = event.data as P<typeof CampaignOptedOut>;
+      const e = event.data;
       await l.addContribution(e.chain.network_id, e.chain.contract_id, e.investor, -BigInt(e.shares));
       return null;
     }
     case 'CampaignFinalized': {
-      const e = event.data as P<typeof CampaignFinalized>;
+      const e = event.data;
       const net = e.chain.network_id;
       const campaign = e.chain.contract_id;
       const outcome = e.outcome === 'succeeded' ? 'finalized' : 'failed';
@@ -225,7 +204,7 @@ async function fold(l: FanoutLookups, event: RecordedEvent): Promise<Notificatio
         : payloads.crowdfundingFailed({ networkId: net, campaign, totalRaised: e.total_raised, at: e.chain.closed_at }, figures);
     }
     case 'CampaignEffectivelyFailed': {
-      const e = event.data as P<typeof CampaignEffectivelyFailed>;
+      const e = event.data;
       const s = await l.settleCampaign(e.network_id, e.campaign, 'failed');
       if (!s.first) return null;
       const figures = await campaignFigures(l, e.network_id, e.campaign, s);

@@ -1,5 +1,5 @@
 import * as p from './payloads';
-import { formatAmount, saleAddress } from './money';
+import { formatAmount, saleAddress } from '@dob/domain';
 
 const POOL = 'CBUSYNQKASUYFWYC3M2GUEDMX4AIVWPALDBYJPNK6554BREHTGZ2IUNF';
 const TOKEN = 'CAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAITA4';
@@ -17,7 +17,7 @@ const chain = (contract = POOL) => ({
 const pool: p.PoolLabel = { name: 'Solar Farm', ticker: 'SOLAR', accessType: 'p', distributionType: 'tr' };
 const usdc: p.TokenLabel = { symbol: 'USDC', decimals: 7 };
 
-// agent-api.md "Payload data fields", verbatim order.
+// docs/agent-api.md#webhook-payloads, verbatim order.
 const SPEC_FIELDS: Record<string, string[]> = {
   distribution_created: ['pool_address', 'pool_name', 'network_id', 'round_id', 'token', 'total_amount', 'total_shares', 'claimable_from', 'expires_at'],
   claim_available: ['pool_address', 'pool_name', 'network_id', 'round_id', 'token', 'total_amount', 'amount_per_share', 'expires_at'],
@@ -36,10 +36,10 @@ const expectShape = (n: p.Notification | null) => {
 
 describe('webhook payload mapping', () => {
   it('formats money like the read API and derives sale addresses deterministically', () => {
-    expect(formatAmount(125_000_000n)).toBe('12.50');
-    expect(formatAmount(1n)).toBe('0.0000001');
-    expect(formatAmount('0')).toBe('0.00');
-    expect(formatAmount(-15_000_000n)).toBe('-1.50');
+    expect(formatAmount(125_000_000n, 7)).toBe('12.50');
+    expect(formatAmount(1n, 7)).toBe('0.0000001');
+    expect(formatAmount('0', 7)).toBe('0.00');
+    expect(formatAmount(-15_000_000n, 7)).toBe('-1.50');
     expect(saleAddress(9, POOL, ALICE, 'x')).toMatch(/^SALE_[0-9a-f]{32}$/);
     expect(saleAddress(9, POOL, ALICE, 'x')).toBe(saleAddress(9, POOL, ALICE, 'x'));
     expect(saleAddress(9, POOL, ALICE, 'y')).not.toBe(saleAddress(9, POOL, ALICE, 'x'));

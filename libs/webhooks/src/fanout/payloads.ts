@@ -1,3 +1,4 @@
+import { formatAmount } from '@dob/domain';
 import type {
   CampaignEffectivelyFailed,
   CampaignFinalized,
@@ -11,7 +12,7 @@ import type {
   SharesTransferred,
 } from '@dob/domain';
 import type { WebhookEventName } from '../webhook-events';
-import { formatAmount, shareCount } from './money';
+import { shareCount } from './money';
 
 /** One webhook notification: the body's `event`, `timestamp` and `data` (delivery_id is added per webhook). */
 export interface Notification {
@@ -39,7 +40,7 @@ export interface TokenLabel {
 
 type P<D> = PayloadOf<D>;
 
-// Field lists are exactly agent-api.md "Payload data fields", in its order.
+// Field lists are exactly docs/agent-api.md#webhook-payloads, in its order.
 
 export function distributionCreated(
   e: P<typeof RoundCreated>,
@@ -62,7 +63,7 @@ export function distributionCreated(
   };
 }
 
-/** V1 `dist_all`: a round claimable at once with no expiry (brief: Round status), numbered per pool from 1. */
+/** V1 `dist_all`: a round claimable at once with no expiry (docs/decisions.md#d4), numbered per pool from 1. */
 export function distributionCreatedV1(
   e: P<typeof DistributionCompleted>,
   ctx: { pool: PoolLabel; token: TokenLabel; totalShares: bigint; roundId: number },
@@ -127,7 +128,7 @@ export function sharesTransferred(e: P<typeof SharesTransferred>, ctx: { pool: P
   };
 }
 
-/** The first sighting of a pool's `init` (brief: there is no on-chain "pool created" event). */
+/** The first sighting of a pool's `init` (docs/decisions.md#d3: no contract emits a "pool created" event). */
 export function poolCreated(e: P<typeof PoolInitialized>, ctx: { pool: PoolLabel }): Notification {
   return {
     event: 'pool_created',
@@ -194,7 +195,7 @@ export function saleCompleted(
 export interface CampaignFigures {
   readonly pool: PoolLabel;
   readonly token: TokenLabel;
-  /** soft cap shares × price per share (brief: Crowdfunding). */
+  /** soft cap shares × price per share (docs/decisions.md#d10). */
   readonly targetAmount: bigint;
   readonly contributorCount: number;
 }

@@ -90,7 +90,7 @@ export class WebhookService {
     return { id, deleted: true };
   }
 
-  /** Sends the spec's test body now (not queued, not retried, does not touch failure_count). */
+  /** Sends the `test` event's body now (not queued, not retried, does not touch failure_count). */
   async sendTest(ownerKeyId: string, id: string): Promise<TestSendResult> {
     const hook = await this.owned(ownerKeyId, id);
     const at = this.now();

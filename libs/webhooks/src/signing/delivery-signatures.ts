@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * The two signature schemes every delivery carries.
- * - The spec's: `X-Svc-Signature: sha256=<lowercase hex HMAC-SHA256(secret, raw body bytes)>` (agent-api.md
+ * - The Agent API's (docs/agent-api.md#webhooks): `X-Svc-Signature: sha256=<lowercase hex HMAC-SHA256(secret, raw body bytes)>` (agent-api.md
  *   "Delivery request"; same format as GitHub's X-Hub-Signature-256, so @octokit/webhooks-methods verifies it).
  * - Standard Webhooks (standardwebhooks.com spec): `webhook-id`, `webhook-timestamp` (unix seconds) and
  *   `webhook-signature: v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`. Our secrets are plain strings, not
@@ -45,7 +45,7 @@ export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, stri
   };
 }
 
-/** Receiver-side check of X-Svc-Signature in constant time (what the spec asks receivers to do). */
+/** Receiver-side check of X-Svc-Signature in constant time (what docs/agent-api.md#webhooks asks receivers to do). */
 export function verifySvcSignature(secret: string, body: string | Buffer, header: string | undefined): boolean {
   if (!header) return false;
   const expected = Buffer.from(svcSignature(secret, body));

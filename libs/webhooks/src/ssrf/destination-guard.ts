@@ -15,7 +15,7 @@ export class UnsafeDestinationError extends Error {
 }
 
 /**
- * SSRF defence for outbound webhooks (brief non-negotiable; the approach Svix's smokescreen proxy takes): a URL is
+ * SSRF defence for outbound webhooks (docs/decisions.md#d12; the approach Svix's smokescreen proxy takes): a URL is
  * checked when it is registered, and again at every connect, where the socket connects only to an address that was
  * just resolved AND checked — so a DNS answer that changes between the two (rebinding) cannot reach an internal
  * address. Redirects are never followed (the sender treats 3xx as failure).

@@ -110,7 +110,7 @@ export class SqlWebhookStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  /** Partial update of the owner's webhook; is_active true re-enables and resets failure_count (spec). */
+  /** Partial update of the owner's webhook; is_active true re-enables and resets failure_count (docs/agent-api.md#webhooks). */
   async update(ownerKeyId: string, id: string, patch: WebhookPatch): Promise<StoredWebhook | null> {
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.query<Row>(

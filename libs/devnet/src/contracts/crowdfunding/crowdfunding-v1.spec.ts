@@ -58,7 +58,7 @@ describe('crowdfunding_v1 cf-v0.3.0', () => {
     expect(h.read(h.token, 'balance', [addr(x)])).toEqual({ i128: '1000000' });
     expect(h.fail(cf, 'refund', [addr(x)], x)).toEqual({ contract: 12 });
     expect(h.fail(cf, 'refund', [addr(y)], y)).toEqual({ contract: 12 });
-    // refund does not decrement the raise counters (dob-contracts.md §4.6)
+    // refund does not decrement the raise counters (docs/contracts.md §4.6)
     expect(h.read(cf, 'get_total_raised')).toEqual({ i128: '30000' });
   });
 

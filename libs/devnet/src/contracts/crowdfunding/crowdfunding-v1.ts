@@ -12,7 +12,7 @@ import {
 /**
  * crowdfunding_v1 at release cf-v0.3.0 (CF-g, 7ff1df3): fixed price per share, on-chain escrow, two-step
  * activation with timelock 0, `cf_cncl`, payout_mode (InvalidPayoutMode = 24) and the S-3 soft-cap re-check on
- * opt_out (emits `cf_done` status 2). Lifecycle per dob-contracts.md §4.6.
+ * opt_out (emits `cf_done` status 2). Lifecycle per docs/contracts.md §4.6.
  */
 
 const campaignTopic = (env: ContractEnv) => addr(env.contractId);

@@ -4,7 +4,7 @@ import { addr, asAddress, asI128, asStruct, asU32, asU64, dataKey, field, i128, 
 import type { ContractEnv } from '../contract';
 
 /**
- * crowdfunding_v1 storage at cf-v0.3.0 (dob-contracts.md §4.5): instance `["Config"]` CrowdfundConfig,
+ * crowdfunding_v1 storage at cf-v0.3.0 (docs/contracts.md §4.5): instance `["Config"]` CrowdfundConfig,
  * `["TotalRaised"]` i128, `["SplitterAddress"]`, `["PendingSplitter"]`, `["ActivationEta"]` u64;
  * persistent `["Contribution", investor]` i128 shares (kept at 0 after refund / opt-out, as the fixtures show).
  */

@@ -4,7 +4,7 @@ import type { ContractEnv } from '../contract';
 
 /**
  * `CommissionConfig {recipient, buy_rate_bps, distribution_rate_bps}` at instance `["Commission"]`, written lazily
- * with the defaults (150 / 50 bps). commission = floor(amount × bps / 10000); max rate 5000 (dob-contracts.md §2.5).
+ * with the defaults (150 / 50 bps). commission = floor(amount × bps / 10000); max rate 5000 (docs/contracts.md §2.5).
  */
 export interface CommissionConfig {
   readonly recipient: string;

@@ -10,7 +10,7 @@ import {
 } from './storage';
 
 /**
- * Push distribution (V1.2+, dob-contracts.md §2.5): distributable = balance − TotalAllocation(token); the
+ * Push distribution (V1.2+, docs/contracts.md §2.5): distributable = balance − TotalAllocation(token); the
  * distribution commission is paid out first (`dist_com`), each holder is allocated
  * floor((distributable − commission) × share / 10000) (`distrib`), the remainder goes to the first largest
  * holder (`dust`), and `dist_all` closes with the total allocated.

@@ -10,7 +10,7 @@ import {
 } from './storage';
 
 /**
- * V1 marketplace without escrow (dob-contracts.md §2.2): a listing only records intent; buy_shares moves the
+ * V1 marketplace without escrow (docs/contracts.md §2.2): a listing only records intent; buy_shares moves the
  * buyer's payment (seller gets total − buy commission, the commission recipient the rest) and then the share
  * points. Faithful to D-1: the seller's current holding is not re-checked against the listing, a seller pushed
  * to ≤ 0 points is silently removed from the cap table.

@@ -19,7 +19,7 @@ import {
 
 /**
  * Splitter V1 (`soro-splitter`), V1.2 = ecfa003 … v1.3.0 tag, and the V1.3 additions (f963431 batch
- * distribution, 8c16989 set_admin) — functions, errors and events per dob-contracts.md §2.
+ * distribution, 8c16989 set_admin) — functions, errors and events per docs/contracts.md §2.
  * Devnet note: V1.3 keeps the V1.2 storage layout (`["Shareholders"]` Vec) instead of the indexed
  * ShareholderAt/ShareholderCount layout, so `migrate` has nothing to do (#29).
  */

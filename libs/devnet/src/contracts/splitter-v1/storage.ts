@@ -4,7 +4,7 @@ import { addr, asAddress, asBool, asI128, asStruct, asVec, bool, dataKey, field,
 import type { ContractEnv } from '../contract';
 
 /**
- * Splitter V1 storage (DataKey V1.2, dob-contracts.md §2.5): instance `["Config"]` ConfigDataKey {admin, mutable},
+ * Splitter V1 storage (DataKey V1.2, docs/contracts.md §2.5): instance `["Config"]` ConfigDataKey {admin, mutable},
  * `["Commission"]`; persistent `["Shareholders"]` Vec<Address>, `["Share", a]` i128, `["TotalAllocation", token]`,
  * `["Allocation", a, token]`, `["SaleListing", seller]` SaleListingDataKey, `["ActiveListings"]` Vec<Address>.
  */
@@ -38,7 +38,7 @@ export const ERR = {
   DistributionNotComplete: 28,
 } as const;
 
-/** Default commission recipient of every V1 version in the repo (dob-contracts.md §2.5). */
+/** Default commission recipient of every V1 version in the repo (docs/contracts.md §2.5). */
 export const V1_DEFAULT_COMMISSION_RECIPIENT = 'GCYBJHXG4JRODEFRVXHFWDHRQQSEYYBM2P455ME3OGETCURTQJLZVX72';
 
 export interface Config {

@@ -11,7 +11,7 @@ import {
 } from './storage';
 
 /**
- * Lazy distribution rounds (dob-contracts.md §3): a round freezes amount = (balance − TotalAllocation − commission)
+ * Lazy distribution rounds (docs/contracts.md §3): a round freezes amount = (balance − TotalAllocation − commission)
  * and the pool's total_shares; each holder later claims floor(total_amount × PT balance / total_supply_snapshot)
  * inside [claimable_from, expires_at]; after expiry the admin reclaims what is left.
  */

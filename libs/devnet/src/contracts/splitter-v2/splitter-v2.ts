@@ -18,7 +18,7 @@ import {
 
 /**
  * Splitter V2 (`soro-splitter-v2` 2.2.0, post-audit d6291db): shares are participation-token balances, lazy
- * claimable rounds, schedule, escrowed marketplace, two-step admin transfer (dob-contracts.md §3).
+ * claimable rounds, schedule, escrowed marketplace, two-step admin transfer (docs/contracts.md §3).
  * Not reproduced: Merkle snapshot rounds (create_distribution_snapshot / claim_with_proof) and upgrade.
  */
 const MIN_CLAIM_WINDOW = 2_592_000n;

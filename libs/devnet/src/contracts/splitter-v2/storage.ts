@@ -7,7 +7,7 @@ import {
 import type { ContractEnv } from '../contract';
 
 /**
- * Splitter V2 storage at d6291db (dob-contracts.md §3.4), layout checked against the snapshot
+ * Splitter V2 storage at d6291db (docs/contracts.md §3.4), layout checked against the snapshot
  * test_distribution_prevents_double_distribution: instance `["Config"]`, `["DistributionConfig"]`,
  * `["NextRoundId"]`, `["Commission"]`, `["ScheduleConfig"]`, `["PendingAdmin"]`, `["RequireSnapshot"]`;
  * persistent `["ActiveRounds"]`, `["Round", id]`, `["TotalAllocation", token]`, `["Claim", a, id]`,

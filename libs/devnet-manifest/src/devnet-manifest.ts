@@ -1,6 +1,3 @@
-import { WASM_HASHES } from './host/wasm-hashes';
-import type { SeededPool } from './seeder/seed-devnet';
-
 /**
  * What an indexer (or an API, a notifier) needs to follow this devnet, served at `GET /devnet/contracts`, written
  * to `<dataDir>/devnet/contracts.json` and summarised by `npm run start:devnet`: the RPC and passphrase, the test
@@ -15,7 +12,7 @@ export interface DevnetManifest {
   readonly friendbotUrl: string;
   readonly paymentToken: { readonly symbol: string; readonly address: string; readonly decimals: number };
   readonly knownWasms: readonly DevnetWasm[];
-  readonly pools: readonly SeededPool[];
+  readonly pools: readonly DevnetPool[];
 }
 
 /** A wasm hash and the indexer's name for it (its ContractKind and version, libs/indexer contract-identity.ts). */
@@ -26,11 +23,25 @@ export interface DevnetWasm {
   readonly label: string;
 }
 
-export const DEVNET_STAND_IN_WASMS: readonly DevnetWasm[] = [
-  { hash: WASM_HASHES.splitter_v1_3, kind: 'splitter', version: '1.3-admin', label: 'devnet splitter V1.3' },
-  { hash: WASM_HASHES.splitter_v2, kind: 'splitter', version: '2', label: 'devnet splitter V2' },
-  { hash: WASM_HASHES.participation_token, kind: 'participation_token', version: '0.2', label: 'devnet participation token' },
-];
+/**
+ * A pool the devnet's seeder created, with the off-chain metadata an operator would give the pool registry (what
+ * `npm start` registers; libs/indexer registerSeededPools).
+ */
+export interface DevnetPool {
+  readonly pool_address: string;
+  readonly contract_kind: string;
+  readonly name: string;
+  readonly ticker: string;
+  readonly access_type: string;
+  readonly distribution_type: string;
+  readonly estimated_apr: string;
+  readonly max_participants: number;
+  readonly token_to_distribute: string;
+  /** ISO 8601: the seeded creation time, registered as the pool's `created_at`. */
+  readonly created_at: string;
+  readonly participation_token?: string;
+  readonly pool_type?: string;
+}
 
 export const DEVNET_MANIFEST_PATH = '/devnet/contracts';
 

@@ -1,6 +1,6 @@
 /**
  * Token amounts are i128 base units (bigint). The API shows them as decimal strings with the token's decimals,
- * trailing zeros trimmed but never below two decimals ("12.50", "0.0000001") — the brief's money decision.
+ * trailing zeros trimmed but never below two decimals ("12.50", "0.0000001") — docs/decisions.md#d1.
  */
 export function formatAmount(baseUnits: bigint | string, decimals: number): string {
   const v = typeof baseUnits === 'bigint' ? baseUnits : BigInt(baseUnits);
@@ -22,6 +22,6 @@ export function perShare(total: bigint, shares: bigint): bigint {
 /** Percent as a JS number for display (participation, progress): exact integer ratio rounded to 4 decimals. */
 export function percent(part: bigint, whole: bigint): number {
   if (whole <= 0n) return 0;
-  // 10^6 fixed point, then to number: the value shown is a ratio, not money, so a number is what the spec types.
+  // 10^6 fixed point, then to number: the value shown is a ratio, not money, so a number is what the API documents (docs/agent-api.md#conventions).
   return Number((part * 100_000_000n) / whole) / 1_000_000;
 }

@@ -1,16 +1,6 @@
-import { DEVNET_STAND_IN_WASMS, type SeededPool } from '@dob/devnet';
+import type { DevnetPool } from '@dob/devnet-manifest';
 import type { EventStore } from '@dob/event-store';
-import type { KnownWasm } from '../decoding/contract-identity';
-import { registerPool } from '../registry/pool-registry';
-
-/**
- * What an indexer needs to follow the embedded devnet (used by apps/all and the tests that compose a devnet).
- *
- * The devnet's stand-in wasm hashes for builds whose real hash the facts do not publish (as apps/all tells its
- * embedded indexer, and a devnet's /devnet/contracts tells an indexer alone): without them a devnet V1.3 / V2 /
- * participation token could not be identified.
- */
-export const DEVNET_KNOWN_WASMS: readonly KnownWasm[] = DEVNET_STAND_IN_WASMS;
+import { registerPool } from './pool-registry';
 
 /**
  * The seeder's off-chain metadata → the pool registry (what apps/all and an indexer given DEVNET_URL do on start).
@@ -18,7 +8,7 @@ export const DEVNET_KNOWN_WASMS: readonly KnownWasm[] = DEVNET_STAND_IN_WASMS;
  * pool's `created_at` until its init is indexed (or for good, when the chain has none), and every process
  * following the same devnet must answer the same.
  */
-export async function registerSeededPools(store: EventStore, networkId: number, pools: readonly SeededPool[]): Promise<void> {
+export async function registerSeededPools(store: EventStore, networkId: number, pools: readonly DevnetPool[]): Promise<void> {
   for (const p of pools) {
     const metadata = {
       name: p.name,

@@ -1,9 +1,9 @@
-import { DevnetManifestError, fetchDevnetManifest, type DevnetManifest } from '@dob/devnet';
+import { DevnetManifestError, fetchDevnetManifest, type DevnetManifest } from '@dob/devnet-manifest';
 import type { TokenInfo } from '@dob/read-models';
-import { ConfigError, type AppConfig } from '@dob/runtime';
 import type { StellarNetwork } from '@dob/trading';
+import { ConfigError, type AppConfig } from './app-config';
 
-/** Stellar's published passphrases for the spec's network ids 9 (testnet) and 10 (mainnet). */
+/** Stellar's published passphrases for the network ids 9 (testnet) and 10 (mainnet) of docs/agent-api.md#networks. */
 export const TESTNET_PASSPHRASE = 'Test SDF Network ; September 2015';
 export const MAINNET_PASSPHRASE = 'Public Global Stellar Network ; September 2015';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * `sale_address` = `SALE_` + 32 hex chars derived from (network, pool, seller, the `listed` event id) — the brief's
+ * `sale_address` = `SALE_` + 32 hex chars derived from (network, pool, seller, the `listed` event id) — docs/decisions.md#d2's
  * id decision: the chain has no listing id, and deriving it from the listing's origin makes a rebuild reproduce it.
  */
 export function saleAddress(networkId: number, pool: string, seller: string, listedEventId: string): string {

@@ -1,0 +1,136 @@
+/**
+ * Dependency rules, checked by `npm run lint` (dependency-cruiser). What may import what, and why, is the table in
+ * docs/ARCHITECTURE.md#dependency-rules; test/dependency-rules.int-spec.ts proves each rule fails when broken.
+ *
+ * Production code is everything under apps/ and libs/ that is not a test (*.spec.ts, *.int-spec.ts, *.e2e-spec.ts)
+ * or test support (a `testing/` folder). Tests may compose more (a devnet, several libs), never an app from a lib.
+ */
+
+/**
+ * Each lib's declared dependencies: the only libs its production code may import. Adding one is a design
+ * decision — change it here, in the table of docs/ARCHITECTURE.md, and check the rules still hold.
+ */
+const LIB_DEPENDENCIES = {
+  // the base: no dependency of ours
+  domain: [],
+  sql: [],
+  mongo: [],
+  signatures: [],
+  observability: [],
+  'rate-limit': [],
+  'devnet-manifest': [],
+  // the Agent API as MCP tools: the agent client (a package) and the domain's JSON guard
+  'agent-tools': ['domain'],
+  // storage and the write side
+  'event-store': ['domain', 'sql'],
+  // single-writer work: lease rows with fencing tokens in the database that work writes
+  leases: ['sql'],
+  auth: ['domain', 'event-store', 'signatures', 'sql'],
+  indexer: ['devnet-manifest', 'domain', 'event-store', 'leases'],
+  // the local chain simulator: only its manifest format and signature checks
+  devnet: ['devnet-manifest', 'signatures'],
+  // the read side
+  projections: ['event-store', 'leases', 'mongo', 'sql'],
+  'read-models': ['domain', 'event-store', 'mongo', 'projections', 'sql'],
+  trading: ['domain', 'read-models', 'signatures', 'sql'],
+  // what apps compose: configuration, storage, health, the system's event catalog and chain settings
+  runtime: ['auth', 'devnet-manifest', 'domain', 'event-store', 'leases', 'read-models', 'sql', 'trading'],
+  webhooks: ['domain', 'event-store', 'leases', 'projections', 'read-models', 'runtime', 'sql'],
+  'kafka-relay': ['auth', 'domain', 'event-store', 'leases', 'projections', 'runtime', 'sql'],
+};
+
+const TESTS = '\\.(spec|int-spec|e2e-spec)\\.ts$|/testing/';
+
+/**
+ * The one app that embeds another: `npm start` (apps/all) runs the API in its own process, so it starts the API's
+ * Nest application through these three files and nothing else of apps/api (Nest stays in apps/, so they cannot be
+ * a lib).
+ */
+const API_EMBEDDING_ENTRY = ['^apps/api/src/bootstrap\\.ts$', '^apps/api/src/compose-api-dependencies\\.ts$', '^apps/api/src/logging/pino-nest-logger\\.ts$'];
+
+/**
+ * The compositions that run the local chain simulator: the devnet app and `npm start`'s embedded system (a seeded
+ * chain in-process, docs/decisions.md#d14). Everything else follows a devnet through its manifest
+ * (libs/devnet-manifest) and never loads libs/devnet.
+ */
+const DEVNET_COMPOSITIONS = ['^apps/devnet/', '^apps/all/'];
+
+const libRules = Object.entries(LIB_DEPENDENCIES).map(([lib, deps]) => ({
+  name: `lib-deps:${lib}`,
+  comment: `libs/${lib} may import only ${deps.length ? deps.map((d) => `libs/${d}`).join(', ') : 'nothing of ours'} (LIB_DEPENDENCIES)`,
+  severity: 'error',
+  from: { path: `^libs/${lib}/`, pathNot: TESTS },
+  to: { path: '^libs/', pathNot: `^libs/(${[lib, ...deps].join('|')})/` },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A cycle makes two modules one: neither can be understood, tested or moved alone.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'lib-imports-app',
+      comment: 'Libs are plain TypeScript the apps compose; a lib that imports an app inverts that.',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'app-imports-app',
+      comment: 'Apps are thin composition roots; what two apps share belongs in a lib.',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/', pathNot: [TESTS, '^apps/all/'] },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'all-embeds-only-the-api-entry',
+      comment: 'apps/all may reach into apps/api only through the files that start the API in-process (API_EMBEDDING_ENTRY).',
+      severity: 'error',
+      from: { path: '^apps/all/', pathNot: TESTS },
+      to: { path: '^apps/', pathNot: ['^apps/all/', ...API_EMBEDDING_ENTRY] },
+    },
+    {
+      name: 'devnet-outside-dev-compositions',
+      comment: 'The chain simulator is for development: production code follows a devnet through its manifest (DEVNET_COMPOSITIONS).',
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: [TESTS, '^libs/devnet/', ...DEVNET_COMPOSITIONS] },
+      to: { path: '^libs/devnet/' },
+    },
+    {
+      name: 'domain-imports-ours',
+      comment: 'The domain (events, money, errors) is the base everything shares; it imports nothing of ours.',
+      severity: 'error',
+      from: { path: '^libs/domain/' },
+      to: { path: '^(apps|libs|packages|test|bench|scripts)/', pathNot: '^libs/domain/' },
+    },
+    {
+      name: 'production-imports-tests',
+      comment: 'Test helpers (testing/ folders, test/) are not shipped: production code must not need them.',
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: TESTS },
+      to: { path: `${TESTS}|^test/|^bench/` },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that resolves to nothing (a moved file, a typo in a path alias).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    ...libRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|coverage|\\.data)/' },
+    // `@dob/*` and `@dobprotocol/agent-client` resolve through tsconfig.json's paths
+    tsConfig: { fileName: 'tsconfig.json' },
+    // type-only imports count: a type cycle is still a cycle in the design
+    tsPreCompilationDeps: true,
+    // packages that publish through `exports` (uuid, the MCP SDK's subpaths) resolve as Node resolves them
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['require', 'node', 'default', 'import'] },
+  },
+};
