@@ -24,13 +24,17 @@ const self = new Map<number, number>();
 profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
-const place = (url: string) => url.replace(/^file:\/\//, '').replace(/.*node_modules\//, '').replace(/^.*\/(libs|apps|bench)\//, '$1/');
+const place = (url: string) =>
+  url
+    .replace(/^file:\/\//, '')
+    .replace(/.*node_modules\//, '')
+    .replace(/^.*\/(libs|apps|bench)\//, '$1/');
 const pkg = (url: string) => {
   if (!url) return '(native/gc/idle)';
   if (url.startsWith('node:')) return 'node:' + url.slice(5).split('/')[0];
   const m = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url);
   if (m) return m[1];
-  return (/\/(libs\/[^/]+|apps\/[^/]+|bench)\//.exec(url)?.[1]) ?? url;
+  return /\/(libs\/[^/]+|apps\/[^/]+|bench)\//.exec(url)?.[1] ?? url;
 };
 const fns = new Map<string, number>();
 const pkgs = new Map<string, number>();

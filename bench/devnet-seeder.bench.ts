@@ -95,7 +95,19 @@ function measureBaselines(chain: DevnetChain, token: string, issuer: Keypair, tr
   const sorobanData = sorobanDataBytes(sim.transactionData);
   let t = performance.now();
   for (let i = 0; i < transactions; i++) {
-    directEnvelope({ signer: issuer, sequence: account.sequence + 1n + BigInt(i), fee: 100n + BigInt(sim.minResourceFee), contractId: token, fn: 'transfer', args, sourceAuth: true, sorobanData }, chain.networkPassphrase);
+    directEnvelope(
+      {
+        signer: issuer,
+        sequence: account.sequence + 1n + BigInt(i),
+        fee: 100n + BigInt(sim.minResourceFee),
+        contractId: token,
+        fn: 'transfer',
+        args,
+        sourceAuth: true,
+        sorobanData,
+      },
+      chain.networkPassphrase,
+    );
   }
   const buildAndSignSeconds = (performance.now() - t) / 1000;
   const sample = Math.min(2_000, transactions);
@@ -103,7 +115,9 @@ function measureBaselines(chain: DevnetChain, token: string, issuer: Keypair, tr
   for (let i = 0; i < sample; i++) {
     const tx = draft();
     const s = simulateTransaction(chain.hostView, tx.toXDR(), chain.nextLedgerInfo());
-    const assembled = rpc.assembleTransaction(tx, { ...s, latestLedger: chain.latestLedger().sequence } as unknown as rpc.Api.RawSimulateTransactionResponse).build();
+    const assembled = rpc
+      .assembleTransaction(tx, { ...s, latestLedger: chain.latestLedger().sequence } as unknown as rpc.Api.RawSimulateTransactionResponse)
+      .build();
     signTransaction(assembled, issuer);
     assembled.toXDR();
   }

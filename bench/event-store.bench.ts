@@ -40,8 +40,7 @@ function toAppends(rows: Row[]): StreamAppend[] {
   return [...byStream].map(([streamId, events]) => ({ streamId, events }));
 }
 
-const batches = <T>(items: T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const batches = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 const rate = (n: number, ms: number) => ({ events: n, ms: Math.round(ms), eventsPerSecond: Math.round((n / ms) * 1000) });
 
@@ -133,7 +132,7 @@ async function benchEngine(db: SqlDatabase) {
     append: {
       store: { ...rate(EVENTS, storeAppend), how: `appendMany, batches of ${BATCH} events over up to ${STREAMS} streams` },
       baseline: { ...rate(EVENTS, rawInsertMs), how: `INSERT ... SELECT FROM jsonb_to_recordset, batches of ${BATCH}, plain table` },
-      baselineSameIndexes: { ...rate(EVENTS, indexedInsertMs), how: 'the same INSERT into a table with the store\'s four indexes' },
+      baselineSameIndexes: { ...rate(EVENTS, indexedInsertMs), how: "the same INSERT into a table with the store's four indexes" },
       storeVsBaseline: +(storeAppend / rawInsertMs).toFixed(2),
       storeVsBaselineSameIndexes: +(storeAppend / indexedInsertMs).toFixed(2),
     },

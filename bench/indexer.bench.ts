@@ -123,32 +123,32 @@ export async function run(events = Number(process.argv[2] ?? 100_000)): Promise<
     const stores = (process.env.BENCH_STORES ?? 'pglite,postgres').split(',');
     // PGlite: the child writes into a data dir, the parent reopens it afterwards.
     if (stores.includes('pglite')) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-indexer-pglite-'));
-    try {
-      const seconds = await backfill(large, { PGLITE_DIR: dir });
-      const db = await createPgliteDatabase({ dataDir: dir });
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-indexer-pglite-'));
       try {
-        const { events: stored, backfill: b } = await readAll(db);
-        results.pglite = summary({ seconds, ...b }, stored.length, await rawInsert(db, stored));
+        const seconds = await backfill(large, { PGLITE_DIR: dir });
+        const db = await createPgliteDatabase({ dataDir: dir });
+        try {
+          const { events: stored, backfill: b } = await readAll(db);
+          results.pglite = summary({ seconds, ...b }, stored.length, await rawInsert(db, stored));
+        } finally {
+          await db.close();
+        }
       } finally {
-        await db.close();
+        rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
     }
 
     if (stores.includes('postgres')) {
-    const schema = `bench_idx_${randomBytes(4).toString('hex')}`;
-    const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
-    try {
-      const seconds = await backfill(large, { PG_URL: TEST_POSTGRES_URL, PG_SCHEMA: schema });
-      const { events: stored, backfill: b } = await readAll(db);
-      results.postgres = summary({ seconds, ...b }, stored.length, await rawInsert(db, stored));
-    } finally {
-      await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
-      await db.close();
-    }
+      const schema = `bench_idx_${randomBytes(4).toString('hex')}`;
+      const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
+      try {
+        const seconds = await backfill(large, { PG_URL: TEST_POSTGRES_URL, PG_SCHEMA: schema });
+        const { events: stored, backfill: b } = await readAll(db);
+        results.postgres = summary({ seconds, ...b }, stored.length, await rawInsert(db, stored));
+      } finally {
+        await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+        await db.close();
+      }
     }
   } finally {
     await large.stop();

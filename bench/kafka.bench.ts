@@ -101,7 +101,14 @@ async function rawProducer(messages: readonly AnalystMessage[], prefix: string):
 /** The relay from START to the head of a store that already holds the events. */
 async function relayRun(store: EventStore, db: SqlDatabase, prefix: string): Promise<number> {
   const publisher = createKafkajsPublisher({ brokers });
-  const relay = new KafkaRelay({ events: store, checkpoints: createSqlReadModelStore(db), publisher, topicPrefix: prefix, partitions: PARTITIONS, batchSize: BATCH });
+  const relay = new KafkaRelay({
+    events: store,
+    checkpoints: createSqlReadModelStore(db),
+    publisher,
+    topicPrefix: prefix,
+    partitions: PARTITIONS,
+    batchSize: BATCH,
+  });
   await publisher.ensureTopics(topicsOf(prefix).map((name) => ({ name, partitions: PARTITIONS, replicationFactor: 1 })));
   const started = performance.now();
   relay.start();
@@ -120,7 +127,10 @@ async function runChild(): Promise<number> {
   try {
     if (process.env.BENCH_MODE === 'relay') return await relayRun(store, db, process.env.BENCH_PREFIX!);
     const stored = (await store.readAll({ maxCount: EVENTS, types: RELAYED_EVENT_TYPES })).events;
-    return await rawProducer(stored.map((e) => toAnalystMessage(e)!), process.env.BENCH_PREFIX!);
+    return await rawProducer(
+      stored.map((e) => toAnalystMessage(e)!),
+      process.env.BENCH_PREFIX!,
+    );
   } finally {
     await store.close();
     await db.close();
@@ -173,7 +183,14 @@ export async function run() {
     // events flow; the consumer first reads the 50,000 already there, then the clock starts.
     const live = lastRelayPrefix;
     const publisher = createKafkajsPublisher({ brokers });
-    const liveRelay = new KafkaRelay({ events: store, checkpoints: createSqlReadModelStore(db), publisher, topicPrefix: live, partitions: PARTITIONS, batchSize: BATCH });
+    const liveRelay = new KafkaRelay({
+      events: store,
+      checkpoints: createSqlReadModelStore(db),
+      publisher,
+      topicPrefix: live,
+      partitions: PARTITIONS,
+      batchSize: BATCH,
+    });
     const reader = await startTopicReader(brokers, topicsOf(live));
     liveRelay.start();
     await liveRelay.waitUntilCaughtUp(600_000);
@@ -203,7 +220,16 @@ export async function run() {
       benchmark: 'kafka',
       at: new Date().toISOString(),
       machine: machine('shared 2-core machine; broker = npm run services (Kafka 4.1.1 KRaft, 512 MB heap) on the same host'),
-      parameters: { database: 'postgres', events: EVENTS, pools: POOLS, batch: BATCH, partitionsPerTopic: PARTITIONS, producer: 'kafkajs 2.2.4 idempotent, acks=all, maxInFlightRequests 1', steadyRatePerSecond: RATE, steadySeconds: SECONDS },
+      parameters: {
+        database: 'postgres',
+        events: EVENTS,
+        pools: POOLS,
+        batch: BATCH,
+        partitionsPerTopic: PARTITIONS,
+        producer: 'kafkajs 2.2.4 idempotent, acks=all, maxInFlightRequests 1',
+        steadyRatePerSecond: RATE,
+        steadySeconds: SECONDS,
+      },
       throughput: {
         rawKafkajsProducerMessagesPerSecond: raw,
         relayEventsPerSecond: relay,

@@ -57,7 +57,10 @@ async function busOrDirect(app: NestFastifyApplication, key: string, path: strin
   const handlers = new Map(app.get<MessageBinding[]>(MESSAGE_BINDINGS).map((b) => [b.message, b.handler as { execute(q: object): Promise<unknown> }]));
   const direct = ((q: object) => handlers.get(q.constructor as MessageBinding['message'])!.execute(q)) as typeof bus.execute;
   await cannon(url, { 'x-api-key': key }); // warm-up
-  const runs: { throughQueryBus: Awaited<ReturnType<typeof cannon>>[]; handlerCalledDirectly: Awaited<ReturnType<typeof cannon>>[] } = { throughQueryBus: [], handlerCalledDirectly: [] };
+  const runs: { throughQueryBus: Awaited<ReturnType<typeof cannon>>[]; handlerCalledDirectly: Awaited<ReturnType<typeof cannon>>[] } = {
+    throughQueryBus: [],
+    handlerCalledDirectly: [],
+  };
   for (let round = 0; round < 2; round++) {
     bus.execute = viaBus;
     runs.throughQueryBus.push(await cannon(url, { 'x-api-key': key }));
@@ -80,7 +83,12 @@ async function busOrDirect(app: NestFastifyApplication, key: string, path: strin
     best.handlerCalledDirectly = Math.min(best.handlerCalledDirectly, await perDispatch(direct));
   }
   const microseconds = { throughQueryBus: +best.throughQueryBus.toFixed(2), handlerCalledDirectly: +best.handlerCalledDirectly.toFixed(2) };
-  return { path, ...runs, busCostRatio: +(sum(runs.throughQueryBus) / sum(runs.handlerCalledDirectly)).toFixed(3), listPoolsDispatchMicroseconds: microseconds };
+  return {
+    path,
+    ...runs,
+    busCostRatio: +(sum(runs.throughQueryBus) / sum(runs.handlerCalledDirectly)).toFixed(3),
+    listPoolsDispatchMicroseconds: microseconds,
+  };
 }
 
 async function openStore(store: Store): Promise<SqlDatabase> {
@@ -100,7 +108,10 @@ async function measure(store: Store): Promise<Record<string, object>> {
   const auth = await createApiAuth({ db, events: models.store, rateLimiter: new InProcessRateLimiter(), jwt: { secret: 'bench' } });
   const readCache = await storage.openCachedReader();
   const queries = createReadQueries({ reader: readCache.reader });
-  const app: NestFastifyApplication = await createApiApp({ health: new HealthRegistry(), auth, read: { queries, changes: readCache.changes } }, { logger: false });
+  const app: NestFastifyApplication = await createApiApp(
+    { health: new HealthRegistry(), auth, read: { queries, changes: readCache.changes } },
+    { logger: false },
+  );
   // The same API without the response cache (every request through Nest and the query bus), PGlite only.
   const uncached = store === 'pglite' ? await createApiApp({ health: new HealthRegistry(), auth, read: { queries } }, { logger: false }) : undefined;
   const raw = Fastify();
@@ -159,7 +170,14 @@ export async function run(): Promise<object> {
       'shared 2-core machine (other engineers running); autocannon in the same process as both servers; read models on embedded PGlite (single connection), ' +
         'on the local PostgreSQL server and on FerretDB 1.24 (MongoDB wire protocol, itself on that PostgreSQL)',
     ),
-    parameters: { durationSeconds: DURATION_S, connections: CONNECTIONS, pipelining: 1, pools: POOLS, listings: POOLS * HOLDERS_PER_POOL, events: benchWorld().size },
+    parameters: {
+      durationSeconds: DURATION_S,
+      connections: CONNECTIONS,
+      pipelining: 1,
+      pools: POOLS,
+      listings: POOLS * HOLDERS_PER_POOL,
+      events: benchWorld().size,
+    },
     results,
   };
   writeBenchResult('read-api', result);

@@ -34,9 +34,9 @@ function summarise(path: string, top: number): void {
   const busy = total - idle.reduce((a, [, t]) => a + t, 0);
   const selfByFn = new Map<string, number>();
   for (const [id, t] of self) selfByFn.set(where(byId.get(id)!), (selfByFn.get(where(byId.get(id)!)) ?? 0) + t);
-  console.log(`${path}: ${(total / 1000).toFixed(0)} ms sampled, ${(busy / total * 100).toFixed(0)} % not idle/program/gc`);
+  console.log(`${path}: ${(total / 1000).toFixed(0)} ms sampled, ${((busy / total) * 100).toFixed(0)} % not idle/program/gc`);
   console.log(`top ${top} self time (% of sampled):`);
-  for (const [fn, t] of [...selfByFn].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${(t / total * 100).toFixed(1).padStart(5)} %  ${fn}`);
+  for (const [fn, t] of [...selfByFn].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${((t / total) * 100).toFixed(1).padStart(5)} %  ${fn}`);
   // Inclusive time under frames whose file matches: each sample counts once per part however deep the recursion.
   const parts: Record<string, RegExp> = {
     'class-validator': /class-validator\//,
@@ -46,7 +46,7 @@ function summarise(path: string, top: number): void {
     '@nestjs/cqrs buses': /@nestjs\/cqrs\//,
     'request gate (key + limiter)': /apps\/api\/src\/auth\/|libs\/auth\/|libs\/rate-limit\//,
     'query services + read cache': /libs\/read-models\//,
-    'fastify': /(^| )fastify\/|find-my-way|avvio|light-my-request/,
+    fastify: /(^| )fastify\/|find-my-way|avvio|light-my-request/,
     'pino / request observer': /pino|request-observer/,
   };
   const inclusive = Object.fromEntries(Object.keys(parts).map((k) => [k, 0]));
@@ -59,7 +59,7 @@ function summarise(path: string, top: number): void {
     for (const k of seen) inclusive[k]! += p.timeDeltas[i] ?? 0;
   });
   console.log('inclusive time under (% of sampled):');
-  for (const [k, t] of Object.entries(inclusive)) console.log(`  ${(t / total * 100).toFixed(1).padStart(5)} %  ${k}`);
+  for (const [k, t] of Object.entries(inclusive)) console.log(`  ${((t / total) * 100).toFixed(1).padStart(5)} %  ${k}`);
 }
 
 summarise(process.argv[2] ?? '/tmp/read-api-pools.cpuprofile', Number(process.argv[3] ?? 25));

@@ -41,9 +41,10 @@ function counting(db: SqlDatabase): { db: SqlDatabase; texts: string[]; params: 
 
 async function main(): Promise<void> {
   const store = process.argv[2] ?? 'pglite';
-  const db = store === 'postgres'
-    ? await createPostgresDatabase({ connectionString: 'postgres://postgres@127.0.0.1:5432/test', schema: `prof_${Date.now()}` })
-    : await createPgliteDatabase({});
+  const db =
+    store === 'postgres'
+      ? await createPostgresDatabase({ connectionString: 'postgres://postgres@127.0.0.1:5432/test', schema: `prof_${Date.now()}` })
+      : await createPgliteDatabase({});
   const models = await startReadModels(db, walletEvents);
   const world = benchWorld();
   await models.append(world.streamAppends());
@@ -62,7 +63,10 @@ async function main(): Promise<void> {
   const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const n = Number(process.argv[3] ?? 300);
   try {
-    for (const [name, url] of [['pools', '/api/agent/pools?limit=20'], ['listings', '/api/agent/marketplace/listings?limit=20&sort=price_asc']] as const) {
+    for (const [name, url] of [
+      ['pools', '/api/agent/pools?limit=20'],
+      ['listings', '/api/agent/marketplace/listings?limit=20&sort=price_asc'],
+    ] as const) {
       counted.texts.length = 0;
       counted.params.length = 0;
       await fetch(`${base}${url}`, { headers: { 'x-api-key': key } }).then((r) => r.text());
@@ -82,7 +86,9 @@ async function main(): Promise<void> {
     await timed('pools.list (query service)', n, () => queries.pools.list({ page: 1, limit: 20, sort: 'created_desc' }));
     await timed('marketplace.listings (query service)', n, () => queries.marketplace.listings({ page: 1, limit: 20, sort: 'price_asc', status: 'active' }));
     await timed('HTTP /pools sequential', n, () => fetch(`${base}/api/agent/pools?limit=20`, { headers: { 'x-api-key': key } }).then((r) => r.text()));
-    await timed('HTTP /listings sequential', n, () => fetch(`${base}/api/agent/marketplace/listings?limit=20&sort=price_asc`, { headers: { 'x-api-key': key } }).then((r) => r.text()));
+    await timed('HTTP /listings sequential', n, () =>
+      fetch(`${base}/api/agent/marketplace/listings?limit=20&sort=price_asc`, { headers: { 'x-api-key': key } }).then((r) => r.text()),
+    );
     if (process.env.CPU_PROFILE) {
       // Only the HTTP requests are profiled (not the world's projection): 10 concurrent clients, like the bench.
       const session = new Session();
@@ -93,7 +99,16 @@ async function main(): Promise<void> {
       // The load comes from autocannon in another process (10 connections, like the bench), so the profile holds
       // the server's work only; the earlier in-process fetch loop put undici's client in the profile too.
       await new Promise<void>((resolve, reject) => {
-        const args = [require.resolve('autocannon/autocannon.js'), '-c', '10', '-d', process.env.LOAD_SECONDS ?? '5', '-H', `x-api-key=${key}`, `${base}${url}`];
+        const args = [
+          require.resolve('autocannon/autocannon.js'),
+          '-c',
+          '10',
+          '-d',
+          process.env.LOAD_SECONDS ?? '5',
+          '-H',
+          `x-api-key=${key}`,
+          `${base}${url}`,
+        ];
         execFile(process.execPath, args, (e) => (e ? reject(e) : resolve()));
       });
       const { profile } = await session.post('Profiler.stop');

@@ -11,15 +11,35 @@ export function benchWorld(): ChainScenario {
     const pool = contractAddr(`bench-pool-${i}`);
     const pt = { pool, token: contractAddr(`bench-pt-${i}`) };
     s.registry('PoolRegistered', pool, {
-      name: `Bench Pool ${i}`, ticker: `BP${i}`, access_type: ['rtj', 'p', 'qr', 'stk'][i % 4], distribution_type: 'tr',
-      estimated_apr: String((i * 7) % 25), max_participants: 100, token_to_distribute: 'USDC',
+      name: `Bench Pool ${i}`,
+      ticker: `BP${i}`,
+      access_type: ['rtj', 'p', 'qr', 'stk'][i % 4],
+      distribution_type: 'tr',
+      estimated_apr: String((i * 7) % 25),
+      max_participants: 100,
+      token_to_distribute: 'USDC',
     });
     for (let h = 0; h < HOLDERS_PER_POOL; h++) {
       s.chain('ParticipationTokenMinted', pt.token, { ...pt, admin: pool, to: accountAddr(`holder-${h}`), amount: String(200_000 + h) });
     }
-    s.chain('PoolInitialized', pool, { pool_version: '2', contract_version: '2', admin: accountAddr('admin'), shares_len: HOLDERS_PER_POOL, mutable: true, participation_token: pt.token, pool_type: 'reward', pool_type_code: 0 });
+    s.chain('PoolInitialized', pool, {
+      pool_version: '2',
+      contract_version: '2',
+      admin: accountAddr('admin'),
+      shares_len: HOLDERS_PER_POOL,
+      mutable: true,
+      participation_token: pt.token,
+      pool_type: 'reward',
+      pool_type_code: 0,
+    });
     for (let h = 0; h < HOLDERS_PER_POOL; h++) {
-      s.chain('ListingCreated', pool, { pool, seller: accountAddr(`holder-${h}`), shares_amount: String(100 + h), price_per_share: String(10_000_000 + i * 1000 + h), payment_token: usdc });
+      s.chain('ListingCreated', pool, {
+        pool,
+        seller: accountAddr(`holder-${h}`),
+        shares_amount: String(100 + h),
+        price_per_share: String(10_000_000 + i * 1000 + h),
+        payment_token: usdc,
+      });
     }
   }
   return s;

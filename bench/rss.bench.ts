@@ -121,7 +121,13 @@ export async function run(minutes = Number(process.argv[2] ?? process.env.RSS_LO
     const sample = async () => {
       const rss = groupRss(pgid);
       const m = await metricsMB(base).catch(() => ({}));
-      samples.push({ atS: Math.round((Date.now() - started) / 1000), phase, rssMB: +(rss.total / MB).toFixed(1), largestProcessRssMB: +(rss.largest / MB).toFixed(1), ...m });
+      samples.push({
+        atS: Math.round((Date.now() - started) / 1000),
+        phase,
+        rssMB: +(rss.total / MB).toFixed(1),
+        largestProcessRssMB: +(rss.largest / MB).toFixed(1),
+        ...m,
+      });
     };
     await sample();
     await new Promise((r) => setTimeout(r, 10_000));

@@ -48,17 +48,38 @@ export async function run(): Promise<object> {
     const campaign = devnet.chain.deployContract('crowdfunding_v1', createHash('sha256').update(`bench/${Date.now()}`).digest());
     const deadline = BigInt(Math.floor(Date.now() / 1000) + 86_400 * 30);
     const init = new TransactionBuilder(await server.getAccount(admin.publicKey()), { fee: '100', networkPassphrase: devnet.networkPassphrase })
-      .addOperation(new Contract(campaign).call('init', new Address(admin.publicKey()).toScVal(), new Address(devnet.paymentToken).toScVal(),
-        nativeToScVal(10_000_000n, { type: 'i128' }), nativeToScVal(100_000n, { type: 'i128' }), nativeToScVal(200_000n, { type: 'i128' }), xdr.ScVal.scvU64(deadline), xdr.ScVal.scvU32(0)))
+      .addOperation(
+        new Contract(campaign).call(
+          'init',
+          new Address(admin.publicKey()).toScVal(),
+          new Address(devnet.paymentToken).toScVal(),
+          nativeToScVal(10_000_000n, { type: 'i128' }),
+          nativeToScVal(100_000n, { type: 'i128' }),
+          nativeToScVal(200_000n, { type: 'i128' }),
+          xdr.ScVal.scvU64(deadline),
+          xdr.ScVal.scvU32(0),
+        ),
+      )
       .setTimeout(60)
       .build();
     const prepared = await server.prepareTransaction(init);
     prepared.sign(admin);
     await server.pollTransaction((await server.sendTransaction(prepared)).hash, { attempts: 100, sleepStrategy: () => 50 });
 
-    const pools: PoolLookup = { find: async (_n, address) => (address === campaign ? { kind: 'crowdfunding', networkId: 9, address, name: 'bench', paymentToken: devnet.paymentToken } : null) };
+    const pools: PoolLookup = {
+      find: async (_n, address) =>
+        address === campaign ? { kind: 'crowdfunding', networkId: 9, address, name: 'bench', paymentToken: devnet.paymentToken } : null,
+    };
     const trading = new TradingService({
-      networks: new StellarNetworks([{ id: 9, rpcUrl: devnet.rpcUrl, passphrase: devnet.networkPassphrase, explorerUrl: 'https://stellar.expert/explorer/testnet', tokens: [{ symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }] }]),
+      networks: new StellarNetworks([
+        {
+          id: 9,
+          rpcUrl: devnet.rpcUrl,
+          passphrase: devnet.networkPassphrase,
+          explorerUrl: 'https://stellar.expert/explorer/testnet',
+          tokens: [{ symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }],
+        },
+      ]),
       chain: new StellarRpcGateway(),
       listings: { findBySaleAddress: async () => null },
       pools,
@@ -83,8 +104,14 @@ export async function run(): Promise<object> {
       benchmark: 'trading',
       at: new Date().toISOString(),
       machine: machine(),
-      parameters: { iterations: ITERATIONS, devnet_ledger_interval_ms: 100, submit_poll_interval_ms: 50, flow: 'prepare-contribute → sign → submit-contribute, one wallet, sequential' },
-      notes: 'prepare = getAccount ∥ campaign reads, balance read, simulate+assemble, SQL insert; submit = SQL find/claim, sendTransaction, getTransaction polling until the ledger closes, SQL finish. Submit latency is bounded below by the ledger close interval.',
+      parameters: {
+        iterations: ITERATIONS,
+        devnet_ledger_interval_ms: 100,
+        submit_poll_interval_ms: 50,
+        flow: 'prepare-contribute → sign → submit-contribute, one wallet, sequential',
+      },
+      notes:
+        'prepare = getAccount ∥ campaign reads, balance read, simulate+assemble, SQL insert; submit = SQL find/claim, sendTransaction, getTransaction polling until the ledger closes, SQL finish. Submit latency is bounded below by the ledger close interval.',
       prepare: summary(prepareMs),
       submit: summary(submitMs),
       signature_verification: signatures,

@@ -38,12 +38,21 @@ export async function run() {
   });
   const hooks: { id: string }[] = [];
   for (let i = 0; i < HOOKS; i++) {
-    hooks.push(await notifier.components.service.register(`ak_bench_${i}`, { url: `${receiver.origin}/h${i}`, events: ['shares_transferred'], secret: `bench-secret-${i}-0123456789` }));
+    hooks.push(
+      await notifier.components.service.register(`ak_bench_${i}`, {
+        url: `${receiver.origin}/h${i}`,
+        events: ['shares_transferred'],
+        secret: `bench-secret-${i}-0123456789`,
+      }),
+    );
   }
   await notifier.start();
   const appendedAt = new Map<string, number>(); // delivery id → when its event's append committed
   const append = async (items: SampleAppend[]) => {
-    await store.appendToStream(items[0].streamId, items.map((i) => i.event));
+    await store.appendToStream(
+      items[0].streamId,
+      items.map((i) => i.event),
+    );
     const t = Date.now();
     for (const i of items) for (const h of hooks) appendedAt.set(deliveryId(i.event.id, h.id), t);
   };
@@ -78,7 +87,15 @@ export async function run() {
       benchmark: 'webhooks',
       at: new Date().toISOString(),
       machine: machine(),
-      parameters: { database: 'postgres', webhooks: HOOKS, burstEvents: BURST_EVENTS, pacedEventsPerSecond: PACED_RATE, pacedSeconds: PACED_SECONDS, workerConcurrency: CONCURRENCY, receiver: 'local HTTPS (self-signed, keep-alive), same machine' },
+      parameters: {
+        database: 'postgres',
+        webhooks: HOOKS,
+        burstEvents: BURST_EVENTS,
+        pacedEventsPerSecond: PACED_RATE,
+        pacedSeconds: PACED_SECONDS,
+        workerConcurrency: CONCURRENCY,
+        receiver: 'local HTTPS (self-signed, keep-alive), same machine',
+      },
       burst: { deliveries: burstDeliveries, ms: burstMs, deliveriesPerSecond: Math.round((burstDeliveries / burstMs) * 1000) },
       paced: {
         deliveries: latencies.length,

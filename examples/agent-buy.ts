@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   const { keyPrefix } = await registerAgent(agent, wallet, { label: 'example agent' });
   console.log(`wallet ${wallet.publicKey()} funded and registered (API key ${keyPrefix}…)`);
 
-  const { data: [listing] = [] } = await unwrap(agent.api.GET('/api/agent/marketplace/listings', { params: { query: { network_id: NETWORK_ID, sort: 'price_asc', limit: 1 } } }));
+  const { data: [listing] = [] } = await unwrap(
+    agent.api.GET('/api/agent/marketplace/listings', { params: { query: { network_id: NETWORK_ID, sort: 'price_asc', limit: 1 } } }),
+  );
   if (!listing?.sale_address) throw new Error('no active listing to buy');
   console.log(`buying 1 share of ${listing.pool_name ?? listing.pool_address} at ${listing.price_per_share} ${listing.payment_token}`);
   const { result } = await trade(agent, wallet, 'buy', { listing_id: listing.sale_address, amount: 1, network_id: NETWORK_ID });
@@ -44,7 +46,9 @@ async function contribute(agent: AgentClient, wallet: Keypair): Promise<void> {
     (await unwrap(agent.api.GET('/api/agent/pools/crowdfunding', { params: { query: { network_id: NETWORK_ID, sort: 'deadline_desc', status } } }))).data ?? [];
   const [before] = await campaigns('active');
   if (!before) throw new Error('no open crowdfunding campaign');
-  console.log(`campaign ${before.name ?? before.address}: ${before.raised_amount} of ${before.target_amount} ${before.payment_token} raised, ${before.contributor_count} contributors`);
+  console.log(
+    `campaign ${before.name ?? before.address}: ${before.raised_amount} of ${before.target_amount} ${before.payment_token} raised, ${before.contributor_count} contributors`,
+  );
 
   const { result } = await trade(agent, wallet, 'contribute', { pool_address: before.address, amount: '25', network_id: NETWORK_ID });
   const done = result.data as Record<string, unknown>;

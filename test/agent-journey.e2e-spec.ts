@@ -31,7 +31,9 @@ const SECRET = 'whsec_agent_journey_0123456789';
 const DAY = 86_400n;
 
 // @octokit/webhooks-methods is ESM-only: import its file through a real dynamic import (jest would turn import() into require()).
-const importEsm = new Function('p', 'return import(p)') as (p: string) => Promise<{ verify(secret: string, payload: string, signature: string): Promise<boolean> }>;
+const importEsm = new Function('p', 'return import(p)') as (
+  p: string,
+) => Promise<{ verify(secret: string, payload: string, signature: string): Promise<boolean> }>;
 const octokit = () => importEsm(join(__dirname, '../node_modules/@octokit/webhooks-methods/dist-node/index.js'));
 
 /** Seeded identities are public labels (libs/devnet devnet-identities): sha256("dob-devnet/seed-<n>/<label>"). */
@@ -55,8 +57,7 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
   let chain: ChainReader;
   let receiver: TestReceiver;
 
-  const eventually = <T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 90_000) =>
-    waitFor(what, probe, timeoutMs, 200);
+  const eventually = <T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 90_000) => waitFor(what, probe, timeoutMs, 200);
 
   // ---- an agent: only the SDK and HTTP ----
   const call = async (method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: Json }> => {
@@ -121,7 +122,11 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     const caFile = join(dataDir, 'receiver-ca.pem');
     writeFileSync(caFile, receiver.cert);
     system = await startSystem({
-      dataDir, port: 0, devnetPort: 0, quiet: true, ledgerIntervalMs: 1_000,
+      dataDir,
+      port: 0,
+      devnetPort: 0,
+      quiet: true,
+      ledgerIntervalMs: 1_000,
       webhook: loadAppConfig('all', {
         WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
         WEBHOOK_SSRF_ALLOW: 'localhost',
@@ -144,7 +149,14 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
   it('registers agents (challenge signed locally) and a webhook pointing at a local HTTPS receiver', async () => {
     await friendbot(buyer);
     [sellerKey, buyerKey] = await Promise.all([register(seller, ['read', 'trade']), register(buyer, ['read', 'trade'])]);
-    const events = ['marketplace_sale_completed', 'marketplace_listing_created', 'claim_available', 'distribution_created', 'shares_transferred', 'crowdfunding_failed'];
+    const events = [
+      'marketplace_sale_completed',
+      'marketplace_listing_created',
+      'claim_available',
+      'distribution_created',
+      'shares_transferred',
+      'crowdfunding_failed',
+    ];
     const hook = await ok('POST', '/webhooks', { url: `${receiver.origin}/journey`, events, secret: SECRET }, buyerKey);
     expect(hook).toMatchObject({ url: `${receiver.origin}/journey`, events, is_active: true });
     expect(hook.secret).toBeUndefined();
@@ -164,8 +176,19 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     expect(sellerBefore).toBeGreaterThan(1_000n);
     expect(await chain.read(pool.address, 'get_listing', addressArg(seller.publicKey()))).toBeFalsy();
 
-    const prepared = await ok('POST', '/marketplace/prepare-list', { pool_address: pool.address, shares_amount: 1_000, price_per_share: '0.05', payment_token: 'USDC', network_id: NET }, sellerKey);
-    expect(prepared.transaction_details).toEqual({ pool_address: pool.address, shares_amount: 1_000, price_per_share: '0.05', total_listing_value: '50.00', payment_token: 'USDC' });
+    const prepared = await ok(
+      'POST',
+      '/marketplace/prepare-list',
+      { pool_address: pool.address, shares_amount: 1_000, price_per_share: '0.05', payment_token: 'USDC', network_id: NET },
+      sellerKey,
+    );
+    expect(prepared.transaction_details).toEqual({
+      pool_address: pool.address,
+      shares_amount: 1_000,
+      price_per_share: '0.05',
+      total_listing_value: '50.00',
+      payment_token: 'USDC',
+    });
     const listed = await ok('POST', '/marketplace/submit-list', { signed_xdr: signLocally(prepared.xdr, seller), network_id: NET }, sellerKey);
     expect(listed).toMatchObject({ pool_address: pool.address, shares_listed: 1_000, price_per_share: '0.05', payment_token: 'USDC' });
     expect((await chain.server.getTransaction(listed.transaction_hash)).status).toBe('SUCCESS');
@@ -174,14 +197,22 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     // Escrow: the seller's PT balance moved into the splitter.
     expect(await ptBalance(seller.publicKey())).toBe(sellerBefore - 1_000n);
     expect(await ptBalance(pool.address)).toBe(escrowBefore + 1_000n);
-    expect(await chain.read(pool.address, 'get_listing', addressArg(seller.publicKey()))).toMatchObject({ shares_for_sale: 1_000n, price_per_share: USDC / 20n });
+    expect(await chain.read(pool.address, 'get_listing', addressArg(seller.publicKey()))).toMatchObject({
+      shares_for_sale: 1_000n,
+      price_per_share: USDC / 20n,
+    });
 
     await eventually('the listing in the read API', async () => {
       const r = await call('GET', `/marketplace/listings/${pool.address}?network_id=${NET}`, undefined, buyerKey);
       return r.body.data?.find((l: Json) => l.sale_address === saleAddress && l.shares_amount === 1_000);
     });
     // V2 refuses a second listing (ListingAlreadyExists): the service says so before building.
-    const again = await call('POST', '/marketplace/prepare-list', { pool_address: pool.address, shares_amount: 1, price_per_share: '1', payment_token: 'USDC', network_id: NET }, sellerKey);
+    const again = await call(
+      'POST',
+      '/marketplace/prepare-list',
+      { pool_address: pool.address, shares_amount: 1, price_per_share: '1', payment_token: 'USDC', network_id: NET },
+      sellerKey,
+    );
     expect([again.status, again.body.error?.code]).toEqual([409, 'CONFLICT']);
   });
 
@@ -189,7 +220,14 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     const statsBefore = (await call('GET', `/marketplace/stats/${pool.address}?network_id=${NET}`, undefined, buyerKey)).body.data;
     const usdcBefore = await chain.read<bigint>(system.devnet!.paymentToken, 'balance', addressArg(buyer.publicKey()));
     const prepared = await ok('POST', '/marketplace/prepare-buy', { listing_id: saleAddress, amount: 400, network_id: NET }, buyerKey);
-    expect(prepared.transaction_details).toEqual({ listing_id: saleAddress, shares: 400, price_per_share: '0.05', total_cost: '20.00', payment_token: 'USDC', seller_address: seller.publicKey() });
+    expect(prepared.transaction_details).toEqual({
+      listing_id: saleAddress,
+      shares: 400,
+      price_per_share: '0.05',
+      total_cost: '20.00',
+      payment_token: 'USDC',
+      seller_address: seller.publicKey(),
+    });
     const bought = await ok('POST', '/marketplace/submit-buy', { signed_xdr: signLocally(prepared.xdr, buyer), network_id: NET }, buyerKey);
     expect(bought).toMatchObject({ listing_id: saleAddress, shares_bought: 400, total_cost: '20.00', payment_token: 'USDC' });
     buyHash = bought.transaction_hash;
@@ -251,7 +289,7 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
       const r = await call('GET', `/marketplace/listings/${pool.address}?network_id=${NET}`, undefined, buyerKey);
       return r.status === 200 && !r.body.data.some((l: Json) => l.sale_address === saleAddress);
     });
-    await eventually('the seller\'s membership back to its chain balance', async () => {
+    await eventually("the seller's membership back to its chain balance", async () => {
       const r = await call('GET', `/pools/${pool.address}/members?network_id=${NET}&limit=100`, undefined, buyerKey);
       return r.body.data?.find((m: Json) => m.user_address === seller.publicKey() && BigInt(m.shares) === sellerBefore - 500n);
     });
@@ -260,36 +298,62 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
   let transferHash: string;
   const friend = Keypair.random().publicKey();
 
-  it('delivers the trades and a direct share transfer, signed, with exactly the spec\'s data fields', async () => {
+  it("delivers the trades and a direct share transfer, signed, with exactly the spec's data fields", async () => {
     transferHash = (await chain.invoke(buyer, pool.address, 'transfer_shares', [addressArg(buyer.publicKey()), addressArg(friend), i128Arg(50n)])).hash;
 
     const listed = await awaitDelivery('the V2 listing', 'marketplace_listing_created', (d) => d.sale_address === saleAddress);
     await verifySigned(listed.req);
     expect(listed.body.data).toEqual({
-      sale_address: saleAddress, pool_address: pool.address, pool_name: pool.name, network_id: NET,
-      seller_address: seller.publicKey(), shares_amount: 1_000, price_per_share: '0.05', payment_token: 'USDC',
+      sale_address: saleAddress,
+      pool_address: pool.address,
+      pool_name: pool.name,
+      network_id: NET,
+      seller_address: seller.publicKey(),
+      shares_amount: 1_000,
+      price_per_share: '0.05',
+      payment_token: 'USDC',
     });
     const sold = await awaitDelivery('the V2 sale', 'marketplace_sale_completed', (d) => d.transaction_hash === buyHash);
     await verifySigned(sold.req);
     expect(sold.body.data).toEqual({
-      sale_address: saleAddress, pool_address: pool.address, pool_name: pool.name, network_id: NET, seller_address: seller.publicKey(),
-      buyer_address: buyer.publicKey(), shares: 400, price_per_share: '0.05', total_price: '20.00', payment_token: 'USDC', transaction_hash: buyHash,
+      sale_address: saleAddress,
+      pool_address: pool.address,
+      pool_name: pool.name,
+      network_id: NET,
+      seller_address: seller.publicKey(),
+      buyer_address: buyer.publicKey(),
+      shares: 400,
+      price_per_share: '0.05',
+      total_price: '20.00',
+      payment_token: 'USDC',
+      transaction_hash: buyHash,
     });
     const moved = await awaitDelivery('the transfer', 'shares_transferred', (d) => d.transaction_hash === transferHash);
     await verifySigned(moved.req);
     expect(moved.body.data).toEqual({
-      pool_address: pool.address, pool_name: pool.name, network_id: NET, from_address: buyer.publicKey(), to_address: friend, shares: 50, transaction_hash: transferHash,
+      pool_address: pool.address,
+      pool_name: pool.name,
+      network_id: NET,
+      from_address: buyer.publicKey(),
+      to_address: friend,
+      shares: 50,
+      transaction_hash: transferHash,
     });
     // Escrow moves (seller → splitter at listing, splitter → buyer at sale, back at cancel) are not share transfers.
     await settled();
-    expect(deliveries('shares_transferred').filter((d) => d.body.data.pool_address === pool.address).map((d) => d.body.data.transaction_hash)).toEqual([transferHash]);
+    expect(
+      deliveries('shares_transferred')
+        .filter((d) => d.body.data.pool_address === pool.address)
+        .map((d) => d.body.data.transaction_hash),
+    ).toEqual([transferHash]);
     // One delivery per event: each of the two sales arrived once.
-    for (const hash of [buyHash, raceHash]) expect(deliveries('marketplace_sale_completed').filter((d) => d.body.data.transaction_hash === hash)).toHaveLength(1);
+    for (const hash of [buyHash, raceHash])
+      expect(deliveries('marketplace_sale_completed').filter((d) => d.body.data.transaction_hash === hash)).toHaveLength(1);
   });
 
   let round: { id: bigint; total_amount: bigint; created_at: bigint; claimable_from: bigint; expires_at: bigint };
 
-  it('the pool admin creates a V2 round with a short claim delay: distribution_created arrives with the spec\'s fields', async () => {
+  it("the pool admin creates a V2 round with a short claim delay: distribution_created arrives with the spec's fields", async () => {
     const claimDelay = 20n;
     await chain.invoke(admin, pool.address, 'set_distribution_config', [distributionConfig(claimDelay, 31n * DAY)]);
     const before = await chain.read<bigint[]>(pool.address, 'get_active_rounds');
@@ -304,9 +368,15 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     const created = await awaitDelivery('the new round', 'distribution_created', (d) => d.pool_address === pool.address && d.round_id === Number(round.id));
     await verifySigned(created.req);
     expect(created.body.data).toEqual({
-      pool_address: pool.address, pool_name: pool.name, network_id: NET, round_id: Number(round.id), token: 'USDC',
-      total_amount: decimalString(round.total_amount), total_shares: Number(config.total_shares),
-      claimable_from: expect.any(String), expires_at: expect.any(String),
+      pool_address: pool.address,
+      pool_name: pool.name,
+      network_id: NET,
+      round_id: Number(round.id),
+      token: 'USDC',
+      total_amount: decimalString(round.total_amount),
+      total_shares: Number(config.total_shares),
+      claimable_from: expect.any(String),
+      expires_at: expect.any(String),
     });
     expect(Date.parse(created.body.data.claimable_from)).toBe(Number(round.claimable_from) * 1000);
     expect(Date.parse(created.body.data.expires_at)).toBe(Number(round.expires_at) * 1000);
@@ -339,7 +409,13 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     const campaign = system.devnet!.chain.deployContract('crowdfunding_v1', createHash('sha256').update(`agent-journey/${Date.now()}`).digest());
     const deadline = (await chainNow()) + 25;
     await chain.invoke(campaignAdmin, campaign, 'init', [
-      addressArg(campaignAdmin.publicKey()), addressArg(system.devnet!.paymentToken), i128Arg(USDC), i128Arg(1_000n), i128Arg(2_000n), u64Arg(BigInt(deadline)), xdr.ScVal.scvU32(0),
+      addressArg(campaignAdmin.publicKey()),
+      addressArg(system.devnet!.paymentToken),
+      i128Arg(USDC),
+      i128Arg(1_000n),
+      i128Arg(2_000n),
+      u64Arg(BigInt(deadline)),
+      xdr.ScVal.scvU32(0),
     ]);
     await eventually('the campaign in the read API', async () => {
       const r = await call('GET', `/pools/crowdfunding?network_id=${NET}&status=all`, undefined, buyerKey);
@@ -349,7 +425,14 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     const usdcBefore = await usdc();
 
     const prepared = await ok('POST', '/crowdfunding/prepare-contribute', { pool_address: campaign, amount: '12.5', network_id: NET }, buyerKey);
-    expect(prepared.transaction_details).toMatchObject({ pool_address: campaign, amount: '12.00', payment_token: 'USDC', estimated_shares: 12, current_raised: '0.00', target_amount: '1000.00' });
+    expect(prepared.transaction_details).toMatchObject({
+      pool_address: campaign,
+      amount: '12.00',
+      payment_token: 'USDC',
+      estimated_shares: 12,
+      current_raised: '0.00',
+      target_amount: '1000.00',
+    });
     const done = await ok('POST', '/crowdfunding/submit-contribute', { signed_xdr: signLocally(prepared.xdr, buyer), network_id: NET }, buyerKey);
     expect(done).toMatchObject({ pool_address: campaign, amount_contributed: '12.00', payment_token: 'USDC', shares_allocated: 12, new_total_raised: '12.00' });
     expect(await chain.read<bigint>(campaign, 'get_contribution', addressArg(buyer.publicKey()))).toBe(12n);
@@ -377,19 +460,35 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     const failure = await awaitDelivery('the failed campaign', 'crowdfunding_failed', (d) => d.pool_address === campaign);
     await verifySigned(failure.req);
     expect(failure.body.data).toEqual({
-      pool_address: campaign, pool_name: null, network_id: NET, total_raised: '12.00', target_amount: '1000.00', contributor_count: 1, refund_status: 'processing',
+      pool_address: campaign,
+      pool_name: null,
+      network_id: NET,
+      total_raised: '12.00',
+      target_amount: '1000.00',
+      contributor_count: 1,
+      refund_status: 'processing',
     });
     await settled();
     expect(deliveries('crowdfunding_failed').filter((d) => d.body.data.pool_address === campaign)).toHaveLength(1);
   });
 
-  it('claim_available arrives once the round\'s claim delay has passed, after distribution_created, with the spec\'s fields', async () => {
-    const available = await awaitDelivery('the new round', 'claim_available', (d) => d.pool_address === pool.address && d.round_id === Number(round.id), 60_000);
+  it("claim_available arrives once the round's claim delay has passed, after distribution_created, with the spec's fields", async () => {
+    const available = await awaitDelivery(
+      'the new round',
+      'claim_available',
+      (d) => d.pool_address === pool.address && d.round_id === Number(round.id),
+      60_000,
+    );
     await verifySigned(available.req);
     const config = await chain.read<{ total_shares: bigint }>(pool.address, 'get_config');
     expect(available.body.data).toEqual({
-      pool_address: pool.address, pool_name: pool.name, network_id: NET, round_id: Number(round.id), token: 'USDC',
-      total_amount: decimalString(round.total_amount), amount_per_share: decimalString(round.total_amount / config.total_shares),
+      pool_address: pool.address,
+      pool_name: pool.name,
+      network_id: NET,
+      round_id: Number(round.id),
+      token: 'USDC',
+      total_amount: decimalString(round.total_amount),
+      amount_per_share: decimalString(round.total_amount / config.total_shares),
       expires_at: expect.any(String),
     });
     expect(Date.parse(available.body.data.expires_at)).toBe(Number(round.expires_at) * 1000);
@@ -411,8 +510,13 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
   it('/metrics shows the operations series with real values after the journey', async () => {
     const text = await (await fetch(system.apiUrl.replace('/api/agent', '/metrics'))).text();
     const sum = (prefix: string) =>
-      text.split('\n').filter((l) => l.startsWith(prefix)).reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
-    expect(sum('http_request_duration_seconds_count{app="all",method="POST",route="/api/agent/crowdfunding/submit-contribute",status="200"}')).toBeGreaterThanOrEqual(1);
+      text
+        .split('\n')
+        .filter((l) => l.startsWith(prefix))
+        .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    expect(
+      sum('http_request_duration_seconds_count{app="all",method="POST",route="/api/agent/crowdfunding/submit-contribute",status="200"}'),
+    ).toBeGreaterThanOrEqual(1);
     expect(sum('indexer_events_ingested_total{network_id="9"')).toBeGreaterThan(100);
     expect(text).toMatch(/^indexer_ledger_lag\{network_id="9",app="all"\} \d+$/m);
     expect(text).toMatch(/^projection_lag_events\{projection="crowdfunding",app="all"\} \d+$/m);

@@ -31,7 +31,10 @@ function readmeCommands(): { shared: Record<string, string>; commands: Command[]
   const assignments = (text: string) => Object.fromEntries([...text.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1], m[2]]));
   const shared: Record<string, string> = {};
   const commands: Command[] = [];
-  for (const line of block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean)) {
+  for (const line of block
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean)) {
     if (line.startsWith('export ')) {
       Object.assign(shared, assignments(line.slice('export '.length)));
       continue;
@@ -139,10 +142,12 @@ describe('the apps alone, as the README runs them, answer like npm start (Postgr
     await until(
       'every health to be ready',
       async () => {
-        const reports = await Promise.all(healthUrls.map(async (u) => {
-          const r = await fetch(u);
-          return { status: r.status, body: (await r.json()) as { waiting_for: string[] } };
-        }));
+        const reports = await Promise.all(
+          healthUrls.map(async (u) => {
+            const r = await fetch(u);
+            return { status: r.status, body: (await r.json()) as { waiting_for: string[] } };
+          }),
+        );
         return reports.every((r) => r.status === 200 && r.body.waiting_for.length === 0);
       },
       150_000,
@@ -153,7 +158,9 @@ describe('the apps alone, as the README runs them, answer like npm start (Postgr
     const embedded = await client(startPort);
     const answers = async (c: Client) => {
       const pools = await c.all('/pools?sort=created_desc');
-      const members = Object.fromEntries(await Promise.all(pools.map(async (p) => [p.address as string, await c.all(`/pools/${p.address as string}/members`)] as const)));
+      const members = Object.fromEntries(
+        await Promise.all(pools.map(async (p) => [p.address as string, await c.all(`/pools/${p.address as string}/members`)] as const)),
+      );
       return { pools, listings: await c.all('/marketplace/listings'), members };
     };
     // Both sides settle on the same state; time-driven events (claims falling due) may land a moment apart.

@@ -117,7 +117,11 @@ describe('the built output the Dockerfile runs', () => {
       apps.push([app, { ...shared, HEALTH_PORT: String(port) }, `http://127.0.0.1:${port}/health`]);
     }
     const relayPort = await freePort();
-    apps.push(['relay', { ...shared, KAFKA_BROKERS: testServices.kafkaBrokers.join(','), KAFKA_TOPIC_PREFIX: `${database}.`, RELAY_HEALTH_PORT: String(relayPort) }, `http://127.0.0.1:${relayPort}/health`]);
+    apps.push([
+      'relay',
+      { ...shared, KAFKA_BROKERS: testServices.kafkaBrokers.join(','), KAFKA_TOPIC_PREFIX: `${database}.`, RELAY_HEALTH_PORT: String(relayPort) },
+      `http://127.0.0.1:${relayPort}/health`,
+    ]);
     const apiPort = await freePort();
     apps.push(['api', { ...shared, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/health/live`]);
     // One after another: the first creates the schema the others then find (each also migrates under a lock).

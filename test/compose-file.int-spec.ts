@@ -100,7 +100,7 @@ describe('docker-compose.yml', () => {
       expect(unreadVariables(service, app!)).toEqual([]);
     });
 
-    it("gives that app everything its configuration requires, in values it accepts", () => {
+    it('gives that app everything its configuration requires, in values it accepts', () => {
       const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(name, v)]));
       expect(() => loadAppConfig(app!, env)).not.toThrow();
     });

@@ -47,7 +47,10 @@ describe('a devnet buy through the Agent API reaches the analysts’ marketplace
   afterAll(async () => {
     await reader?.stop();
     await system?.stop();
-    await deleteTestTopics(testServices.kafkaBrokers, ANALYST_TOPICS.map((t) => `${prefix}${t.topic}`));
+    await deleteTestTopics(
+      testServices.kafkaBrokers,
+      ANALYST_TOPICS.map((t) => `${prefix}${t.topic}`),
+    );
   });
 
   it('/health lists the relay, live and not degraded', async () => {
@@ -62,7 +65,8 @@ describe('a devnet buy through the Agent API reaches the analysts’ marketplace
     expect((await fetch(`${system.friendbotUrl}?addr=${buyer.publicKey()}`)).status).toBe(200);
     const challenge = await call('GET', `/auth/challenge/${buyer.publicKey()}`);
     const signature = Buffer.from(buyer.signMessage(challenge.message)).toString('hex');
-    const key: string = (await call('POST', '/auth/register', { wallet: buyer.publicKey(), signature, label: 'kafka e2e', scopes: ['read', 'trade'] })).api_key.key;
+    const key: string = (await call('POST', '/auth/register', { wallet: buyer.publicKey(), signature, label: 'kafka e2e', scopes: ['read', 'trade'] })).api_key
+      .key;
     const [listing] = await call('GET', `/marketplace/listings?network_id=${system.networkId}&sort=price_asc&limit=1`, undefined, key);
     const prepared = await call('POST', '/marketplace/prepare-buy', { listing_id: listing.sale_address, amount: 2, network_id: system.networkId }, key);
     const tx = TransactionBuilder.fromXDR(prepared.xdr, prepared.network_passphrase) as Transaction;

@@ -6,7 +6,11 @@ import { join } from 'node:path';
  * swc-node; see docs/ARCHITECTURE.md): it must list every app and lib, each once, at paths that exist.
  */
 const ROOT = join(__dirname, '..');
-const dirs = (parent: string) => readdirSync(join(ROOT, parent), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const dirs = (parent: string) =>
+  readdirSync(join(ROOT, parent), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 
 describe('nest-cli.json', () => {
   const text = readFileSync(join(ROOT, 'nest-cli.json'), 'utf8');
@@ -19,7 +23,9 @@ describe('nest-cli.json', () => {
   });
 
   it('lists every app and every lib, with entry files that exist', () => {
-    const listed = Object.values(projects).map((p) => p.root).sort();
+    const listed = Object.values(projects)
+      .map((p) => p.root)
+      .sort();
     expect(listed).toEqual([...dirs('apps').map((a) => `apps/${a}`), ...dirs('libs').map((l) => `libs/${l}`)].sort());
     for (const p of Object.values(projects)) expect(existsSync(join(ROOT, p.sourceRoot, `${p.entryFile}.ts`))).toBe(true);
   });

@@ -105,7 +105,8 @@ export async function run(seconds = Number(process.argv[2] ?? 120)): Promise<Rec
     test: 'rate-limit-load',
     ranAt: new Date().toISOString(),
     durationSeconds: seconds,
-    setup: 'two listening API instances (Fastify) over one PostgreSQL, shared Redis sliding-window limiter; 6 greedy clients on one key, 1 pacing client on another',
+    setup:
+      'two listening API instances (Fastify) over one PostgreSQL, shared Redis sliding-window limiter; 6 greedy clients on one key, 1 pacing client on another',
     rpm,
     burst: BURST,
     cap: rpm + BURST,

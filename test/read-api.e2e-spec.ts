@@ -55,8 +55,7 @@ describe.each([
     return items;
   };
 
-  const eventually = <T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 120_000) =>
-    waitFor(what, probe, timeoutMs, 100);
+  const eventually = <T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 120_000) => waitFor(what, probe, timeoutMs, 100);
 
   const settled = () => waitUntilSettled(system);
 
@@ -68,7 +67,14 @@ describe.each([
   const ptOf = new Map<string, { token: string; crowdfunding: boolean }>();
 
   beforeAll(async () => {
-    system = await startSystem({ dataDir: mkdtempSync(join(tmpdir(), 'read-api-e2e-')), port: 0, devnetPort: 0, quiet: true, ledgerIntervalMs: 250, mongodbUrl: mongo?.url });
+    system = await startSystem({
+      dataDir: mkdtempSync(join(tmpdir(), 'read-api-e2e-')),
+      port: 0,
+      devnetPort: 0,
+      quiet: true,
+      ledgerIntervalMs: 250,
+      mongodbUrl: mongo?.url,
+    });
     expect(system.readModels.kind).toBe(mongo ? 'mongodb' : 'sql');
     chain = new ChainReader(system.rpcUrl, system.networkPassphrase);
     await settled();
@@ -78,7 +84,12 @@ describe.each([
     const reg = await fetch(`${system.apiUrl}/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ wallet: agent.publicKey(), signature: Buffer.from(agent.signMessage(challenge.data.message)).toString('hex'), label: 'read e2e', scopes: ['read'] }),
+      body: JSON.stringify({
+        wallet: agent.publicKey(),
+        signature: Buffer.from(agent.signMessage(challenge.data.message)).toString('hex'),
+        label: 'read e2e',
+        scopes: ['read'],
+      }),
     });
     expect(reg.status).toBe(201);
     const created = ((await reg.json()) as Json).data.api_key;
@@ -107,7 +118,9 @@ describe.each([
     const from = holders.find((kp) => table.some((s) => s.shareholder === kp.publicKey() && s.share >= 5n))!;
     const to = Keypair.random().publicKey();
     const transfer = await chain.invoke(from, pool, 'transfer_shares', [addressArg(from.publicKey()), addressArg(to), i128Arg(5n)]);
-    await eventually('the new member', async () => (await ok(`/pools/${pool}/members?network_id=${NET}&limit=100`)).data.some((m: Json) => m.user_address === to && m.shares === 5));
+    await eventually('the new member', async () =>
+      (await ok(`/pools/${pool}/members?network_id=${NET}&limit=100`)).data.some((m: Json) => m.user_address === to && m.shares === 5),
+    );
     const transferMs = Date.now() - transfer.appliedAt;
 
     // A buyer funded by friendbot buys one share of an open listing (buy_shares): the sale reaches the stats.
@@ -117,7 +130,10 @@ describe.each([
     expect((await fetch(`${system.friendbotUrl}?addr=${buyer.publicKey()}`)).status).toBe(200);
     const salesBefore = (await ok(`/marketplace/stats/${open.pool_address}?network_id=${NET}`)).data.total_sales;
     const buy = await chain.invoke(buyer, open.pool_address, 'buy_shares', [addressArg(buyer.publicKey()), addressArg(open.seller_address), i128Arg(1n)]);
-    await eventually('the sale in the stats', async () => (await ok(`/marketplace/stats/${open.pool_address}?network_id=${NET}`)).data.total_sales === salesBefore + 1);
+    await eventually(
+      'the sale in the stats',
+      async () => (await ok(`/marketplace/stats/${open.pool_address}?network_id=${NET}`)).data.total_sales === salesBefore + 1,
+    );
     const saleMs = Date.now() - buy.appliedAt;
 
     const result = {
@@ -132,7 +148,10 @@ describe.each([
     // Recorded only when asked (docs/benchmarks.md): a test run must not rewrite a tracked results file.
     if (process.env.WRITE_BENCH_RESULTS === '1') {
       mkdirSync(join(__dirname, '../bench/results'), { recursive: true });
-      writeFileSync(join(__dirname, `../bench/results/freshness${store === 'PGlite' ? '' : `-${store.toLowerCase()}`}.json`), `${JSON.stringify(result, null, 2)}\n`);
+      writeFileSync(
+        join(__dirname, `../bench/results/freshness${store === 'PGlite' ? '' : `-${store.toLowerCase()}`}.json`),
+        `${JSON.stringify(result, null, 2)}\n`,
+      );
     }
     await settled();
   });
@@ -168,8 +187,12 @@ describe.each([
 
   it('lists pools: every sort ordered, pages concatenate to the full list, limit=100 and the last page', async () => {
     const sorts: [string, (a: Json, b: Json) => number][] = [
-      ['created_desc', byTime('created_at', -1)], ['created_asc', byTime('created_at', 1)], ['apr_desc', byNum('estimated_apr', -1)],
-      ['apr_asc', byNum('estimated_apr', 1)], ['members_desc', byNum('member_count', -1)], ['members_asc', byNum('member_count', 1)],
+      ['created_desc', byTime('created_at', -1)],
+      ['created_asc', byTime('created_at', 1)],
+      ['apr_desc', byNum('estimated_apr', -1)],
+      ['apr_asc', byNum('estimated_apr', 1)],
+      ['members_desc', byNum('member_count', -1)],
+      ['members_asc', byNum('member_count', 1)],
     ];
     const total = pools.length;
     for (const [sort, cmp] of sorts) {
@@ -235,7 +258,8 @@ describe.each([
       // V2: the PT holders cannot be enumerated on chain, so completeness is Σ balances = the pool's total_shares.
       if (typeof config.participation_token === 'string') expect([address, sum]).toEqual([address, BigInt(config.total_shares as bigint)]);
       if (typeof config.participation_token !== 'string') {
-        for (const m of members.slice(0, 3)) expect(await chain.read<bigint | undefined>(address, 'get_share', addressArg(m.user_address))).toBe(BigInt(m.shares));
+        for (const m of members.slice(0, 3))
+          expect(await chain.read<bigint | undefined>(address, 'get_share', addressArg(m.user_address))).toBe(BigInt(m.shares));
       }
       expect(BigInt(detail.total_shares)).toBe(sum);
       expect(detail.member_count).toBe(members.length);
@@ -245,7 +269,8 @@ describe.each([
       expect(isSorted(members, (a, b) => b.shares - a.shares)).toBe(true);
       // Pages of 2 concatenate to the same members.
       const paged: Json[] = [];
-      for (let page = 1; paged.length < members.length; page++) paged.push(...(await ok(`/pools/${address}/members?network_id=${NET}&limit=2&page=${page}`)).data);
+      for (let page = 1; paged.length < members.length; page++)
+        paged.push(...(await ok(`/pools/${address}/members?network_id=${NET}&limit=2&page=${page}`)).data);
       expect(paged).toEqual(members);
       // Distribution totals: the sum of V1 `dist_all` (V2 `dist_new`) amounts on chain.
       const distributed = history
@@ -303,7 +328,15 @@ describe.each([
     expect(rules.meta).toBeUndefined();
     for (const f of rules.data) {
       const p = pools.find((x) => x.address === f.address);
-      expect(f).toEqual({ address: p.address, name: p.name, ticker: p.ticker, network_id: NET, estimated_apr: p.estimated_apr, member_count: p.member_count, featured_reason: expect.any(String) });
+      expect(f).toEqual({
+        address: p.address,
+        name: p.name,
+        ticker: p.ticker,
+        network_id: NET,
+        estimated_apr: p.estimated_apr,
+        member_count: p.member_count,
+        featured_reason: expect.any(String),
+      });
     }
     const pick = pools[pools.length - 1];
     await system.readModels.setFeatured({ networkId: NET, address: pick.address, reason: 'Operator pick (e2e)', position: 0 });
@@ -316,7 +349,9 @@ describe.each([
 
   it('serves crowdfunding campaigns with each sort; raised and target equal the contract', async () => {
     const sorts: [string, (a: Json, b: Json) => number][] = [
-      ['deadline_asc', byTime('deadline', 1)], ['deadline_desc', byTime('deadline', -1)], ['progress_desc', byNum('progress_percent', -1)],
+      ['deadline_asc', byTime('deadline', 1)],
+      ['deadline_desc', byTime('deadline', -1)],
+      ['progress_desc', byNum('progress_percent', -1)],
     ];
     for (const [sort, cmp] of sorts) {
       const r = await ok(`/pools/crowdfunding?network_id=${NET}&status=all&sort=${sort}`);
@@ -345,7 +380,11 @@ describe.each([
     const listings = await all('/marketplace/listings');
     expect(listings.length).toBeGreaterThan(0);
     for (const l of listings) {
-      const onChain = await chain.read<{ shares_for_sale: bigint; price_per_share: bigint; payment_token: string } | null>(l.pool_address, 'get_listing', addressArg(l.seller_address));
+      const onChain = await chain.read<{ shares_for_sale: bigint; price_per_share: bigint; payment_token: string } | null>(
+        l.pool_address,
+        'get_listing',
+        addressArg(l.seller_address),
+      );
       expect([l.sale_address, onChain === null || onChain === undefined]).toEqual([l.sale_address, false]);
       expect(BigInt(l.shares_amount)).toBe(onChain!.shares_for_sale);
       expect(l.price_per_share).toBe(decimalString(onChain!.price_per_share));
@@ -361,12 +400,17 @@ describe.each([
       const config = await chain.read<Record<string, unknown>>(address, 'get_config');
       if (typeof config.participation_token === 'string') continue;
       const sales = await chain.read<{ seller: string }[]>(address, 'list_all_sales');
-      const api = listings.filter((l) => l.pool_address === address).map((l) => l.seller_address).sort();
+      const api = listings
+        .filter((l) => l.pool_address === address)
+        .map((l) => l.seller_address)
+        .sort();
       expect([address, api]).toEqual([address, sales.map((s) => s.seller).sort()]);
     }
     const sorts: [string, (a: Json, b: Json) => number][] = [
-      ['created_desc', byTime('created_at', -1)], ['created_asc', byTime('created_at', 1)],
-      ['price_asc', (a, b) => Number(a.price_per_share) - Number(b.price_per_share)], ['price_desc', (a, b) => Number(b.price_per_share) - Number(a.price_per_share)],
+      ['created_desc', byTime('created_at', -1)],
+      ['created_asc', byTime('created_at', 1)],
+      ['price_asc', (a, b) => Number(a.price_per_share) - Number(b.price_per_share)],
+      ['price_desc', (a, b) => Number(b.price_per_share) - Number(a.price_per_share)],
     ];
     for (const [sort, cmp] of sorts) {
       const full = await all(`/marketplace/listings?sort=${sort}`);
@@ -379,7 +423,9 @@ describe.each([
     expect((await ok('/marketplace/listings?network_id=10')).meta.total).toBe(0);
     const symbol = listings[0].payment_token;
     expect((await all(`/marketplace/listings?payment_token=${symbol.toLowerCase()}`)).length).toBe(listings.filter((l) => l.payment_token === symbol).length);
-    expect((await all(`/marketplace/listings?payment_token=${listings[0].payment_token_address}`)).length).toBe(listings.filter((l) => l.payment_token_address === listings[0].payment_token_address).length);
+    expect((await all(`/marketplace/listings?payment_token=${listings[0].payment_token_address}`)).length).toBe(
+      listings.filter((l) => l.payment_token_address === listings[0].payment_token_address).length,
+    );
     expect((await ok('/marketplace/listings?payment_token=NOPE')).meta.total).toBe(0);
   });
 
@@ -394,9 +440,24 @@ describe.each([
         const r = await ok(`/marketplace/listings/${address}?network_id=${NET}&sort=${sort}`);
         expect(r.meta).toBeUndefined();
         expect(isSorted(r.data, cmp)).toBe(true);
-        expect(r.data.map((x: Json) => x.sale_address).sort()).toEqual(listings.filter((l) => l.pool_address === address).map((l) => l.sale_address).sort());
+        expect(r.data.map((x: Json) => x.sale_address).sort()).toEqual(
+          listings
+            .filter((l) => l.pool_address === address)
+            .map((l) => l.sale_address)
+            .sort(),
+        );
         for (const x of r.data) {
-          expect(Object.keys(x).sort()).toEqual(['created_at', 'is_active', 'payment_token', 'price_per_share', 'sale_address', 'seller_address', 'shares_amount', 'status', 'total_price']);
+          expect(Object.keys(x).sort()).toEqual([
+            'created_at',
+            'is_active',
+            'payment_token',
+            'price_per_share',
+            'sale_address',
+            'seller_address',
+            'shares_amount',
+            'status',
+            'total_price',
+          ]);
         }
       }
     }
@@ -410,7 +471,11 @@ describe.each([
       const volume = (ms: number) => sold.filter((e) => e.closedAt > now - ms).reduce((n, e) => n + ((e.value as bigint[])[1] as bigint), 0n);
       const H = 3_600_000;
       expect([address, s.total_sales, s.total_volume]).toEqual([address, sold.length, decimalString(volume(Infinity))]);
-      expect([s.volume_24h, s.volume_7d, s.volume_30d]).toEqual([decimalString(volume(24 * H)), decimalString(volume(7 * 24 * H)), decimalString(volume(30 * 24 * H))]);
+      expect([s.volume_24h, s.volume_7d, s.volume_30d]).toEqual([
+        decimalString(volume(24 * H)),
+        decimalString(volume(7 * 24 * H)),
+        decimalString(volume(30 * 24 * H)),
+      ]);
       const active = (await all(`/marketplace/listings?network_id=${NET}`)).filter((l) => l.pool_address === address);
       expect(s.active_listings).toBe(active.length);
       expect(s.total_shares_listed).toBe(active.reduce((n, l) => n + l.shares_amount, 0));
@@ -448,21 +513,42 @@ describe.each([
   it('answers 400 VALIDATION_ERROR naming the parameter for each bad parameter, 404 for unknown pools', async () => {
     const pool = splitters[0];
     const bad: [string, string][] = [
-      ['/pools?limit=101', 'limit'], ['/pools?limit=0', 'limit'], ['/pools?page=0', 'page'], ['/pools?page=abc', 'page'],
-      ['/pools?network_id=1.5', 'network_id'], ['/pools?network_id=nine', 'network_id'], ['/pools?sort=name_asc', 'sort'],
-      ['/pools?access_type=vip', 'access_type'], ['/pools?unknown=1', 'unknown'], ['/pools/crowdfunding?sort=progress_asc', 'sort'],
-      ['/pools/featured?network_id=x', 'network_id'], ['/pools/CBADADDRESS', 'address'], [`/pools/${agent.publicKey()}`, 'address'],
-      [`/pools/${pool}/members?limit=500`, 'limit'], [`/pools/${pool}/distributions?status=open`, 'status'],
-      [`/pools/${pool}/events?event_type=mint`, 'event_type'], ['/marketplace/listings?sort=cheapest', 'sort'],
-      ['/marketplace/listings?limit=1000', 'limit'], [`/marketplace/listings/${pool}?sort=created_asc`, 'sort'],
-      ['/marketplace/stats/not-an-address', 'poolAddress'], ['/portfolio/history?type=nope', 'type'], ['/portfolio/positions/GABC', 'poolAddress'],
+      ['/pools?limit=101', 'limit'],
+      ['/pools?limit=0', 'limit'],
+      ['/pools?page=0', 'page'],
+      ['/pools?page=abc', 'page'],
+      ['/pools?network_id=1.5', 'network_id'],
+      ['/pools?network_id=nine', 'network_id'],
+      ['/pools?sort=name_asc', 'sort'],
+      ['/pools?access_type=vip', 'access_type'],
+      ['/pools?unknown=1', 'unknown'],
+      ['/pools/crowdfunding?sort=progress_asc', 'sort'],
+      ['/pools/featured?network_id=x', 'network_id'],
+      ['/pools/CBADADDRESS', 'address'],
+      [`/pools/${agent.publicKey()}`, 'address'],
+      [`/pools/${pool}/members?limit=500`, 'limit'],
+      [`/pools/${pool}/distributions?status=open`, 'status'],
+      [`/pools/${pool}/events?event_type=mint`, 'event_type'],
+      ['/marketplace/listings?sort=cheapest', 'sort'],
+      ['/marketplace/listings?limit=1000', 'limit'],
+      [`/marketplace/listings/${pool}?sort=created_asc`, 'sort'],
+      ['/marketplace/stats/not-an-address', 'poolAddress'],
+      ['/portfolio/history?type=nope', 'type'],
+      ['/portfolio/positions/GABC', 'poolAddress'],
     ];
     for (const [url, param] of bad) {
       const r = await get(url);
       expect([url, r.status, r.body.error?.code, r.body.error?.message.includes(param)]).toEqual([url, 400, 'VALIDATION_ERROR', true]);
     }
     const ghost = StrKey.encodeContract(createHash('sha256').update('no such pool').digest());
-    for (const url of [`/pools/${ghost}`, `/pools/${ghost}/members`, `/pools/${ghost}/distributions`, `/pools/${ghost}/events`, `/marketplace/listings/${ghost}`, `/marketplace/stats/${ghost}`]) {
+    for (const url of [
+      `/pools/${ghost}`,
+      `/pools/${ghost}/members`,
+      `/pools/${ghost}/distributions`,
+      `/pools/${ghost}/events`,
+      `/marketplace/listings/${ghost}`,
+      `/marketplace/stats/${ghost}`,
+    ]) {
       const r = await get(url);
       expect([url, r.status, r.body.error?.code]).toEqual([url, 404, 'NOT_FOUND']);
     }
@@ -472,10 +558,23 @@ describe.each([
   it('answers byte-identically after every projection is rebuilt', async () => {
     await settled();
     const pool = splitters[0];
-    const urls = ['/pools?limit=100', '/pools?sort=members_desc&limit=100', `/pools/featured?network_id=${NET}`, '/pools/crowdfunding?status=all',
-      `/pools/${pool}?network_id=${NET}`, `/pools/${pool}/members?network_id=${NET}&limit=100`, `/pools/${pool}/distributions?network_id=${NET}`,
-      `/pools/${pool}/events?network_id=${NET}&limit=100`, '/marketplace/listings?status=all&limit=100', `/marketplace/listings/${pool}?network_id=${NET}&status=all`,
-      `/marketplace/stats/${pool}?network_id=${NET}`, '/portfolio/holdings', '/portfolio/distributions', '/portfolio/history?limit=100', '/portfolio/listings?status=all'];
+    const urls = [
+      '/pools?limit=100',
+      '/pools?sort=members_desc&limit=100',
+      `/pools/featured?network_id=${NET}`,
+      '/pools/crowdfunding?status=all',
+      `/pools/${pool}?network_id=${NET}`,
+      `/pools/${pool}/members?network_id=${NET}&limit=100`,
+      `/pools/${pool}/distributions?network_id=${NET}`,
+      `/pools/${pool}/events?network_id=${NET}&limit=100`,
+      '/marketplace/listings?status=all&limit=100',
+      `/marketplace/listings/${pool}?network_id=${NET}&status=all`,
+      `/marketplace/stats/${pool}?network_id=${NET}`,
+      '/portfolio/holdings',
+      '/portfolio/distributions',
+      '/portfolio/history?limit=100',
+      '/portfolio/listings?status=all',
+    ];
     const snapshot = async () => Promise.all(urls.map(async (u) => (await get(u)).raw));
     const before = await snapshot();
     for (const report of await system.projections.status()) await system.projections.rebuild(report.name);

@@ -188,7 +188,10 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
     // The load: share transfers, deposits and distributions on the seeded V1 pools, a few per second.
     const submitter = new SeedSubmitter(devnet.chain);
     const manifest = await fetchDevnetManifest(devnetUrl);
-    const v1 = manifest.pools.map((p, i) => ({ p, i })).filter(({ p }) => p.contract_kind.startsWith('splitter_v1')).slice(0, 4);
+    const v1 = manifest.pools
+      .map((p, i) => ({ p, i }))
+      .filter(({ p }) => p.contract_kind.startsWith('splitter_v1'))
+      .slice(0, 4);
     const addr = (k: Keypair | string) => nativeToScVal(typeof k === 'string' ? k : k.publicKey(), { type: 'address' });
     const i128 = (n: bigint) => nativeToScVal(n, { type: 'i128' });
     let loadCalls = 0;
@@ -221,7 +224,10 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
     // Let the load run, then kill the owners of most projections, of the fan-out and of ingestion at once.
     await sleep(8_000);
     const projectorOwner = (['projector-1', 'projector-2'] as const)
-      .map((name) => ({ name, n: [...ownersNow].filter(([w, who]) => w.startsWith('projection:') && w !== 'projection:webhook_fanout' && who.includes(name)).length }))
+      .map((name) => ({
+        name,
+        n: [...ownersNow].filter(([w, who]) => w.startsWith('projection:') && w !== 'projection:webhook_fanout' && who.includes(name)).length,
+      }))
       .sort((a, b) => b.n - a.n)[0].name;
     const victims = [projectorOwner, ownersNow.get('projection:webhook_fanout')![0], ownersNow.get('indexer:9')![0]];
     const orphaned = work.filter((w) => victims.includes(ownersNow.get(w)![0]));
@@ -273,7 +279,13 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
     expect(statuses.slice(budget)).toEqual([429, 429, 429, 429]); // one budget across both APIs, not one each
     const revoked = await register(2);
     expect(await pools(2, revoked.key)).toBe(200);
-    const nonce = (await (await fetch(`${api(1)}/auth/nonce`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wallet_address: wallet.publicKey() }) })).json()) as Json;
+    const nonce = (await (
+      await fetch(`${api(1)}/auth/nonce`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ wallet_address: wallet.publicKey() }),
+      })
+    ).json()) as Json;
     const token = (await (
       await fetch(`${api(1)}/auth/token`, {
         method: 'POST',
@@ -369,9 +381,20 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
     const freshStore = await createSqlEventStore(fresh, { catalog: systemEventCatalog() });
     stores.push(freshStore);
     await registerSeededPools(freshStore, 9, manifest.pools);
-    const single = startNetworkIndexing(freshStore, { rpcUrl: manifest.rpcUrl, networkId: 9, startLedger: 1, knownWasms: manifest.knownWasms, scheduler: false, logger: silentLogger });
+    const single = startNetworkIndexing(freshStore, {
+      rpcUrl: manifest.rpcUrl,
+      networkId: 9,
+      startLedger: 1,
+      knownWasms: manifest.knownWasms,
+      scheduler: false,
+      logger: silentLogger,
+    });
     try {
-      await until('the single indexer past the load', async () => (single.status().nextLedger ?? 0) > lastLoadLedger && single.status().state === 'live', 120_000);
+      await until(
+        'the single indexer past the load',
+        async () => (single.status().nextLedger ?? 0) > lastLoadLedger && single.status().state === 'live',
+        120_000,
+      );
     } finally {
       await single.stop();
     }

@@ -1,12 +1,7 @@
 import type { RunningSystem } from '../apps/all/src/system';
 
 /** Polls `probe` until it returns something truthy, failing with `what` after `timeoutMs`. */
-export async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined | null | false>,
-  timeoutMs = 120_000,
-  intervalMs = 100,
-): Promise<T> {
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 120_000, intervalMs = 100): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

@@ -24,9 +24,7 @@ describe('the whole system on embedded defaults', () => {
   }
 
   const applied = (health: any) =>
-    Object.fromEntries(
-      Object.entries(health.components.projections.details).map(([name, p]: [string, any]) => [name, p.active.eventsApplied]),
-    );
+    Object.fromEntries(Object.entries(health.components.projections.details).map(([name, p]: [string, any]) => [name, p.active.eventsApplied]));
 
   it('turns /health ready within 60 s, then resumes after a restart without re-processing', async () => {
     system = await startSystem({ dataDir, port: 0, devnetPort: 0, quiet: true, ledgerIntervalMs: 250 });

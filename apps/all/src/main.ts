@@ -26,25 +26,33 @@ runApp('all', async (config) => {
     webhook: config,
   });
   system.log.info(
-    { api: system.apiUrl, health: system.healthUrl, openapi: `${system.apiUrl}/openapi.json`, rpc: system.rpcUrl, friendbot: system.friendbotUrl ?? null, data: system.storage.dataDir },
+    {
+      api: system.apiUrl,
+      health: system.healthUrl,
+      openapi: `${system.apiUrl}/openapi.json`,
+      rpc: system.rpcUrl,
+      friendbot: system.friendbotUrl ?? null,
+      data: system.storage.dataDir,
+    },
     'system started',
   );
   // The human summary only on a terminal: piped output stays one JSON object per line.
-  if (process.stdout.isTTY) console.log(
-    [
-      '',
-      `  Agent API     ${system.apiUrl}`,
-      `  Health        ${system.healthUrl}`,
-      `  OpenAPI       ${system.apiUrl}/openapi.json`,
-      `  Local chain   ${system.rpcUrl}  (passphrase "${system.networkPassphrase}")`,
-      system.friendbotUrl ? `  Faucet        ${system.friendbotUrl}?addr=G…` : '',
-      system.kafkaRelay ? `  Kafka topics  ${system.kafkaRelay.topicNames.join(', ')}` : '',
-      `  Data          ${system.storage.dataDir}`,
-      `  Read models   ${system.readModels.description}`,
-      '',
-    ]
-      .filter((l) => l !== '')
-      .join('\n'),
-  );
+  if (process.stdout.isTTY)
+    console.log(
+      [
+        '',
+        `  Agent API     ${system.apiUrl}`,
+        `  Health        ${system.healthUrl}`,
+        `  OpenAPI       ${system.apiUrl}/openapi.json`,
+        `  Local chain   ${system.rpcUrl}  (passphrase "${system.networkPassphrase}")`,
+        system.friendbotUrl ? `  Faucet        ${system.friendbotUrl}?addr=G…` : '',
+        system.kafkaRelay ? `  Kafka topics  ${system.kafkaRelay.topicNames.join(', ')}` : '',
+        `  Data          ${system.storage.dataDir}`,
+        `  Read models   ${system.readModels.description}`,
+        '',
+      ]
+        .filter((l) => l !== '')
+        .join('\n'),
+    );
   return () => system.stop();
 });

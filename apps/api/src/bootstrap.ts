@@ -49,7 +49,10 @@ export async function createApiApp(deps: ApiDependencies, options: ApiAppOptions
   const app = await NestFactory.create<NestFastifyApplication>(
     root,
     // Fastify's own per-request lines are off: installRequestObserver writes one line per request instead.
-    new FastifyAdapter({ ...hardenedFastifyOptions(), ...(log ? { loggerInstance: log, logController: new LogController({ disableRequestLogging: true }) } : {}) }),
+    new FastifyAdapter({
+      ...hardenedFastifyOptions(),
+      ...(log ? { loggerInstance: log, logController: new LogController({ disableRequestLogging: true }) } : {}),
+    }),
     // bodyParser false: installJsonBodyParser is the only body parser (JSON, depth-limited).
     { logger: log ? new PinoNestLogger(log) : options.logger === false ? false : ['error', 'warn', 'log'], abortOnError: false, bodyParser: false },
   );

@@ -21,7 +21,12 @@ runApp('api', async (config) => {
   const metrics = new ServiceMetrics({ app: 'api' });
   const devnet = await devnetOf(config, (why) => log.log(why));
   const networks = networksOf(config, devnet);
-  const opened = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
+  const opened = await openStorage({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    eventStoreUrl: config.EVENTSTORE_URL,
+    catalog: systemEventCatalog(),
+  });
   const storage = { ...opened, eventStore: instrumentEventStore(opened.eventStore, metrics) };
   const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
   log.log(`read models: ${readModels.description}`);

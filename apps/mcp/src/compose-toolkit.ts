@@ -8,12 +8,15 @@ import type { McpConfig } from './mcp-config';
 
 /** The local signer's secret: the variable or the file's first line; it is read here and never sent anywhere. */
 function signerKeypair(config: McpConfig): Keypair | undefined {
-  const secret = config.DOB_SIGNER_SECRET ?? (config.DOB_SIGNER_SECRET_FILE ? readFileSync(config.DOB_SIGNER_SECRET_FILE, 'utf8').split('\n')[0].trim() : undefined);
+  const secret =
+    config.DOB_SIGNER_SECRET ?? (config.DOB_SIGNER_SECRET_FILE ? readFileSync(config.DOB_SIGNER_SECRET_FILE, 'utf8').split('\n')[0].trim() : undefined);
   if (!secret) return undefined;
   try {
     return Keypair.fromSecret(secret);
   } catch {
-    throw new ConfigError(`invalid configuration:\n  ${config.DOB_SIGNER_SECRET ? 'DOB_SIGNER_SECRET' : 'DOB_SIGNER_SECRET_FILE'}: not a valid Stellar secret seed`);
+    throw new ConfigError(
+      `invalid configuration:\n  ${config.DOB_SIGNER_SECRET ? 'DOB_SIGNER_SECRET' : 'DOB_SIGNER_SECRET_FILE'}: not a valid Stellar secret seed`,
+    );
   }
 }
 
@@ -29,7 +32,11 @@ export function composeAgentToolkit(config: McpConfig, log: (line: string) => vo
 
   let policy;
   try {
-    policy = parsePolicy({ maxPerDay: config.DOB_POLICY_MAX_PER_DAY, maxPricePerShare: config.DOB_POLICY_MAX_PRICE_PER_SHARE, allowedPools: config.DOB_POLICY_ALLOWED_POOLS });
+    policy = parsePolicy({
+      maxPerDay: config.DOB_POLICY_MAX_PER_DAY,
+      maxPricePerShare: config.DOB_POLICY_MAX_PRICE_PER_SHARE,
+      allowedPools: config.DOB_POLICY_ALLOWED_POOLS,
+    });
   } catch (e) {
     throw new ConfigError(`invalid configuration:\n  ${(e as Error).message}`);
   }

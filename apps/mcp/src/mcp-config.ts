@@ -13,7 +13,13 @@ export const mcpConfigSchema = z.object({
   DOB_API_URL: z.preprocess(blankIsUnset, z.string().url().default('http://localhost:3000')),
   DOB_API_KEY: z.preprocess(blankIsUnset, z.string().startsWith('svc_ak_', 'DOB_API_KEY must be an Agent API key (svc_ak_…)').optional()),
   DOB_NETWORK_ID: z.preprocess(blankIsUnset, z.coerce.number().int().min(1).default(9)),
-  DOB_SIGNER_SECRET: z.preprocess(blankIsUnset, z.string().regex(/^S[A-Z2-7]{55}$/, 'DOB_SIGNER_SECRET must be a Stellar secret seed (S…)').optional()),
+  DOB_SIGNER_SECRET: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .regex(/^S[A-Z2-7]{55}$/, 'DOB_SIGNER_SECRET must be a Stellar secret seed (S…)')
+      .optional(),
+  ),
   DOB_SIGNER_SECRET_FILE: optional,
   DOB_POLICY_MAX_PER_DAY: optional,
   DOB_POLICY_MAX_PRICE_PER_SHARE: optional,
@@ -29,6 +35,7 @@ export type McpConfig = z.infer<typeof mcpConfigSchema>;
 export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
   const parsed = mcpConfigSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(`invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
-  if (parsed.data.DOB_SIGNER_SECRET && parsed.data.DOB_SIGNER_SECRET_FILE) throw new ConfigError('invalid configuration:\n  DOB_SIGNER_SECRET_FILE: set either it or DOB_SIGNER_SECRET, not both');
+  if (parsed.data.DOB_SIGNER_SECRET && parsed.data.DOB_SIGNER_SECRET_FILE)
+    throw new ConfigError('invalid configuration:\n  DOB_SIGNER_SECRET_FILE: set either it or DOB_SIGNER_SECRET, not both');
   return parsed.data;
 }

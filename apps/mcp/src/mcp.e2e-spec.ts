@@ -58,7 +58,8 @@ describe('MCP server on the running system', () => {
       // The cheapest listing sets the policy: one share fits today's limit (1.5 shares' worth), a second does not.
       const reader = createAgentClient({ baseUrl: system.apiUrl });
       await registerAgent(reader, Keypair.random(), { label: 'mcp e2e reader', scopes: ['read'] });
-      const cheapest = (await unwrap(reader.api.GET('/api/agent/marketplace/listings', { params: { query: { network_id: 9, sort: 'price_asc', limit: 1 } } }))).data![0];
+      const cheapest = (await unwrap(reader.api.GET('/api/agent/marketplace/listings', { params: { query: { network_id: 9, sort: 'price_asc', limit: 1 } } })))
+        .data![0];
       price = cheapest.price_per_share!;
       listingId = cheapest.sale_address!;
       // Launched as the README tells an agent host to: npm, silent (npm's banner would otherwise go to stdout).
@@ -89,8 +90,24 @@ describe('MCP server on the running system', () => {
     it('lists the tools, with input schemas from the OpenAPI document', async () => {
       const { tools } = await mcp.listTools();
       const names = tools.map((t) => t.name);
-      for (const name of ['search_pools', 'get_pool', 'get_pool_members', 'get_pool_rounds', 'search_listings', 'get_pool_market_stats', 'get_portfolio_holdings',
-        'prepare_buy', 'prepare_list', 'prepare_cancel', 'prepare_contribute', 'prepare_reclaim', 'submit_signed_transaction', 'sign_and_submit', 'create_webhook', 'get_agent_status']) {
+      for (const name of [
+        'search_pools',
+        'get_pool',
+        'get_pool_members',
+        'get_pool_rounds',
+        'search_listings',
+        'get_pool_market_stats',
+        'get_portfolio_holdings',
+        'prepare_buy',
+        'prepare_list',
+        'prepare_cancel',
+        'prepare_contribute',
+        'prepare_reclaim',
+        'submit_signed_transaction',
+        'sign_and_submit',
+        'create_webhook',
+        'get_agent_status',
+      ]) {
         expect(names).toContain(name);
       }
       const search = tools.find((t) => t.name === 'search_pools')!;
@@ -118,7 +135,11 @@ describe('MCP server on the running system', () => {
       const prepared = await mcp.callTool({ name: 'prepare_buy', arguments: { listing_id: listingId, amount: 1 } });
       expect(prepared.isError).toBeFalsy();
       const p = structured(prepared);
-      expect(p.summary).toMatch(new RegExp(`^Buy 1 shares of pool C[A-Z2-7]{55} from listing ${listingId} .* at ${price.replace('.', '\\.')} USDC per share: total ${price.replace('.', '\\.')} USDC\\.`));
+      expect(p.summary).toMatch(
+        new RegExp(
+          `^Buy 1 shares of pool C[A-Z2-7]{55} from listing ${listingId} .* at ${price.replace('.', '\\.')} USDC per share: total ${price.replace('.', '\\.')} USDC\\.`,
+        ),
+      );
       expect(text(prepared).startsWith(p.summary)).toBe(true);
       expect(p.local_signer).toBe('within the spending policy');
       expect(typeof p.xdr).toBe('string');
@@ -222,10 +243,13 @@ describe('MCP server on the running system', () => {
     it('refuses a request whose Host is not loopback (DNS rebinding)', async () => {
       const { port } = new URL(http.url);
       const status = await new Promise<number>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host: 'attacker.example', 'content-type': 'application/json' } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = httpRequest(
+          { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host: 'attacker.example', 'content-type': 'application/json' } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end('{}');
       });

@@ -16,7 +16,12 @@ runApp('notifier', async (config) => {
   const healthServer = config.HEALTH_PORT === undefined ? undefined : await startHealthServer(health, config.HEALTH_PORT);
   const tokens = tokensOf(config, await devnetOf(config, startup.waitFor));
   startup.waitFor('the database');
-  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
+  const storage = await openStorage({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    eventStoreUrl: config.EVENTSTORE_URL,
+    catalog: systemEventCatalog(),
+  });
   const leases = appLeases('notifier', storage.db, config, lineLogger(obs.log, 'leases'));
   const notifier = await createNotifier({
     db: storage.db,

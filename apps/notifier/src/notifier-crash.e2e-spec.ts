@@ -92,7 +92,10 @@ describe('notifier killed mid-burst (SIGKILL child, PostgreSQL, local HTTPS rece
     // The burst: 1,000 events appended in batches while the notifier fans out and delivers.
     const events = Array.from({ length: EVENTS }, (_, n) => sampleSharesTransferred(1, n));
     for (let i = 0; i < EVENTS; i += 100) {
-      await store.appendToStream(events[i].streamId, events.slice(i, i + 100).map((e) => e.event));
+      await store.appendToStream(
+        events[i].streamId,
+        events.slice(i, i + 100).map((e) => e.event),
+      );
     }
     await until('the burst under way', () => receiver.requests.length >= 1200);
     const exited = new Promise((r) => first.child.once('exit', (code, signal) => r({ code, signal })));

@@ -9,7 +9,9 @@ import { startTestReceiver, type ReceivedRequest, type TestReceiver } from '../.
 
 // @octokit/webhooks-methods is ESM-only (exports without a require condition): import its file through a real
 // dynamic import, which jest's CommonJS transform would otherwise rewrite into require().
-const importEsm = new Function('p', 'return import(p)') as (p: string) => Promise<{ verify(secret: string, payload: string, signature: string): Promise<boolean> }>;
+const importEsm = new Function('p', 'return import(p)') as (
+  p: string,
+) => Promise<{ verify(secret: string, payload: string, signature: string): Promise<boolean> }>;
 const octokit = () => importEsm(join(__dirname, '../../../node_modules/@octokit/webhooks-methods/dist-node/index.js'));
 
 const SECRET = 'whsec_a1b2c3d4e5f6g7h8i9j0';
@@ -59,8 +61,7 @@ describe('notifier deliveries to a local HTTPS receiver (e2e, PostgreSQL, compre
   });
 
   const service = () => notifier.components.service;
-  const register = (owner: string, path: string, events: string[]) =>
-    service().register(owner, { url: `${receiver.origin}${path}`, events, secret: SECRET });
+  const register = (owner: string, path: string, events: string[]) => service().register(owner, { url: `${receiver.origin}${path}`, events, secret: SECRET });
   const append = async (items: SampleAppend[]) => {
     for (const i of items) await store.appendToStream(i.streamId, [i.event]);
   };
@@ -101,7 +102,11 @@ describe('notifier deliveries to a local HTTPS receiver (e2e, PostgreSQL, compre
       expect(wh.verify(raw, r.headers as Record<string, string>)).toEqual(body);
     }
     expect(seen.sort()).toEqual(['pool_created', 'shares_transferred']);
-    const created = JSON.parse(requestsTo('/ok').find((r) => r.headers['x-svc-event'] === 'pool_created')!.raw.toString());
+    const created = JSON.parse(
+      requestsTo('/ok')
+        .find((r) => r.headers['x-svc-event'] === 'pool_created')!
+        .raw.toString(),
+    );
     expect(created.data).toMatchObject({ pool_name: 'Pool 1', pool_ticker: 'P1', network_id: 9, access_type: 'p' });
     await until('success recorded', async () => (await service().list('ak_1'))[0].last_triggered_at !== null);
     const [listed] = await service().list('ak_1');
@@ -160,6 +165,9 @@ describe('notifier deliveries to a local HTTPS receiver (e2e, PostgreSQL, compre
     await append([sampleSharesTransferred(4, 1)]);
     await until('first attempt', async () => (await service().deliveries('ak_4', hook.id, 1, 5)).deliveries[0]?.attempt_count);
     const log = await service().deliveries('ak_4', hook.id, 1, 5);
-    expect((log.deliveries[0].attempts as { response_code: number; error: string }[])[0]).toMatchObject({ response_code: 302, error: expect.stringMatching(/redirect/) });
+    expect((log.deliveries[0].attempts as { response_code: number; error: string }[])[0]).toMatchObject({
+      response_code: 302,
+      error: expect.stringMatching(/redirect/),
+    });
   });
 });

@@ -51,7 +51,13 @@ describe('ops kafka', () => {
   it('status: checkpoint, published, and lag in events and seconds once new events wait', async () => {
     const caughtUp = ops(['kafka', 'status', '--json']);
     expect(caughtUp.stderr).toBe('');
-    expect(JSON.parse(caughtUp.stdout)).toMatchObject({ checkpoint: `kafka_relay_${schema}`, status: 'live', eventsPublished: 30, lagEvents: 0, lagSeconds: 0 });
+    expect(JSON.parse(caughtUp.stdout)).toMatchObject({
+      checkpoint: `kafka_relay_${schema}`,
+      status: 'live',
+      eventsPublished: 30,
+      lagEvents: 0,
+      lagSeconds: 0,
+    });
 
     await store.appendMany(flowBatch('ops', 30, 35, 4));
     await new Promise((r) => setTimeout(r, 1100));

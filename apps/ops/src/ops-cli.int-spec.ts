@@ -97,7 +97,10 @@ describe('ops CLI', () => {
       const second = ops(['projections', 'rebuild', 'pools'], env);
       expect(second.stderr).toBe('');
       expect(second.stdout).toMatch(/switched pools to v(\d+) g1 \(from v\1 g0\)/);
-      const status = JSON.parse(ops(['projections', 'status', '--json'], env).stdout) as { name: string; active: { slot: { generation: number }; lag: number } | null }[];
+      const status = JSON.parse(ops(['projections', 'status', '--json'], env).stdout) as {
+        name: string;
+        active: { slot: { generation: number }; lag: number } | null;
+      }[];
       expect(status.find((r) => r.name === 'pools')!.active).toMatchObject({ slot: { generation: 1 }, lag: 0 });
       const collections = (await m.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
       expect(collections).toContain('rm_pools_v3_g1_pools'); // the new generation's collection (the old one is retired after a grace)
@@ -105,7 +108,9 @@ describe('ops CLI', () => {
       const pool = (await createMongoReadModelReader(m).poolPage({}, 'created_asc', { offset: 0, limit: 1 })).rows[0]!;
       const set = ops(['featured', 'set', pool.address, '--network', '9', '--reason', 'Operator pick'], env);
       expect(set.stderr).toBe('');
-      expect((await m.db.collection('featured_pool_overrides').find({}).toArray()).map((o) => [o.address, o.reason])).toEqual([[pool.address, 'Operator pick']]);
+      expect((await m.db.collection('featured_pool_overrides').find({}).toArray()).map((o) => [o.address, o.reason])).toEqual([
+        [pool.address, 'Operator pick'],
+      ]);
     } finally {
       await m.close();
       await mongo.drop();

@@ -23,7 +23,12 @@ export async function openOpsContext(): Promise<OpsContext> {
   const config = loadAppConfig('ops');
   let storage: Storage;
   try {
-    storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
+    storage = await openStorage({
+      dataDir: config.DATA_DIR,
+      databaseUrl: config.DATABASE_URL,
+      eventStoreUrl: config.EVENTSTORE_URL,
+      catalog: systemEventCatalog(),
+    });
   } catch (e) {
     if (e instanceof DataDirLockedError) {
       throw new OpsError(

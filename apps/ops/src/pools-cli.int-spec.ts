@@ -25,8 +25,27 @@ it('pools register: registers, updates only the changed fields, reports no chang
   const token = StrKey.encodeContract(randomBytes(32));
   try {
     const first = ops(
-      ['pools', 'register', pool, '--network', '9', '--name', 'Solar Farm Alpha', '--ticker', 'SFA', '--access-type', 'p',
-        '--distribution-type', 'tr', '--apr', '12.5', '--max-participants', '100', '--token', token],
+      [
+        'pools',
+        'register',
+        pool,
+        '--network',
+        '9',
+        '--name',
+        'Solar Farm Alpha',
+        '--ticker',
+        'SFA',
+        '--access-type',
+        'p',
+        '--distribution-type',
+        'tr',
+        '--apr',
+        '12.5',
+        '--max-participants',
+        '100',
+        '--token',
+        token,
+      ],
       env,
     );
     expect(first.stderr).toBe('');
@@ -41,7 +60,17 @@ it('pools register: registers, updates only the changed fields, reports no chang
     const events = await store.readStream(poolStreamId(9, pool));
     await store.close();
     expect(events.map((e) => e.type)).toEqual(['PoolRegistered', 'PoolMetadataUpdated']);
-    expect(events[0].data).toMatchObject({ network_id: 9, pool, name: 'Solar Farm Alpha', ticker: 'SFA', access_type: 'p', distribution_type: 'tr', estimated_apr: '12.5', max_participants: 100, token_to_distribute: token });
+    expect(events[0].data).toMatchObject({
+      network_id: 9,
+      pool,
+      name: 'Solar Farm Alpha',
+      ticker: 'SFA',
+      access_type: 'p',
+      distribution_type: 'tr',
+      estimated_apr: '12.5',
+      max_participants: 100,
+      token_to_distribute: token,
+    });
     expect((events[1].data as { changes: unknown }).changes).toEqual({ estimated_apr: '9.0', max_participants: null });
 
     const missing = ops(['pools', 'register', StrKey.encodeContract(randomBytes(32)), '--network', '9', '--name', 'X'], env);

@@ -11,7 +11,12 @@ import { HealthRegistry, appLeases, openStorage, runApp, startHealthServer, syst
  */
 runApp('projector', async (config) => {
   const obs = await startAppObservability({ app: 'projector', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
-  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
+  const storage = await openStorage({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    eventStoreUrl: config.EVENTSTORE_URL,
+    catalog: systemEventCatalog(),
+  });
   const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
   obs.log.info(`read models: ${readModels.description}`);
   // Several projectors on one PostgreSQL: each projection runs in the one holding its lease (docs/projections.md).

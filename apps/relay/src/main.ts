@@ -13,10 +13,21 @@ runApp('relay', async (config) => {
   const settings = kafkaRelaySettings(config);
   if (!settings) throw new ConfigError('KAFKA_BROKERS is not set: the relay needs the brokers to publish to (host:port,…)');
   const obs = await startAppObservability({ app: 'relay', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
-  const storage = await openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog: systemEventCatalog() });
+  const storage = await openStorage({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    eventStoreUrl: config.EVENTSTORE_URL,
+    catalog: systemEventCatalog(),
+  });
   // Several relays on one PostgreSQL: one publishes (the lease holder), the others stand by.
   const leases = appLeases('relay', storage.db, config, lineLogger(obs.log, 'leases'));
-  const running = startKafkaRelay({ db: storage.db, eventStore: storage.eventStore, settings, log: lineLogger(obs.log, 'kafka_relay'), ...(leases ? { leases } : {}) });
+  const running = startKafkaRelay({
+    db: storage.db,
+    eventStore: storage.eventStore,
+    settings,
+    log: lineLogger(obs.log, 'kafka_relay'),
+    ...(leases ? { leases } : {}),
+  });
   await leases?.start();
   obs.metrics.trackRelayLag('kafka', async () => (await running.relay.status()).lagEvents);
   const health = new HealthRegistry();

@@ -138,7 +138,12 @@ describe('kafka relay under crashes and a broker outage (test-owned Kafka 4.1, r
 
   const health = async (url: string) => {
     const r = await fetch(url).catch(() => undefined);
-    return r ? { http: r.status, body: (await r.json()) as { status: string; components: { kafka_relay: { degraded: boolean; details: { state: string; published: number } } } } } : undefined;
+    return r
+      ? {
+          http: r.status,
+          body: (await r.json()) as { status: string; components: { kafka_relay: { degraded: boolean; details: { state: string; published: number } } } },
+        }
+      : undefined;
   };
 
   it('SIGKILLed 5 times while 50,000 events flow: a consumer from the beginning sees every event, no gap, per-key order', async () => {

@@ -100,7 +100,11 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
   const stopKeeper =
     options.campaignKeeper === false
       ? () => undefined
-      : startCampaignKeeper(chain, pools.filter((p) => p.contract_kind === 'crowdfunding_v1').map((p) => p.pool_address), devnetKeypair('campaign-keeper'));
+      : startCampaignKeeper(
+          chain,
+          pools.filter((p) => p.contract_kind === 'crowdfunding_v1').map((p) => p.pool_address),
+          devnetKeypair('campaign-keeper'),
+        );
   chain.start(options.ledgerIntervalMs ?? 1000);
 
   return {

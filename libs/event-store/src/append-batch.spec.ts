@@ -28,7 +28,12 @@ describe('buildAppendBatch', () => {
   });
 
   it('tells es_append when an id occurs twice in the batch (it then numbers revisions past the repeats)', () => {
-    expect(buildAppendBatch([{ streamId: 'a', events: [ev(1)] }, { streamId: 'b', events: [{ ...ev(1), id: id(1).toUpperCase() }] }]).distinct_ids).toBe(false);
+    expect(
+      buildAppendBatch([
+        { streamId: 'a', events: [ev(1)] },
+        { streamId: 'b', events: [{ ...ev(1), id: id(1).toUpperCase() }] },
+      ]).distinct_ids,
+    ).toBe(false);
   });
 
   it('lower-cases ids so the uuid column and the idempotency check agree', () => {
@@ -37,7 +42,12 @@ describe('buildAppendBatch', () => {
   });
 
   it('rejects a stream twice in one batch, non-UUID ids and bad versions', () => {
-    expect(() => buildAppendBatch([{ streamId: 's', events: [] }, { streamId: 's', events: [] }])).toThrow('appears twice');
+    expect(() =>
+      buildAppendBatch([
+        { streamId: 's', events: [] },
+        { streamId: 's', events: [] },
+      ]),
+    ).toThrow('appears twice');
     expect(() => buildAppendBatch([{ streamId: 's', events: [{ ...ev(1), id: 'evt-1' }] }])).toThrow(InvalidEventError);
     expect(() => buildAppendBatch([{ streamId: 's', events: [{ ...ev(1), version: 0 }] }])).toThrow(InvalidEventError);
     expect(() => buildAppendBatch([{ streamId: '', events: [] }])).toThrow('streamId');
@@ -45,9 +55,7 @@ describe('buildAppendBatch', () => {
 
   it('validates against the catalog before anything is sent', () => {
     const catalog = new EventCatalog([{ type: 'PoolOpened', version: 1, schema: z.object({ n: z.number() }) }]);
-    expect(() => buildAppendBatch([{ streamId: 's', events: [ev(1), ev(2, 'PoolOpened', { n: 'x' })] }], catalog)).toThrow(
-      /invalid PoolOpened payload: n:/,
-    );
+    expect(() => buildAppendBatch([{ streamId: 's', events: [ev(1), ev(2, 'PoolOpened', { n: 'x' })] }], catalog)).toThrow(/invalid PoolOpened payload: n:/);
     expect(() => buildAppendBatch([{ streamId: 's', events: [ev(1, 'Nope')] }], catalog)).toThrow('unknown event type Nope');
     expect(buildAppendBatch([{ streamId: 's', events: [ev(1)] }], catalog).events).toHaveLength(1);
   });

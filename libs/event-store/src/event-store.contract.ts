@@ -38,10 +38,7 @@ function itIf(capability: string | true): (name: string, fn: () => Promise<void>
  * adapter run the same suite. Tests share one backend and keep apart by unique stream ids and event types;
  * reads of $all start at the head taken at the start of the test.
  */
-export function eventStoreContract(
-  createBackend: () => Promise<EventStoreBackend>,
-  capabilities: EventStoreCapabilities = ALL_CAPABILITIES,
-): void {
+export function eventStoreContract(createBackend: () => Promise<EventStoreBackend>, capabilities: EventStoreCapabilities = ALL_CAPABILITIES): void {
   let backend: EventStoreBackend;
   let store: EventStore;
 
@@ -96,9 +93,7 @@ export function eventStoreContract(
       expect(r).toEqual({ nextExpectedVersion: 2, appended: 3 });
 
       const read = await store.readStream(stream);
-      expect(read.map((e) => [e.id, e.revision, e.type, e.version, e.streamId])).toEqual(
-        written.map((e, i) => [e.id, i, e.type, 1, stream]),
-      );
+      expect(read.map((e) => [e.id, e.revision, e.type, e.version, e.streamId])).toEqual(written.map((e, i) => [e.id, i, e.type, 1, stream]));
       expect(read[0]!.data).toEqual({ name: 'Solar', amount: '1000000000000000000001' });
       expect(read[0]!.metadata).toEqual({ ledger: 7 });
       expect(read[1]!.metadata).toEqual({});
@@ -114,7 +109,10 @@ export function eventStoreContract(
     it('reads a window of a stream and nothing for an unknown stream', async () => {
       const t = scope();
       const stream = t.stream('round');
-      await store.appendToStream(stream, Array.from({ length: 6 }, (_, i) => t.event(t.type('RoundClosed'), { i })));
+      await store.appendToStream(
+        stream,
+        Array.from({ length: 6 }, (_, i) => t.event(t.type('RoundClosed'), { i })),
+      );
       expect((await store.readStream(stream, { fromRevision: 2, maxCount: 3 })).map((e) => e.revision)).toEqual([2, 3, 4]);
       expect((await store.readStream(stream, { fromRevision: 5 })).map((e) => e.data)).toEqual([{ i: 5 }]);
       expect(await store.readStream(stream, { fromRevision: 6 })).toEqual([]);
@@ -124,7 +122,10 @@ export function eventStoreContract(
     it('reads backwards from the end or from a revision, so the last event costs one read', async () => {
       const t = scope();
       const stream = t.stream('cursor');
-      await store.appendToStream(stream, Array.from({ length: 5 }, (_, i) => t.event(t.type('CursorMoved'), { i })));
+      await store.appendToStream(
+        stream,
+        Array.from({ length: 5 }, (_, i) => t.event(t.type('CursorMoved'), { i })),
+      );
       expect((await store.readStream(stream, { direction: 'backwards', maxCount: 1 })).map((e) => [e.revision, e.data])).toEqual([[4, { i: 4 }]]);
       expect((await store.readStream(stream, { direction: 'backwards' })).map((e) => e.revision)).toEqual([4, 3, 2, 1, 0]);
       expect((await store.readStream(stream, { direction: 'backwards', fromRevision: 2, maxCount: 2 })).map((e) => e.revision)).toEqual([2, 1]);
@@ -190,9 +191,7 @@ export function eventStoreContract(
       const t = scope();
       const stream = t.stream('delivery');
       const type = t.type('DeliveryQueued');
-      const results = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => store.appendToStream(stream, [t.event(type, { i }), t.event(type, { i })], 'any')),
-      );
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.appendToStream(stream, [t.event(type, { i }), t.event(type, { i })], 'any')));
       expect(results.map((r) => r.nextExpectedVersion).sort((a, b) => a - b)).toEqual([1, 3, 5, 7, 9, 11, 13, 15]);
       const read = await store.readStream(stream);
       expect(read.map((e) => e.revision)).toEqual(Array.from({ length: 16 }, (_, i) => i));
@@ -339,7 +338,10 @@ export function eventStoreContract(
     it('says hasMore only when a page was cut', async () => {
       const t = scope();
       const from = await store.headPosition();
-      await store.appendToStream(t.stream('exact'), Array.from({ length: 4 }, () => t.event(t.type('Exact'))));
+      await store.appendToStream(
+        t.stream('exact'),
+        Array.from({ length: 4 }, () => t.event(t.type('Exact'))),
+      );
       const page = await store.readAll({ after: from, maxCount: 4 });
       expect(page.events).toHaveLength(4);
       expect(page.hasMore).toBe(false);
@@ -428,9 +430,7 @@ export function eventStoreContract(
           ]),
         ).rejects.toBeInstanceOf(InvalidEventError);
         await expect(validating.appendToStream(s1, [t.event(t.type('NotInCatalog'), {})])).rejects.toThrow(InvalidEventError);
-        await expect(validating.appendToStream(s1, [{ ...t.event(type, { amount: '1' }), version: 2 }])).rejects.toThrow(
-          InvalidEventError,
-        );
+        await expect(validating.appendToStream(s1, [{ ...t.event(type, { amount: '1' }), version: 2 }])).rejects.toThrow(InvalidEventError);
         expect(await store.readStream(s1)).toEqual([]);
         expect(await store.readStream(s2)).toEqual([]);
         expect(await validating.appendToStream(s1, [t.event(type, { amount: '10' })])).toEqual({ nextExpectedVersion: 0, appended: 1 });
@@ -441,9 +441,7 @@ export function eventStoreContract(
 
     it('rejects a non-UUID event id', async () => {
       const t = scope();
-      await expect(store.appendToStream(t.stream('ids'), [{ ...t.event(t.type('X')), id: 'not-a-uuid' }])).rejects.toBeInstanceOf(
-        InvalidEventError,
-      );
+      await expect(store.appendToStream(t.stream('ids'), [{ ...t.event(t.type('X')), id: 'not-a-uuid' }])).rejects.toBeInstanceOf(InvalidEventError);
     });
 
     it('upcasts older payloads on every read path', async () => {

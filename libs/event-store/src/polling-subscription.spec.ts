@@ -133,11 +133,7 @@ describe('startPollingSubscription', () => {
   it('ends with the handler error', async () => {
     const log = new FakeLog();
     log.add(3);
-    const sub = startPollingSubscription(
-      log,
-      { onPage: async () => Promise.reject(new Error('projection broke')) },
-      { pollIntervalMs: 5, pageSize: 1000 },
-    );
+    const sub = startPollingSubscription(log, { onPage: async () => Promise.reject(new Error('projection broke')) }, { pollIntervalMs: 5, pageSize: 1000 });
     await expect(sub.done).rejects.toThrow('projection broke');
     const readsAfterFailure = log.reads;
     await new Promise((r) => setTimeout(r, 20));

@@ -33,6 +33,6 @@ export function positionFromString(text: string): GlobalPosition {
   const m = POSITION_TEXT.exec(text.trim());
   if (!m) throw new Error(`not a global position: ${JSON.stringify(text)} (expected "commit:prepare")`);
   const p = position(m[1]!, m[2]!);
-  if ((p.commit < 0n) !== (p.prepare < 0n)) throw new Error(`not a global position: ${JSON.stringify(text)}`);
+  if (p.commit < 0n !== p.prepare < 0n) throw new Error(`not a global position: ${JSON.stringify(text)}`);
   return p.commit < 0n ? START : p;
 }

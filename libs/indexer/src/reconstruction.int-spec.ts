@@ -116,7 +116,10 @@ describe('reconstruction of the seeded devnet from the event store', () => {
         payment_token: l.paymentToken,
       });
       if (p.contract_kind !== 'splitter_v2') {
-        const sales = await reads.read<{ seller: string; shares_for_sale: bigint; price_per_share: bigint; payment_token: string }[]>(p.pool_address, 'list_all_sales');
+        const sales = await reads.read<{ seller: string; shares_for_sale: bigint; price_per_share: bigint; payment_token: string }[]>(
+          p.pool_address,
+          'list_all_sales',
+        );
         expect(Object.fromEntries(sales.map(({ seller, ...rest }) => [seller, rest]))).toEqual(
           Object.fromEntries([...folded].map(([seller, l]) => [seller, view(l)])),
         );
@@ -124,9 +127,9 @@ describe('reconstruction of the seeded devnet from the event store', () => {
       for (const seller of state.sellers.get(p.pool_address) ?? []) {
         const onChain = await reads.read<Record<string, unknown> | undefined>(p.pool_address, 'get_listing', addressArg(seller));
         const l = folded.get(seller);
-        expect(onChain ? { shares_for_sale: onChain.shares_for_sale, price_per_share: onChain.price_per_share, payment_token: onChain.payment_token } : null).toEqual(
-          l ? view(l) : null,
-        );
+        expect(
+          onChain ? { shares_for_sale: onChain.shares_for_sale, price_per_share: onChain.price_per_share, payment_token: onChain.payment_token } : null,
+        ).toEqual(l ? view(l) : null);
       }
     }
     expect(active).toBeGreaterThan(0); // the seeder leaves one listing open per pool
@@ -148,7 +151,14 @@ describe('reconstruction of the seeded devnet from the event store', () => {
           claimable_from: onChain.claimable_from,
           expires_at: onChain.expires_at,
           total_claimed: onChain.total_claimed,
-        }).toEqual({ id: BigInt(id), token: r.token, total_amount: r.totalAmount, claimable_from: r.claimableFromUnix, expires_at: r.expiresAtUnix, total_claimed: r.totalClaimed });
+        }).toEqual({
+          id: BigInt(id),
+          token: r.token,
+          total_amount: r.totalAmount,
+          claimable_from: r.claimableFromUnix,
+          expires_at: r.expiresAtUnix,
+          total_claimed: r.totalClaimed,
+        });
       }
     }
   });

@@ -11,9 +11,7 @@ describe('analyst topics', () => {
     const internal = new Set(INTERNAL_EVENT_TYPES);
     expect(catalog.types().filter((t) => relayed.has(t) === internal.has(t))).toEqual([]);
     expect([...relayed, ...internal].filter((t) => !catalog.has(t))).toEqual([]);
-    expect(INTERNAL_EVENT_TYPES).toEqual(
-      expect.arrayContaining(['IngestionCursorAdvanced', 'ContractDiscovered', 'ChainEventUndecoded', 'ApiKeyCreated']),
-    );
+    expect(INTERNAL_EVENT_TYPES).toEqual(expect.arrayContaining(['IngestionCursorAdvanced', 'ContractDiscovered', 'ChainEventUndecoded', 'ApiKeyCreated']));
   });
 
   it('has the four topics of the issue, and only token transfers sit in two of them (by their stream)', () => {

@@ -1,13 +1,4 @@
-import {
-  crowdfundingEvents,
-  distributionEvents,
-  indexerEvents,
-  marketplaceEvents,
-  poolEvents,
-  registryEvents,
-  tokenEvents,
-  unknownEvents,
-} from '@dob/domain';
+import { crowdfundingEvents, distributionEvents, indexerEvents, marketplaceEvents, poolEvents, registryEvents, tokenEvents, unknownEvents } from '@dob/domain';
 import { walletEvents } from '@dob/auth';
 import type { RecordedEvent } from '@dob/event-store';
 
@@ -39,7 +30,8 @@ export const ANALYST_TOPICS: readonly AnalystTopic[] = [
   {
     name: 'pools',
     topic: 'dob.pools.v1',
-    summary: 'Pool lifecycle (initialisation, admin, lock, schedule, registry metadata), share tables and share ' +
+    summary:
+      'Pool lifecycle (initialisation, admin, lock, schedule, registry metadata), share tables and share ' +
       'movements, participation-token ledger, payment-token transfers of pools.',
     eventTypes: [...typesOf(poolEvents), ...typesOf(registryEvents), ...FOLLOWS_ITS_STREAM],
   },
@@ -52,15 +44,15 @@ export const ANALYST_TOPICS: readonly AnalystTopic[] = [
   {
     name: 'crowdfunding',
     topic: 'dob.crowdfunding.v1',
-    summary: 'Campaigns: creation, contributions, opt-outs, refunds, finalisation, activation into a pool, ' +
+    summary:
+      'Campaigns: creation, contributions, opt-outs, refunds, finalisation, activation into a pool, ' +
       'effective failure, payment-token transfers of campaigns.',
     eventTypes: [...typesOf(crowdfundingEvents), ...FOLLOWS_ITS_STREAM],
   },
   {
     name: 'distributions',
     topic: 'dob.distributions.v1',
-    summary: 'Distribution rounds (V2) and V1 distributions: creation, commission, allocations, claims, ' +
-      'withdrawals, reclaims, claim availability.',
+    summary: 'Distribution rounds (V2) and V1 distributions: creation, commission, allocations, claims, ' + 'withdrawals, reclaims, claim availability.',
     eventTypes: typesOf(distributionEvents),
   },
 ];
@@ -69,11 +61,7 @@ export const ANALYST_TOPICS: readonly AnalystTopic[] = [
  * Event types that stay inside the system: the indexer's own bookkeeping (cursor, discoveries), the alarm for
  * chain events no decoder understood, and the service-owned wallet aggregate (API key hashes are not analytics).
  */
-export const INTERNAL_EVENT_TYPES: readonly string[] = [
-  ...typesOf(indexerEvents),
-  ...typesOf(unknownEvents),
-  ...typesOf(walletEvents),
-];
+export const INTERNAL_EVENT_TYPES: readonly string[] = [...typesOf(indexerEvents), ...typesOf(unknownEvents), ...typesOf(walletEvents)];
 
 /** Every type the relay publishes (the server-side filter of its subscription). */
 export const RELAYED_EVENT_TYPES: readonly string[] = [...new Set(ANALYST_TOPICS.flatMap((t) => t.eventTypes))];
@@ -100,9 +88,7 @@ export function routeEvent(event: Pick<RecordedEvent, 'type' | 'streamId'>): Eve
   const stream = STREAM.exec(event.streamId);
   if (!stream) return null;
   const [, category, network, address] = stream;
-  const topic = FOLLOWS_ITS_STREAM.includes(event.type)
-    ? topicByName.get(category === 'campaign' ? 'crowdfunding' : 'pools')
-    : topicByType.get(event.type);
+  const topic = FOLLOWS_ITS_STREAM.includes(event.type) ? topicByName.get(category === 'campaign' ? 'crowdfunding' : 'pools') : topicByType.get(event.type);
   return topic ? { topic, key: address!, networkId: Number(network) } : null;
 }
 

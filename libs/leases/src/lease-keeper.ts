@@ -61,7 +61,8 @@ export class LeaseKeeper {
     readonly timing: LeaseTiming = DEFAULT_LEASE_TIMING,
     private readonly log: (line: string) => void = () => undefined,
   ) {
-    if (timing.heartbeatMs >= timing.durationMs) throw new Error(`lease heartbeat (${timing.heartbeatMs} ms) must be shorter than the lease (${timing.durationMs} ms)`);
+    if (timing.heartbeatMs >= timing.durationMs)
+      throw new Error(`lease heartbeat (${timing.heartbeatMs} ms) must be shorter than the lease (${timing.durationMs} ms)`);
   }
 
   claim(name: string, handlers: ClaimHandlers): LeaseClaim {

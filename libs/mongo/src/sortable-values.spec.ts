@@ -3,7 +3,20 @@ import { decimalSortKey, decodeAmount, encodeAmount, encodePosition } from './so
 const sortedBy = <T>(values: T[], key: (v: T) => string) => [...values].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 
 describe('sortable values', () => {
-  const amounts = [0n, 1n, -1n, 2n, -2n, 10n, -10n, 99n, 100n, 170141183460469231731687303715884105727n, -170141183460469231731687303715884105728n, 12345678901234567890n];
+  const amounts = [
+    0n,
+    1n,
+    -1n,
+    2n,
+    -2n,
+    10n,
+    -10n,
+    99n,
+    100n,
+    170141183460469231731687303715884105727n,
+    -170141183460469231731687303715884105728n,
+    12345678901234567890n,
+  ];
 
   it('amounts round-trip and sort numerically as strings', () => {
     for (const v of amounts) expect(decodeAmount(encodeAmount(v))).toBe(v);
@@ -26,7 +39,12 @@ describe('sortable values', () => {
   });
 
   it('positions compare in $all order', () => {
-    const ps = [{ commit: 10n, prepare: 2n }, { commit: 9n, prepare: 100n }, { commit: 10n, prepare: 10n }, { commit: 1000n, prepare: 0n }];
+    const ps = [
+      { commit: 10n, prepare: 2n },
+      { commit: 9n, prepare: 100n },
+      { commit: 10n, prepare: 10n },
+      { commit: 1000n, prepare: 0n },
+    ];
     expect(sortedBy(ps, encodePosition)).toEqual([ps[1], ps[0], ps[2], ps[3]]);
     expect(() => encodePosition({ commit: -1n, prepare: -1n })).toThrow(RangeError);
   });

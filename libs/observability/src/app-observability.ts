@@ -12,7 +12,11 @@ export interface AppObservability {
  * Logs and metrics of an app running alone: a JSON logger at LOG_LEVEL and a metrics registry, served on
  * METRICS_PORT (/metrics, /health/live) when the app has no HTTP server of its own.
  */
-export async function startAppObservability(options: { readonly app: string; readonly level?: string; readonly metricsPort?: number }): Promise<AppObservability> {
+export async function startAppObservability(options: {
+  readonly app: string;
+  readonly level?: string;
+  readonly metricsPort?: number;
+}): Promise<AppObservability> {
   const log = createLogger({ app: options.app, level: options.level });
   const metrics = new ServiceMetrics({ app: options.app });
   const server = options.metricsPort === undefined ? undefined : await startMetricsServer(metrics, options.metricsPort);

@@ -33,7 +33,10 @@ export function deliveryOutcome(result: { readonly ok: boolean; readonly respons
 }
 
 /** Records a delivery attempt: outcome counter and duration histogram. */
-export function recordDelivery(metrics: ServiceMetrics, result: { readonly ok: boolean; readonly responseCode: number | null; readonly durationMs: number }): void {
+export function recordDelivery(
+  metrics: ServiceMetrics,
+  result: { readonly ok: boolean; readonly responseCode: number | null; readonly durationMs: number },
+): void {
   const outcome = deliveryOutcome(result);
   metrics.webhookDeliveries.inc({ outcome });
   metrics.webhookDeliveryLatency.observe({ outcome }, result.durationMs / 1000);

@@ -65,7 +65,10 @@ export function lineLogger(log: Logger, component: string): (line: string) => vo
 }
 
 /** For components that take `{info, warn, error}(message, fields)` (the indexer's IndexerLogger). */
-export function fieldLogger(log: Logger, component: string): {
+export function fieldLogger(
+  log: Logger,
+  component: string,
+): {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;

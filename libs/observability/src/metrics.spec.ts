@@ -14,7 +14,10 @@ describe('ServiceMetrics', () => {
     const m = new ServiceMetrics({ app: 't', processMetrics: false });
     let status = { ledgersBehind: 7 as number | null, eventsIngested: 10 };
     m.trackIndexer(9, () => status);
-    m.trackProjections(async () => [{ name: 'pools', active: { lag: 3 } }, { name: 'idle', active: null }]);
+    m.trackProjections(async () => [
+      { name: 'pools', active: { lag: 3 } },
+      { name: 'idle', active: null },
+    ]);
     m.trackRelayLag('kafka', () => 42);
     let text = (await m.render()).body;
     expect(value(text, 'indexer_ledger_lag{network_id="9",app="t"}')).toBe(7);
@@ -94,7 +97,12 @@ describe('ServiceMetrics', () => {
 describe('createLogger', () => {
   it('writes one JSON object per line with the level name, and the request logger inside a request context', () => {
     const lines: string[] = [];
-    const destination = new Writable({ write: (chunk, _e, done) => { lines.push(...String(chunk).trim().split('\n')); done(); } });
+    const destination = new Writable({
+      write: (chunk, _e, done) => {
+        lines.push(...String(chunk).trim().split('\n'));
+        done();
+      },
+    });
     const log = createLogger({ app: 'x', level: 'log', destination });
     log.debug('hidden');
     log.info({ a: 1 }, 'shown');

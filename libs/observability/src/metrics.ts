@@ -121,7 +121,15 @@ export class ServiceMetrics {
 
   /** Text exposition of every series, sampled now. */
   async render(): Promise<{ readonly contentType: string; readonly body: string }> {
-    await Promise.all(this.samplers.map(async (read) => { try { await read(); } catch { /* keep the last value */ } }));
+    await Promise.all(
+      this.samplers.map(async (read) => {
+        try {
+          await read();
+        } catch {
+          /* keep the last value */
+        }
+      }),
+    );
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 }

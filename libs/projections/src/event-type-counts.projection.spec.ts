@@ -11,7 +11,12 @@ describe('event type counts projection', () => {
       .when({ type: 'PoolLocked', data: {} })
       .then({
         counts: [
-          { event_type: 'ApiKeyCreated', events: 1, last_position: positionToString({ commit: 2n, prepare: 2n }), last_recorded_at: '1970-01-01T00:00:00.000Z' },
+          {
+            event_type: 'ApiKeyCreated',
+            events: 1,
+            last_position: positionToString({ commit: 2n, prepare: 2n }),
+            last_recorded_at: '1970-01-01T00:00:00.000Z',
+          },
           { event_type: 'PoolLocked', events: 2, last_position: positionToString({ commit: 3n, prepare: 3n }), last_recorded_at: '1970-01-01T00:00:00.000Z' },
         ],
       });

@@ -43,7 +43,15 @@ describe('a paused projection owner commits nothing after losing its lease (Post
   const start = (): Child => {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'testing/leased-runner-child.ts')], {
       cwd: ROOT,
-      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: TEST_POSTGRES_URL, SCHEMA: schema, LEASE_DURATION_MS: String(LEASE_MS), LEASE_HEARTBEAT_MS: '300', APPLY_MS: '150' },
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        DATABASE_URL: TEST_POSTGRES_URL,
+        SCHEMA: schema,
+        LEASE_DURATION_MS: String(LEASE_MS),
+        LEASE_HEARTBEAT_MS: '300',
+        APPLY_MS: '150',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -66,7 +74,10 @@ describe('a paused projection owner commits nothing after losing its lease (Post
     let appending = true;
     const appender = (async () => {
       while (appending) {
-        await store.appendToStream(`ledger-${appended}`, Array.from({ length: 10 }, (_, i) => credit(appended + i)));
+        await store.appendToStream(
+          `ledger-${appended}`,
+          Array.from({ length: 10 }, (_, i) => credit(appended + i)),
+        );
         appended += 10;
         await sleep(40);
       }
@@ -78,7 +89,7 @@ describe('a paused projection owner commits nothing after losing its lease (Post
     await until('the second process to stand by', () => second.output().includes('started'));
     await until('the owner to be applying', () => (first.output().match(/applying/g) ?? []).length >= 5);
     const mark = first.output().length;
-    await until('a batch in the owner\'s hands', () => first.output().slice(mark).includes('applying'), 5_000);
+    await until("a batch in the owner's hands", () => first.output().slice(mark).includes('applying'), 5_000);
     first.process.kill('SIGSTOP'); // mid-batch: its transaction is open, the checkpoint row locked
     const pausedAt = Date.now();
 

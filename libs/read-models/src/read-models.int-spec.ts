@@ -20,9 +20,18 @@ describe.each(readModelBackends())('read models on $name', (factory) => {
   it('projects pools with registry metadata, members and totals', async () => {
     const detail = await q.pools.detail(W.solar, 9);
     expect(detail).toMatchObject({
-      address: W.solar, name: 'Solar Farm Alpha', ticker: 'SFA', network_id: 9, chain_name: 'Stellar Testnet',
-      access_type: 'p', estimated_apr: 12.5, member_count: 3, total_shares: 1_000_000, creator_address: W.admin,
-      total_distributed: '1500.00', allow_entry: true,
+      address: W.solar,
+      name: 'Solar Farm Alpha',
+      ticker: 'SFA',
+      network_id: 9,
+      chain_name: 'Stellar Testnet',
+      access_type: 'p',
+      estimated_apr: 12.5,
+      member_count: 3,
+      total_shares: 1_000_000,
+      creator_address: W.admin,
+      total_distributed: '1500.00',
+      allow_entry: true,
       distribution_config: { min_interval_seconds: 3600, claim_delay_seconds: 3600, round_expiry_seconds: 2678400 },
       pool_data: { access: 'p', estimated_apr: '12.5', token_to_distribute: 'USDC' },
     });
@@ -51,7 +60,17 @@ describe.each(readModelBackends())('read models on $name', (factory) => {
     const expired = await later.poolActivity.distributions({ address: W.solar, networkId: 9, status: 'expired', page: 1, limit: 20 });
     expect(expired.items.map((r) => r.round_id)).toEqual([1, 0]);
     const v1 = await q.poolActivity.distributions({ address: W.wind, page: 1, limit: 20 });
-    expect(v1.items).toEqual([expect.objectContaining({ round_id: 0, status: 'completed', total_amount: '100.00', total_claimed: '100.00', claim_count: 2, total_shares: 10000, expires_at: null })]);
+    expect(v1.items).toEqual([
+      expect.objectContaining({
+        round_id: 0,
+        status: 'completed',
+        total_amount: '100.00',
+        total_claimed: '100.00',
+        claim_count: 2,
+        total_shares: 10000,
+        expires_at: null,
+      }),
+    ]);
   });
 
   it('derives sale addresses, partial sales and stats', async () => {
@@ -64,8 +83,19 @@ describe.each(readModelBackends())('read models on $name', (factory) => {
     expect(all.items[1]).toMatchObject({ payment_token: 'USDC', payment_token_address: W.usdc, pool_name: 'Solar Farm Alpha', price_per_share: '2.50' });
     const stats = await q.marketplace.stats({ address: W.solar, networkId: 9 });
     expect(stats).toEqual({
-      pool_address: W.solar, pool_name: 'Solar Farm Alpha', network_id: 9, floor_price: '2.50', highest_price: '2.50', payment_token: 'USDC',
-      active_listings: 1, total_shares_listed: 60, volume_24h: '100.00', volume_7d: '100.00', volume_30d: '100.00', total_volume: '100.00', total_sales: 1,
+      pool_address: W.solar,
+      pool_name: 'Solar Farm Alpha',
+      network_id: 9,
+      floor_price: '2.50',
+      highest_price: '2.50',
+      payment_token: 'USDC',
+      active_listings: 1,
+      total_shares_listed: 60,
+      volume_24h: '100.00',
+      volume_7d: '100.00',
+      volume_30d: '100.00',
+      total_volume: '100.00',
+      total_sales: 1,
     });
     const weekLater = at(new Date(world.now.getTime() + 2 * 86_400_000));
     expect(await weekLater.marketplace.stats({ address: W.solar, networkId: 9 })).toMatchObject({ volume_24h: '0.00', volume_7d: '100.00' });
@@ -73,14 +103,34 @@ describe.each(readModelBackends())('read models on $name', (factory) => {
 
   it('lists crowdfunding with target, raised and progress; portfolio holdings with Dob fields', async () => {
     expect(await q.crowdfunding.list({ sort: 'deadline_asc', status: 'active' })).toEqual([
-      expect.objectContaining({ address: W.campaign, name: 'Sun Campaign', target_amount: '1000.00', raised_amount: '500.00', progress_percent: 50, contributor_count: 2, payment_token: 'USDC', is_active: true }),
+      expect.objectContaining({
+        address: W.campaign,
+        name: 'Sun Campaign',
+        target_amount: '1000.00',
+        raised_amount: '500.00',
+        progress_percent: 50,
+        contributor_count: 2,
+        payment_token: 'USDC',
+        is_active: true,
+      }),
     ]);
     const holdings = await q.portfolio.holdings(W.bob);
     expect(holdings).toEqual([
       {
-        pool_address: W.solar, pool_name: 'Solar Farm Alpha', pool_ticker: 'SFA', network_id: 9, chain_name: 'Stellar Testnet',
-        shares: 399960, total_shares: 1000000, participation_percent: 39.996, distribution_token: 'USDC', total_earned: '0.00',
-        unclaimed_amount: '399.96', unclaimed_rounds: 1, estimated_apr: 12.5, joined_at: expect.any(String),
+        pool_address: W.solar,
+        pool_name: 'Solar Farm Alpha',
+        pool_ticker: 'SFA',
+        network_id: 9,
+        chain_name: 'Stellar Testnet',
+        shares: 399960,
+        total_shares: 1000000,
+        participation_percent: 39.996,
+        distribution_token: 'USDC',
+        total_earned: '0.00',
+        unclaimed_amount: '399.96',
+        unclaimed_rounds: 1,
+        estimated_apr: 12.5,
+        joined_at: expect.any(String),
       },
     ]);
     const erin = await q.portfolio.holdings(W.erin);

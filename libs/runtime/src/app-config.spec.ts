@@ -24,7 +24,9 @@ describe('loadAppConfig', () => {
     expect(() => loadAppConfig('all', { PORT: '70000' })).toThrow(/^invalid configuration: PORT /);
     expect(() => loadAppConfig('projector', { DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
     expect(() => loadAppConfig('indexer', { STELLAR_RPC_URL: 'http://x', INDEXER_START_LEDGER: '0' })).toThrow(/INDEXER_START_LEDGER/);
-    expect(() => loadAppConfig('indexer', { STELLAR_RPC_URL: 'http://x', DOB_WASM_HASHES: 'abc:splitter:1' })).toThrow(/DOB_WASM_HASHES bad entry "abc:splitter:1"/);
+    expect(() => loadAppConfig('indexer', { STELLAR_RPC_URL: 'http://x', DOB_WASM_HASHES: 'abc:splitter:1' })).toThrow(
+      /DOB_WASM_HASHES bad entry "abc:splitter:1"/,
+    );
     expect(() => loadAppConfig('notifier', { WEBHOOK_SECRET_KEY: 'short' })).toThrow(/WEBHOOK_SECRET_KEY must be 32 bytes/);
     try {
       loadAppConfig('all', { PORT: 'x', DEVNET_PORT: 'y' });
@@ -82,7 +84,17 @@ describe('loadAppConfig', () => {
     for (const app of APPS) {
       for (const r of appRequirements[app]) for (const name of r.anyOf) expect(configVariables[name].apps).toContain(app);
     }
-    expect(appVariables('projector')).toEqual(['DATA_DIR', 'DATABASE_URL', 'EVENTSTORE_URL', 'MONGODB_URL', 'HEALTH_PORT', 'LEASE_DURATION_MS', 'LEASE_HEARTBEAT_MS', 'LOG_LEVEL', 'METRICS_PORT']);
+    expect(appVariables('projector')).toEqual([
+      'DATA_DIR',
+      'DATABASE_URL',
+      'EVENTSTORE_URL',
+      'MONGODB_URL',
+      'HEALTH_PORT',
+      'LEASE_DURATION_MS',
+      'LEASE_HEARTBEAT_MS',
+      'LOG_LEVEL',
+      'METRICS_PORT',
+    ]);
   });
 
   it("is the README's configuration table, variable for variable", () => {

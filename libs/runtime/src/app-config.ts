@@ -24,7 +24,12 @@ const optionalText = z
 const list = z
   .string()
   .optional()
-  .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 /** A comma-separated list of `a:b:c` entries, each checked by `parse` (which returns undefined for a bad one). */
 function entries<T>(want: string, parse: (parts: string[]) => T | undefined) {
@@ -82,8 +87,16 @@ export const configVariables = {
     'a devnet started by `npm run start:devnet` (e.g. http://localhost:8000): its RPC, passphrase, token, stand-in wasm hashes and seeded pools come from its /devnet/contracts',
   ),
 
-  REDIS_URL: v(optionalUrl, ['all', 'api', 'ops'], 'Redis for rate limits shared by API instances (ops: tells their key caches of a tier change); unset = in-process'),
-  JWT_SECRET: v(z.string().min(32, 'must be at least 32 characters').optional(), ['all', 'api'], 'HS256 key for key-management JWTs; unset = a key file in DATA_DIR'),
+  REDIS_URL: v(
+    optionalUrl,
+    ['all', 'api', 'ops'],
+    'Redis for rate limits shared by API instances (ops: tells their key caches of a tier change); unset = in-process',
+  ),
+  JWT_SECRET: v(
+    z.string().min(32, 'must be at least 32 characters').optional(),
+    ['all', 'api'],
+    'HS256 key for key-management JWTs; unset = a key file in DATA_DIR',
+  ),
 
   DEVNET_PORT: v(port.default(8000), ['all', 'devnet'], 'devnet RPC port'),
   DEVNET_HOST: v(z.string().min(1).default('127.0.0.1'), ['devnet'], 'devnet listen address'),
@@ -105,7 +118,15 @@ export const configVariables = {
   DEVNET_RETENTION_LEDGERS: v(z.coerce.number().int().min(10).optional(), ['all', 'devnet'], 'devnet getEvents retention (default 120960)'),
 
   INDEXER_START_LEDGER: v(z.coerce.number().int().min(1).default(1), ['all', 'indexer'], 'where a new indexer starts its backfill'),
-  INDEXER_NETWORK_ID: v(z.coerce.number().int().pipe(z.union([z.literal(9), z.literal(10)])).default(9), ['indexer'], 'network the indexer ingests (9 testnet/devnet, 10 mainnet)'),
+  INDEXER_NETWORK_ID: v(
+    z.coerce
+      .number()
+      .int()
+      .pipe(z.union([z.literal(9), z.literal(10)]))
+      .default(9),
+    ['indexer'],
+    'network the indexer ingests (9 testnet/devnet, 10 mainnet)',
+  ),
   DOB_WASM_HASHES: v(
     entries('hash:kind:version', ([hash, kind, version]) =>
       /^[0-9a-f]{64}$/i.test(hash ?? '') && isKind(kind) && version ? { hash: hash!.toLowerCase(), kind, version, label: 'configured' } : undefined,
@@ -114,13 +135,20 @@ export const configVariables = {
     'extra Dob wasm hashes the indexer accepts (hash:kind:version, comma-separated)',
   ),
   INDEXER_CONTRACTS: v(
-    entries('C…:kind:version', ([contractId, kind, version]) => (isContract(contractId) && isKind(kind) && version ? { contractId, kind, version } : undefined)),
+    entries('C…:kind:version', ([contractId, kind, version]) =>
+      isContract(contractId) && isKind(kind) && version ? { contractId, kind, version } : undefined,
+    ),
     ['indexer'],
     'contracts watched regardless of discovery (C…:kind:version, comma-separated)',
   ),
 
   WEBHOOK_SECRET_KEY: v(
-    optionalText.pipe(z.string().regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=?)$/, 'must be 32 bytes: 64 hex chars or base64').optional()),
+    optionalText.pipe(
+      z
+        .string()
+        .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=?)$/, 'must be 32 bytes: 64 hex chars or base64')
+        .optional(),
+    ),
     ['all', 'api', 'notifier'],
     'AES-256 key of webhook secrets at rest; unset = a key file in DATA_DIR',
   ),
@@ -138,7 +166,7 @@ export const configVariables = {
   LEASE_DURATION_MS: v(
     z.coerce.number().int().min(500).max(600_000).default(5_000),
     ['indexer', 'projector', 'notifier', 'relay'],
-    'several copies on PostgreSQL: how long an owner\'s lease on its work (projection, fan-out, relay, ingestion, scheduler) lasts unrenewed; a standby takes over within this plus one heartbeat',
+    "several copies on PostgreSQL: how long an owner's lease on its work (projection, fan-out, relay, ingestion, scheduler) lasts unrenewed; a standby takes over within this plus one heartbeat",
   ),
   LEASE_HEARTBEAT_MS: v(
     z.coerce.number().int().min(50).max(60_000).default(1_000),
@@ -165,7 +193,11 @@ export const configVariables = {
     "host:port,…: publish every domain event to the analysts' Kafka topics (docs/kafka.md); unset = no relay",
   ),
   KAFKA_TOPIC_PREFIX: v(
-    z.string().trim().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only').default(''),
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-" only')
+      .default(''),
     ['all', 'relay', 'ops'],
     'prefix of every topic name (e.g. staging.); also names the checkpoint',
   ),
@@ -184,9 +216,7 @@ export const configVariables = {
 export type ConfigVariable = keyof typeof configVariables;
 type Shape = { [K in ConfigVariable]: (typeof configVariables)[K]['schema'] };
 
-export const appConfigSchema = z.object(
-  Object.fromEntries(Object.entries(configVariables).map(([name, spec]) => [name, spec.schema])) as Shape,
-);
+export const appConfigSchema = z.object(Object.fromEntries(Object.entries(configVariables).map(([name, spec]) => [name, spec.schema])) as Shape);
 
 export type AppConfig = z.infer<typeof appConfigSchema>;
 

@@ -40,9 +40,7 @@ export class HealthRegistry {
   }
 
   async report(timeoutMs = 2000): Promise<HealthReport> {
-    const entries = await Promise.all(
-      [...this.checks].map(async ([name, check]) => [name, await runCheck(check, timeoutMs)] as const),
-    );
+    const entries = await Promise.all([...this.checks].map(async ([name, check]) => [name, await runCheck(check, timeoutMs)] as const));
     const components = Object.fromEntries(entries);
     const all = Object.values(components);
     const status = all.some((c) => c.status === 'down')
@@ -54,7 +52,9 @@ export class HealthRegistry {
         : 'starting';
     const waiting = entries
       .filter(([, c]) => c.status === 'down' || !c.ready)
-      .map(([name, c]) => `${name}: ${c.status === 'down' ? `down (${String(c.details?.error ?? c.waitingFor ?? 'failing')})` : (c.waitingFor ?? 'not ready')}`);
+      .map(
+        ([name, c]) => `${name}: ${c.status === 'down' ? `down (${String(c.details?.error ?? c.waitingFor ?? 'failing')})` : (c.waitingFor ?? 'not ready')}`,
+      );
     return { status, waiting_for: waiting, components };
   }
 }
@@ -65,10 +65,7 @@ async function runCheck(check: HealthCheck, timeoutMs: number): Promise<Componen
     return await Promise.race([
       check(),
       new Promise<ComponentHealth>((resolve) => {
-        timer = setTimeout(
-          () => resolve({ status: 'down', ready: false, details: { error: `no answer within ${timeoutMs} ms` } }),
-          timeoutMs,
-        );
+        timer = setTimeout(() => resolve({ status: 'down', ready: false, details: { error: `no answer within ${timeoutMs} ms` } }), timeoutMs);
       }),
     ]);
   } catch (e) {

@@ -7,10 +7,17 @@ import { ConfigError, type AppConfig, type AppName } from './app-config';
  * "Production topology"); the caller claims its work, then starts it. On embedded PGlite the data folder's LOCK
  * already makes this process the only one, so there are no leases: every piece of work simply runs here.
  */
-export function appLeases(app: AppName, db: SqlDatabase, config: Pick<AppConfig, 'LEASE_DURATION_MS' | 'LEASE_HEARTBEAT_MS'>, log?: (line: string) => void): LeaseKeeper | undefined {
+export function appLeases(
+  app: AppName,
+  db: SqlDatabase,
+  config: Pick<AppConfig, 'LEASE_DURATION_MS' | 'LEASE_HEARTBEAT_MS'>,
+  log?: (line: string) => void,
+): LeaseKeeper | undefined {
   if (db.kind === 'pglite') return undefined;
   if (config.LEASE_HEARTBEAT_MS >= config.LEASE_DURATION_MS) {
-    throw new ConfigError(`invalid configuration: LEASE_HEARTBEAT_MS (${config.LEASE_HEARTBEAT_MS}) must be below LEASE_DURATION_MS (${config.LEASE_DURATION_MS})`);
+    throw new ConfigError(
+      `invalid configuration: LEASE_HEARTBEAT_MS (${config.LEASE_HEARTBEAT_MS}) must be below LEASE_DURATION_MS (${config.LEASE_DURATION_MS})`,
+    );
   }
   return new LeaseKeeper(createSqlLeaseStore(db), leaseOwner(app), { durationMs: config.LEASE_DURATION_MS, heartbeatMs: config.LEASE_HEARTBEAT_MS }, log);
 }

@@ -47,7 +47,9 @@ describe('migrateSchema on PostgreSQL', () => {
       expect(outcome).toBe('migrated');
       // A changed text runs again (and is recorded again).
       await migrateSchema(starter, 'test.racers', `${DDL} CREATE INDEX IF NOT EXISTS racers_id2 ON racers (id);`);
-      expect((await starter.query(`SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = $1 AND indexname = 'racers_id2'`, [schema])).rows).toEqual([{ n: 1 }]);
+      expect((await starter.query(`SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = $1 AND indexname = 'racers_id2'`, [schema])).rows).toEqual([
+        { n: 1 },
+      ]);
     } finally {
       await writer.close();
       await starter.close();

@@ -4,9 +4,7 @@ describe.each(testDatabases())('SqlDatabase on $name', (factory) => {
   it('round-trips int8 as a string and jsonb as an object', async () => {
     const db = await factory.create();
     try {
-      const { rows } = await db.query<{ a: string; j: { x: number } }>(
-        `SELECT 9007199254740993::int8 AS a, '{"x":1}'::jsonb AS j`,
-      );
+      const { rows } = await db.query<{ a: string; j: { x: number } }>(`SELECT 9007199254740993::int8 AS a, '{"x":1}'::jsonb AS j`);
       expect(rows[0]).toEqual({ a: '9007199254740993', j: { x: 1 } });
     } finally {
       await db.close();

@@ -18,8 +18,7 @@ export function testDatabases(): TestDatabaseFactory[] {
     { name: 'pglite', create: () => createPgliteDatabase() },
     {
       name: 'postgres',
-      create: () =>
-        createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `t_${randomBytes(6).toString('hex')}` }),
+      create: () => createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `t_${randomBytes(6).toString('hex')}` }),
     },
   ];
 }

@@ -35,7 +35,11 @@ describe('webhooks from the seeded devnet (devnet over HTTP → indexer → noti
       db,
       eventStore: store,
       tokens: [{ networkId: 9, address: devnet.paymentToken, symbol: 'USDC', decimals: 7 }],
-      secretKey: Buffer.alloc(32, 2), allowList: { hosts: ['localhost'] }, ca: receiver.cert, pollIntervalMs: 50 });
+      secretKey: Buffer.alloc(32, 2),
+      allowList: { hosts: ['localhost'] },
+      ca: receiver.cert,
+      pollIntervalMs: 50,
+    });
     await notifier.components.service.register('ak_devnet', { url: `${receiver.origin}/dob`, events: [...WEBHOOK_EVENTS], secret: SECRET });
     await registerSeededPools(store, 9, devnet.pools);
     await notifier.start();
@@ -59,7 +63,8 @@ describe('webhooks from the seeded devnet (devnet over HTTP → indexer → noti
     await receiver?.close();
   });
 
-  const bodies = () => receiver.requests.map((r) => JSON.parse(r.raw.toString('utf8')) as { event: string; delivery_id: string; data: Record<string, unknown> });
+  const bodies = () =>
+    receiver.requests.map((r) => JSON.parse(r.raw.toString('utf8')) as { event: string; delivery_id: string; data: Record<string, unknown> });
 
   it('delivers pool_created, listing and sale notifications whose fields match the chain and the registry', async () => {
     const end = Date.now() + 240_000;
@@ -78,7 +83,14 @@ describe('webhooks from the seeded devnet (devnet over HTTP → indexer → noti
     expect(created.length).toBeGreaterThan(0);
     for (const c of created) {
       const p = names.get(c.data.pool_address as string);
-      if (p) expect(c.data).toMatchObject({ pool_name: p.name, pool_ticker: p.ticker, access_type: p.access_type, distribution_type: p.distribution_type, network_id: 9 });
+      if (p)
+        expect(c.data).toMatchObject({
+          pool_name: p.name,
+          pool_ticker: p.ticker,
+          access_type: p.access_type,
+          distribution_type: p.distribution_type,
+          network_id: 9,
+        });
       expect(c.data.creator_address).toMatch(/^G[A-Z2-7]{55}$/);
     }
 

@@ -145,11 +145,16 @@ function observed(sender: WebhookSender, onAttempt: ((result: SendResult) => voi
  */
 export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
   const components = await createWebhookComponents(o);
-  const runner = new ProjectionRunner<SqlProjectionDefinition>(o.eventStore, createSqlReadModelStore(o.db), [createFanoutProjection({ now: o.now, tokens: o.tokens })], {
-    log: o.log,
-    pollIntervalMs: o.pollIntervalMs,
-    ...(o.leases ? { leases: o.leases } : {}),
-  });
+  const runner = new ProjectionRunner<SqlProjectionDefinition>(
+    o.eventStore,
+    createSqlReadModelStore(o.db),
+    [createFanoutProjection({ now: o.now, tokens: o.tokens })],
+    {
+      log: o.log,
+      pollIntervalMs: o.pollIntervalMs,
+      ...(o.leases ? { leases: o.leases } : {}),
+    },
+  );
   const worker = new DeliveryWorker({
     queue: components.queue,
     sender: components.sender,
@@ -187,7 +192,11 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
         ready,
         ...(ready
           ? {}
-          : { waitingFor: faulted ? 'the fan-out is faulted (npm run ops -- projections retry webhook_fanout)' : 'the fan-out is catching up with the event store' }),
+          : {
+              waitingFor: faulted
+                ? 'the fan-out is faulted (npm run ops -- projections retry webhook_fanout)'
+                : 'the fan-out is catching up with the event store',
+            }),
         details: { ...s, queue: await components.queue.counts(), ...(role ? { fanout: role } : {}) },
       };
     },

@@ -11,7 +11,13 @@ describe('unwrap', () => {
     const error = { success: false, error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded. Retry after 3 seconds.', details: { limit: 60 } } };
     const thrown = await unwrap(Promise.resolve({ error, response: response(429, { 'retry-after': '3' }) })).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(AgentApiError);
-    expect(thrown).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429, message: 'Rate limit exceeded. Retry after 3 seconds.', details: { limit: 60 }, retryAfterSeconds: 3 });
+    expect(thrown).toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      status: 429,
+      message: 'Rate limit exceeded. Retry after 3 seconds.',
+      details: { limit: 60 },
+      retryAfterSeconds: 3,
+    });
     expect(isAgentApiError(thrown, 'RATE_LIMIT_EXCEEDED')).toBe(true);
     expect(isAgentApiError(thrown, 'CONFLICT')).toBe(false);
   });

@@ -50,7 +50,13 @@ export function agentApiError(status: number, body: unknown, retryAfter: string 
     const details = error.details && typeof error.details === 'object' ? (error.details as Record<string, unknown>) : undefined;
     return new AgentApiError(error.code, message, status, details, seconds);
   }
-  return new AgentApiError(status >= 500 ? 'INTERNAL_ERROR' : 'UNEXPECTED_RESPONSE', `HTTP ${status} without the API's error envelope`, status, undefined, seconds);
+  return new AgentApiError(
+    status >= 500 ? 'INTERNAL_ERROR' : 'UNEXPECTED_RESPONSE',
+    `HTTP ${status} without the API's error envelope`,
+    status,
+    undefined,
+    seconds,
+  );
 }
 
 /**

@@ -11,7 +11,10 @@ function scripted(...responses: (() => Response)[]) {
   };
   return { inner, seen };
 }
-const answer = (status: number, headers: Record<string, string> = {}) => () => new Response(JSON.stringify({ status }), { status, headers });
+const answer =
+  (status: number, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify({ status }), { status, headers });
 
 describe('retryingFetch', () => {
   const waits: number[] = [];

@@ -30,13 +30,18 @@ describe('signPreparedTrade', () => {
       .toXDR();
 
   it('signs the envelope with the wallet: the signature verifies over the transaction hash', () => {
-    const signed = TransactionBuilder.fromXDR(signPreparedTrade({ xdr: unsigned(wallet.publicKey()), networkPassphrase: Networks.TESTNET }, wallet), Networks.TESTNET) as Transaction;
+    const signed = TransactionBuilder.fromXDR(
+      signPreparedTrade({ xdr: unsigned(wallet.publicKey()), networkPassphrase: Networks.TESTNET }, wallet),
+      Networks.TESTNET,
+    ) as Transaction;
     expect(signed.signatures).toHaveLength(1);
     expect(wallet.verify(Buffer.from(signed.hash()), Buffer.from(signed.signatures[0].signature.value))).toBe(true);
   });
 
   it('refuses an envelope prepared for another account', () => {
     const other = Keypair.random().publicKey();
-    expect(() => signPreparedTrade({ xdr: unsigned(other), networkPassphrase: Networks.TESTNET }, wallet)).toThrow(`prepared for ${other}, but the signer is ${wallet.publicKey()}`);
+    expect(() => signPreparedTrade({ xdr: unsigned(other), networkPassphrase: Networks.TESTNET }, wallet)).toThrow(
+      `prepared for ${other}, but the signer is ${wallet.publicKey()}`,
+    );
   });
 });

@@ -17,7 +17,9 @@ export type TradeKind = keyof typeof TRADE_ROUTES;
 export const TRADE_KINDS = Object.keys(TRADE_ROUTES) as TradeKind[];
 
 type JsonBody<P extends keyof paths> = paths[P] extends { post: { requestBody: { content: { 'application/json': infer B } } } } ? B : never;
-type Json200<P extends keyof paths> = paths[P] extends { post: { responses: { 200: { content: { 'application/json': infer R } } } } } ? R : { success: true; data: Record<string, unknown> };
+type Json200<P extends keyof paths> = paths[P] extends { post: { responses: { 200: { content: { 'application/json': infer R } } } } }
+  ? R
+  : { success: true; data: Record<string, unknown> };
 
 /** The request body of a prepare route, from the generated types (e.g. PrepareBuyDto for 'buy'). */
 export type PrepareRequest<K extends TradeKind> = JsonBody<(typeof TRADE_ROUTES)[K]['prepare']>;

@@ -147,8 +147,7 @@ describe('wallet auth, API keys, scopes and rate limits (e2e, PostgreSQL)', () =
     const call = client();
     const kp = Keypair.random();
     const other = Keypair.random();
-    const reg = (signature: string, wallet = kp.publicKey()) =>
-      call('POST', '/auth/register', { body: { wallet, signature, label: 'x', scopes: ['read'] } });
+    const reg = (signature: string, wallet = kp.publicKey()) => call('POST', '/auth/register', { body: { wallet, signature, label: 'x', scopes: ['read'] } });
     const c = (await call('GET', `/auth/challenge/${kp.publicKey()}`)).json().data;
     const sig = sign(kp, c.message, 'sep53');
     expect((await reg(sign(other, c.message, 'sep53'))).statusCode).toBe(401); // foreign signer
@@ -230,7 +229,13 @@ describe('wallet auth, API keys, scopes and rate limits (e2e, PostgreSQL)', () =
     const target = created[1]!;
     const rotated = await call('POST', `/auth/keys/${target.key_id}/rotate`, { jwt });
     expect(rotated.statusCode).toBe(200);
-    expect(rotated.json().data).toEqual({ key_id: target.key_id, key: expect.stringMatching(/^svc_ak_/), label: 'k1', scopes: ['read', 'trade'], rotated_at: new Date(now).toISOString() });
+    expect(rotated.json().data).toEqual({
+      key_id: target.key_id,
+      key: expect.stringMatching(/^svc_ak_/),
+      label: 'k1',
+      scopes: ['read', 'trade'],
+      rotated_at: new Date(now).toISOString(),
+    });
     const old = await call('GET', '/probe', { key: target.key });
     expect(old.statusCode).toBe(401);
     expect(old.json().error.code).toBe('INVALID_API_KEY');
@@ -254,9 +259,7 @@ describe('wallet auth, API keys, scopes and rate limits (e2e, PostgreSQL)', () =
     const kp = Keypair.random();
     const jwt = await jwtFor(call, kp);
     for (let i = 0; i < 5; i++) await call('POST', '/auth/keys', { jwt, body: { label: `k${i}`, scopes: ['read'] } });
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call('POST', '/auth/keys', { jwt, body: { label: `c${i}`, scopes: ['read'] } })),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call('POST', '/auth/keys', { jwt, body: { label: `c${i}`, scopes: ['read'] } })));
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([...Array(5).fill(201), ...Array(15).fill(400)]);
     expect((await call('GET', '/auth/keys', { jwt })).json().data).toHaveLength(10);
@@ -267,7 +270,10 @@ describe('wallet auth, API keys, scopes and rate limits (e2e, PostgreSQL)', () =
     const { data } = await register(call, Keypair.random(), 'sep53', ['read']);
     const missing = await call('GET', '/probe');
     expect(missing.statusCode).toBe(401);
-    expect(missing.json()).toEqual({ success: false, error: { code: 'MISSING_API_KEY', message: 'API key is required. Include it in the X-API-Key header.', request_id: missing.headers['x-request-id'] } });
+    expect(missing.json()).toEqual({
+      success: false,
+      error: { code: 'MISSING_API_KEY', message: 'API key is required. Include it in the X-API-Key header.', request_id: missing.headers['x-request-id'] },
+    });
     for (const key of ['svc_ak_nope', data.api_key.key.slice(0, -1) + (data.api_key.key.endsWith('a') ? 'b' : 'a'), 'svc_ak_' + 'A'.repeat(39)]) {
       const r = await call('GET', '/probe', { key });
       expect(r.statusCode).toBe(401);
@@ -331,7 +337,7 @@ describe('wallet auth, API keys, scopes and rate limits (e2e, PostgreSQL)', () =
     const { data } = await register(call, Keypair.random(), 'raw', ['read']);
     const admitted: number[] = [];
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const end = now + 150_000;
     while (now < end) {
       const burst = 1 + Math.floor(rand() * 3);

@@ -1,8 +1,19 @@
 import type { Provider, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import {
-  CreateApiKeyCommand, CreateApiKeyHandler, IssueChallengeCommand, IssueChallengeHandler, IssueWalletTokenCommand, IssueWalletTokenHandler,
-  ListApiKeysHandler, ListApiKeysQuery, RegisterAgentCommand, RegisterAgentHandler, RevokeApiKeyCommand, RevokeApiKeyHandler, RotateApiKeyCommand,
+  CreateApiKeyCommand,
+  CreateApiKeyHandler,
+  IssueChallengeCommand,
+  IssueChallengeHandler,
+  IssueWalletTokenCommand,
+  IssueWalletTokenHandler,
+  ListApiKeysHandler,
+  ListApiKeysQuery,
+  RegisterAgentCommand,
+  RegisterAgentHandler,
+  RevokeApiKeyCommand,
+  RevokeApiKeyHandler,
+  RotateApiKeyCommand,
   RotateApiKeyHandler,
 } from '@dob/auth';
 import { command, query, type MessageBinding } from '../cqrs/message-bindings';

@@ -4,7 +4,14 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResp
 import { envelope } from '../pools/openapi-schemas';
 import { createdKeySchema, listedKeySchema, revokedKeySchema, rotatedKeySchema } from './openapi-schemas';
 import {
-  CreateApiKeyCommand, ListApiKeysQuery, maskApiKey, RevokeApiKeyCommand, RotateApiKeyCommand, type CreatedKey, type ListedKey, type WalletKey,
+  CreateApiKeyCommand,
+  ListApiKeysQuery,
+  maskApiKey,
+  RevokeApiKeyCommand,
+  RotateApiKeyCommand,
+  type CreatedKey,
+  type ListedKey,
+  type WalletKey,
 } from '@dob/auth';
 import { ok } from '../http/envelope';
 import { KeyRequestDto } from './dto/auth.dto';

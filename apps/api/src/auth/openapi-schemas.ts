@@ -10,7 +10,15 @@ export const nonceSchema = obj({ nonce: str, message: str, expires_at: at });
 export const tokenSchema = obj({ token: str, token_type: { type: 'string', enum: ['Bearer'] }, expires_at: at });
 export const registeredSchema = obj({
   wallet: str,
-  api_key: obj({ key_id: str, key: { type: 'string', description: 'svc_ak_…, shown once' }, key_prefix: str, label: str, scopes, rate_limit_rpm: int, created_at: at }),
+  api_key: obj({
+    key_id: str,
+    key: { type: 'string', description: 'svc_ak_…, shown once' },
+    key_prefix: str,
+    label: str,
+    scopes,
+    rate_limit_rpm: int,
+    created_at: at,
+  }),
 });
 export const createdKeySchema = obj({ key_id: str, key: str, label: str, scopes, created_at: at });
 export const listedKeySchema = obj({ key_id: str, key_masked: str, label: str, scopes, created_at: at, last_used_at: time });

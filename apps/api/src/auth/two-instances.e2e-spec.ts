@@ -139,7 +139,10 @@ describe('two API processes: a key revoked or rotated on A is refused by B on it
     if (init.token) headers.authorization = `Bearer ${init.token}`;
     if (init.body) headers['content-type'] = 'application/json';
     const r = await fetch(urls[i] + path, { method, headers, body: init.body ? JSON.stringify(init.body) : undefined });
-    return { status: r.status, body: (await r.json()) as { data: Record<string, unknown> & { key: string; key_id: string; pid: number }; error?: { code: string } } };
+    return {
+      status: r.status,
+      body: (await r.json()) as { data: Record<string, unknown> & { key: string; key_id: string; pid: number }; error?: { code: string } },
+    };
   };
 
   it('revoke on A, then B refuses; rotate on A, then B refuses the old value and admits the new one', async () => {

@@ -21,10 +21,7 @@ export class WalletTokenIssuer {
 
   async issue(wallet: string): Promise<{ token: string; expiresAt: Date }> {
     const { issuer, audience, ttlSeconds } = this.auth.jwt;
-    const token = await this.jwt.signAsync(
-      { jti: randomUUID() },
-      { subject: wallet, issuer, audience, expiresIn: ttlSeconds, algorithm: 'HS256' },
-    );
+    const token = await this.jwt.signAsync({ jti: randomUUID() }, { subject: wallet, issuer, audience, expiresIn: ttlSeconds, algorithm: 'HS256' });
     const { exp } = this.jwt.decode<{ exp: number }>(token);
     return { token, expiresAt: new Date(exp * 1000) };
   }

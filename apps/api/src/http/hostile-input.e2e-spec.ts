@@ -40,7 +40,14 @@ describe('hostile input never earns a 5xx', () => {
 
   it('refuses JSON nested deeper than the limit on every body route, and still serves afterwards', async () => {
     const deep = '['.repeat(20_000) + ']'.repeat(20_000); // ~40 KB, the issue's body
-    const bodyRoutes = ['/api/agent/auth/register', '/api/agent/auth/nonce', '/api/agent/auth/token', '/api/agent/webhooks', '/api/agent/marketplace/prepare-buy', '/api/agent/crowdfunding/submit-contribute'];
+    const bodyRoutes = [
+      '/api/agent/auth/register',
+      '/api/agent/auth/nonce',
+      '/api/agent/auth/token',
+      '/api/agent/webhooks',
+      '/api/agent/marketplace/prepare-buy',
+      '/api/agent/crowdfunding/submit-contribute',
+    ];
     for (const path of bodyRoutes) {
       const r = await postJson(path, deep);
       expectEnvelope(r, 400);
@@ -52,7 +59,13 @@ describe('hostile input never earns a 5xx', () => {
   });
 
   it('refuses integers outside their range with 400 naming the parameter', async () => {
-    for (const path of ['/api/agent/pools/featured', '/api/agent/portfolio/holdings', '/api/agent/portfolio/distributions', '/api/agent/pools', '/api/agent/marketplace/listings']) {
+    for (const path of [
+      '/api/agent/pools/featured',
+      '/api/agent/portfolio/holdings',
+      '/api/agent/portfolio/distributions',
+      '/api/agent/pools',
+      '/api/agent/marketplace/listings',
+    ]) {
       const r = await send('GET', `${path}?network_id=9007199254740993`);
       expectEnvelope(r, 400);
       expect(r.body.error.details.fields).toHaveProperty('network_id');
@@ -60,7 +73,11 @@ describe('hostile input never earns a 5xx', () => {
     expectEnvelope(await send('GET', '/api/agent/pools?page=99999999999'), 400);
     expectEnvelope(await send('GET', '/api/agent/pools?network_id=-1'), 400);
     expectEnvelope(await postJson('/api/agent/auth/nonce', '{"wallet_address": 1e400}'), 400);
-    for (const body of [{ listing_id: 'SALE_x', amount: 9007199254740993, network_id: 9 }, { listing_id: 'SALE_x', network_id: 2 ** 31 }, { listing_id: 'SALE_x', amount: 0, network_id: 9 }]) {
+    for (const body of [
+      { listing_id: 'SALE_x', amount: 9007199254740993, network_id: 9 },
+      { listing_id: 'SALE_x', network_id: 2 ** 31 },
+      { listing_id: 'SALE_x', amount: 0, network_id: 9 },
+    ]) {
       expectEnvelope(await postJson('/api/agent/marketplace/prepare-buy', JSON.stringify(body)), 400);
     }
   });
@@ -79,7 +96,10 @@ describe('hostile input never earns a 5xx', () => {
     expectEnvelope(await postJson('/api/agent/auth/nonce', JSON.stringify({ wallet_address: 'x'.repeat(300 * 1024) })), 413);
     expectEnvelope(await send('GET', `/api/agent/auth/challenge/${'G'.repeat(MAX_PARAM_LENGTH + 1)}`), 414);
     expectEnvelope(await send('POST', '/api/agent/auth/nonce', { body: 'wallet_address=G', headers: { 'content-type': 'text/plain' } }), 415);
-    expectEnvelope(await send('POST', '/api/agent/auth/nonce', { body: 'wallet_address=G', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415);
+    expectEnvelope(
+      await send('POST', '/api/agent/auth/nonce', { body: 'wallet_address=G', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+    );
     expectEnvelope(await send('GET', '/api/agent/pools', { headers: { 'x-padding': 'a'.repeat(20_000) } }), 431);
     expectEnvelope(await postJson('/api/agent/auth/nonce', '{"wallet_address":'), 400);
   });

@@ -33,7 +33,8 @@ export function hardenedFastifyOptions(): FastifyServerOptions {
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
     frameworkErrors: (error, request, reply) => {
       const status = (error as { statusCode?: number }).statusCode ?? 400;
-      const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters` : 'The request URL is malformed';
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters` : 'The request URL is malformed';
       const raw = reply as unknown as FastifyReply;
       void raw
         .status(status >= 500 ? 400 : status)

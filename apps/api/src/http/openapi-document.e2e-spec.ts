@@ -29,7 +29,13 @@ describe('the OpenAPI document', () => {
   it('covers every area', () => {
     const ids = operations().map((o) => o.id);
     expect(ids.length).toBeGreaterThanOrEqual(40);
-    for (const id of ['GET /api/agent/pools/featured', 'POST /api/agent/auth/register', 'POST /api/agent/marketplace/submit-buy', 'POST /api/agent/webhooks', 'DELETE /api/agent/auth/keys/{keyId}']) {
+    for (const id of [
+      'GET /api/agent/pools/featured',
+      'POST /api/agent/auth/register',
+      'POST /api/agent/marketplace/submit-buy',
+      'POST /api/agent/webhooks',
+      'DELETE /api/agent/auth/keys/{keyId}',
+    ]) {
       expect(ids).toContain(id);
     }
   });

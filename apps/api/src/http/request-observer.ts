@@ -17,7 +17,10 @@ export function installRequestObserver(fastify: FastifyInstance, metrics?: Servi
     const route = request.routeOptions?.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
     metrics?.httpRequestDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
-    request.log.info({ method: request.method, url: request.url, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    request.log.info(
+      { method: request.method, url: request.url, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request completed',
+    );
     done();
   });
 }

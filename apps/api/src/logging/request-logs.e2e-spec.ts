@@ -27,7 +27,12 @@ describe('request logs', () => {
   let base: string;
 
   beforeAll(async () => {
-    const destination = new Writable({ write: (chunk, _e, done) => { for (const l of String(chunk).trim().split('\n')) lines.push(JSON.parse(l)); done(); } });
+    const destination = new Writable({
+      write: (chunk, _e, done) => {
+        for (const l of String(chunk).trim().split('\n')) lines.push(JSON.parse(l));
+        done();
+      },
+    });
     app = await createApiApp({ health: new HealthRegistry() }, { log: createLogger({ app: 'test', destination }), modules: [ProbeModule] });
     // A real socket: with a body, parsing resumes in the socket's async context (inject() would hide that).
     await app.listen(0, '127.0.0.1');
@@ -36,7 +41,11 @@ describe('request logs', () => {
   afterAll(async () => app?.close());
 
   it("puts the request's id on every line logged while serving it, a request with a JSON body included", async () => {
-    const r = await fetch(`${base}/api/agent/probe`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'probe-1' }, body: '{"n":1}' });
+    const r = await fetch(`${base}/api/agent/probe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'probe-1' },
+      body: '{"n":1}',
+    });
     expect(r.status).toBe(201);
     expect(r.headers.get('x-request-id')).toBe('probe-1');
     const ofRequest = lines.filter((l) => l.msg === 'handled {"n":1}' || (l.msg === 'request completed' && l.url === '/api/agent/probe'));

@@ -23,9 +23,15 @@ export class MarketplaceReadController {
   @ApiOkResponse({ schema: envelope(listingSchema, 'page') })
   @ApiBadRequestResponse(BAD)
   async listings(@Query() query: ListingsQueryDto) {
-    const r = await this.queries.execute<ListingsQuery, Page<Listing>>(new ListingsQuery({
-      ...paging(query), networkId: query.network_id, paymentToken: query.payment_token, sort: query.sort ?? 'created_desc', status: query.status ?? 'active',
-    }));
+    const r = await this.queries.execute<ListingsQuery, Page<Listing>>(
+      new ListingsQuery({
+        ...paging(query),
+        networkId: query.network_id,
+        paymentToken: query.payment_token,
+        sort: query.sort ?? 'created_desc',
+        status: query.status ?? 'active',
+      }),
+    );
     return page(r.items, { page: r.page, limit: r.limit, total: r.total });
   }
 

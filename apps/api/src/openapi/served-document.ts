@@ -26,7 +26,9 @@ export async function renderServedOpenApiDocument(): Promise<Record<string, unkn
       storage,
       readModels,
       health: new HealthRegistry(),
-      networks: [{ id: 9, rpcUrl: NO_RPC, passphrase: 'Test SDF Network ; September 2015', explorerUrl: 'https://stellar.expert/explorer/testnet', tokens: [] }],
+      networks: [
+        { id: 9, rpcUrl: NO_RPC, passphrase: 'Test SDF Network ; September 2015', explorerUrl: 'https://stellar.expert/explorer/testnet', tokens: [] },
+      ],
       tokens: [],
       webhooks: webhooks.service,
       jwtSecret: 'openapi-document-only',

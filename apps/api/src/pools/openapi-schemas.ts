@@ -20,64 +20,179 @@ export const obj = (properties: Record<string, SchemaObject>, optional: readonly
 
 const poolData = obj({ name: nstr, ticker: nstr, max_participants: { ...int, nullable: true }, access: nstr, distribution_type: nstr, estimated_apr: nstr });
 export const poolListItemSchema = obj({
-  address: str, name: nstr, ticker: nstr, network_id: int, chain_name: str, access_type: { ...nstr, enum: ['rtj', 'p', 'qr', 'stk'] },
-  distribution_type: nstr, estimated_apr: { ...num, nullable: true }, member_count: int, max_participants: { ...int, nullable: true },
-  token_to_distribute: nstr, pool_data: poolData, created_at: time,
+  address: str,
+  name: nstr,
+  ticker: nstr,
+  network_id: int,
+  chain_name: str,
+  access_type: { ...nstr, enum: ['rtj', 'p', 'qr', 'stk'] },
+  distribution_type: nstr,
+  estimated_apr: { ...num, nullable: true },
+  member_count: int,
+  max_participants: { ...int, nullable: true },
+  token_to_distribute: nstr,
+  pool_data: poolData,
+  created_at: time,
 });
 export const poolDetailSchema: SchemaObject = {
   allOf: [
     poolListItemSchema,
     obj({
       pool_data: obj({ ...poolData.properties, way_to_access: nstr, token_to_distribute: nstr }),
-      creator_address: nstr, total_distributed: money, total_shares: int, allow_entry: bool,
+      creator_address: nstr,
+      total_distributed: money,
+      total_shares: int,
+      allow_entry: bool,
       distribution_config: obj({ min_interval_seconds: int, claim_delay_seconds: int, round_expiry_seconds: { ...int, nullable: true } }),
       next_distribution: time,
     }),
   ],
 };
-export const featuredSchema = obj({ address: str, name: nstr, ticker: nstr, network_id: int, estimated_apr: { ...num, nullable: true }, member_count: int, featured_reason: str });
+export const featuredSchema = obj({
+  address: str,
+  name: nstr,
+  ticker: nstr,
+  network_id: int,
+  estimated_apr: { ...num, nullable: true },
+  member_count: int,
+  featured_reason: str,
+});
 export const crowdfundingSchema = obj({
-  address: str, name: nstr, ticker: nstr, network_id: int, target_amount: money, raised_amount: money, progress_percent: num,
-  contributor_count: int, deadline: time, payment_token: nstr, is_active: bool,
+  address: str,
+  name: nstr,
+  ticker: nstr,
+  network_id: int,
+  target_amount: money,
+  raised_amount: money,
+  progress_percent: num,
+  contributor_count: int,
+  deadline: time,
+  payment_token: nstr,
+  is_active: bool,
 });
 export const memberSchema = obj({ user_address: str, shares: int, participation_percent: num, joined_at: time });
 export const roundSchema = obj({
-  round_id: int, token: nstr, total_amount: money, total_shares: int, amount_per_share: money, total_claimed: money, claim_count: int,
-  status: { type: 'string', enum: ['completed', 'pending', 'expired'] }, created_at: time, claimable_from: time, expires_at: time,
+  round_id: int,
+  token: nstr,
+  total_amount: money,
+  total_shares: int,
+  amount_per_share: money,
+  total_claimed: money,
+  claim_count: int,
+  status: { type: 'string', enum: ['completed', 'pending', 'expired'] },
+  created_at: time,
+  claimable_from: time,
+  expires_at: time,
 });
-export const poolEventSchema = obj({
-  event_type: { type: 'string', enum: ['init', 'distribute', 'claim', 'transfer_shares', 'withdraw', 'lock', 'set_admin'] },
-  pool_id: str, transaction_hash: str, from_address: nstr, to_address: str, amount: nstr, token: str, date: time, description: str,
-}, ['to_address', 'token']); // spec: to_address "present on share transfers", token "present on distribution entries"
+export const poolEventSchema = obj(
+  {
+    event_type: { type: 'string', enum: ['init', 'distribute', 'claim', 'transfer_shares', 'withdraw', 'lock', 'set_admin'] },
+    pool_id: str,
+    transaction_hash: str,
+    from_address: nstr,
+    to_address: str,
+    amount: nstr,
+    token: str,
+    date: time,
+    description: str,
+  },
+  ['to_address', 'token'],
+); // spec: to_address "present on share transfers", token "present on distribution entries"
 const listingStatus: SchemaObject = { type: 'string', enum: ['active', 'sold', 'cancelled'] };
 export const listingSchema = obj({
-  sale_address: { type: 'string', example: 'SALE_0f1e2d3c4b5a69788796a5b4c3d2e1f0' }, pool_address: str, pool_name: nstr, pool_ticker: nstr,
-  network_id: int, seller_address: str, shares_amount: int, price_per_share: money, total_price: money, payment_token: nstr,
-  payment_token_address: str, is_active: bool, status: listingStatus, created_at: time,
+  sale_address: { type: 'string', example: 'SALE_0f1e2d3c4b5a69788796a5b4c3d2e1f0' },
+  pool_address: str,
+  pool_name: nstr,
+  pool_ticker: nstr,
+  network_id: int,
+  seller_address: str,
+  shares_amount: int,
+  price_per_share: money,
+  total_price: money,
+  payment_token: nstr,
+  payment_token_address: str,
+  is_active: bool,
+  status: listingStatus,
+  created_at: time,
 });
 export const poolListingSchema = obj({
-  sale_address: str, seller_address: str, shares_amount: int, price_per_share: money, total_price: money, payment_token: nstr,
-  is_active: bool, status: listingStatus, created_at: time,
+  sale_address: str,
+  seller_address: str,
+  shares_amount: int,
+  price_per_share: money,
+  total_price: money,
+  payment_token: nstr,
+  is_active: bool,
+  status: listingStatus,
+  created_at: time,
 });
 export const statsSchema = obj({
-  pool_address: str, pool_name: nstr, network_id: int, floor_price: { ...money, nullable: true }, highest_price: { ...money, nullable: true },
-  payment_token: nstr, active_listings: int, total_shares_listed: int, volume_24h: money, volume_7d: money, volume_30d: money,
-  total_volume: money, total_sales: int,
+  pool_address: str,
+  pool_name: nstr,
+  network_id: int,
+  floor_price: { ...money, nullable: true },
+  highest_price: { ...money, nullable: true },
+  payment_token: nstr,
+  active_listings: int,
+  total_shares_listed: int,
+  volume_24h: money,
+  volume_7d: money,
+  volume_30d: money,
+  total_volume: money,
+  total_sales: int,
 });
 export const holdingSchema = obj({
-  pool_address: str, pool_name: nstr, pool_ticker: nstr, network_id: int, chain_name: str, shares: int, total_shares: int,
-  participation_percent: num, distribution_token: nstr, total_earned: money, unclaimed_amount: money, unclaimed_rounds: int,
-  estimated_apr: { ...num, nullable: true }, joined_at: time,
+  pool_address: str,
+  pool_name: nstr,
+  pool_ticker: nstr,
+  network_id: int,
+  chain_name: str,
+  shares: int,
+  total_shares: int,
+  participation_percent: num,
+  distribution_token: nstr,
+  total_earned: money,
+  unclaimed_amount: money,
+  unclaimed_rounds: int,
+  estimated_apr: { ...num, nullable: true },
+  joined_at: time,
 });
-const claimableSchema = obj({ pool_address: str, pool_name: nstr, network_id: int, round_id: int, token: nstr, estimated_amount: money, claimable_from: time, expires_at: time });
-export const positionSchema: SchemaObject = { allOf: [holdingSchema, obj({ active_listing: { ...listingSchema, nullable: true }, claimable_rounds: { type: 'array', items: claimableSchema } })] };
+const claimableSchema = obj({
+  pool_address: str,
+  pool_name: nstr,
+  network_id: int,
+  round_id: int,
+  token: nstr,
+  estimated_amount: money,
+  claimable_from: time,
+  expires_at: time,
+});
+export const positionSchema: SchemaObject = {
+  allOf: [holdingSchema, obj({ active_listing: { ...listingSchema, nullable: true }, claimable_rounds: { type: 'array', items: claimableSchema } })],
+};
 export const distributionsSchema = obj({
   claimable: { type: 'array', items: claimableSchema },
-  upcoming: { type: 'array', items: obj({ ...claimableSchema.properties, round_id: { ...int, nullable: true }, estimated_amount: { ...money, nullable: true }, kind: { type: 'string', enum: ['pending_round', 'scheduled'] } }) },
+  upcoming: {
+    type: 'array',
+    items: obj({
+      ...claimableSchema.properties,
+      round_id: { ...int, nullable: true },
+      estimated_amount: { ...money, nullable: true },
+      kind: { type: 'string', enum: ['pending_round', 'scheduled'] },
+    }),
+  },
 });
 export const historySchema = obj({
-  type: str, pool_address: str, pool_name: nstr, network_id: int, counterparty: nstr, shares: { ...int, nullable: true },
-  amount: { ...money, nullable: true }, token: nstr, transaction_hash: str, date: time,
+  type: str,
+  pool_address: str,
+  pool_name: nstr,
+  network_id: int,
+  counterparty: nstr,
+  shares: { ...int, nullable: true },
+  amount: { ...money, nullable: true },
+  token: nstr,
+  transaction_hash: str,
+  date: time,
 });
 
 const meta = obj({ page: int, limit: int, total: int });

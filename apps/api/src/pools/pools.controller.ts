@@ -2,16 +2,41 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import {
-  CrowdfundingCampaignsQuery, FeaturedPoolsQuery, ListPoolsQuery, PoolDetailQuery, PoolDistributionsQuery, PoolEventsQuery, PoolMembersQuery,
-  type CrowdfundingPool, type DistributionRound, type FeaturedPool, type Page, type PoolDetail, type PoolEvent, type PoolListItem, type PoolMember,
+  CrowdfundingCampaignsQuery,
+  FeaturedPoolsQuery,
+  ListPoolsQuery,
+  PoolDetailQuery,
+  PoolDistributionsQuery,
+  PoolEventsQuery,
+  PoolMembersQuery,
+  type CrowdfundingPool,
+  type DistributionRound,
+  type FeaturedPool,
+  type Page,
+  type PoolDetail,
+  type PoolEvent,
+  type PoolListItem,
+  type PoolMember,
 } from '@dob/read-models';
 import { RequireScope } from '../auth';
 import { ok, page } from '../http/envelope';
-import { envelope, crowdfundingSchema, featuredSchema, memberSchema, poolDetailSchema, poolEventSchema, poolListItemSchema, roundSchema } from './openapi-schemas';
+import {
+  envelope,
+  crowdfundingSchema,
+  featuredSchema,
+  memberSchema,
+  poolDetailSchema,
+  poolEventSchema,
+  poolListItemSchema,
+  roundSchema,
+} from './openapi-schemas';
 import { CrowdfundingQueryDto, DistributionsQueryDto, PoolAddressParams, PoolEventsQueryDto, PoolListQueryDto } from './pools.dto';
 import { NetworkQuery, PagedNetworkQuery, paging } from './query-params.dto';
 
-const BAD = { description: 'VALIDATION_ERROR naming the parameter (unknown enum value, limit > 100, page < 1, malformed address, non-integer network_id, or network_id missing for an address on several networks)' };
+const BAD = {
+  description:
+    'VALIDATION_ERROR naming the parameter (unknown enum value, limit > 100, page < 1, malformed address, non-integer network_id, or network_id missing for an address on several networks)',
+};
 const MISSING = { description: 'NOT_FOUND: no such pool' };
 
 @ApiTags('Pool discovery')

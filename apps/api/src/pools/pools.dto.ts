@@ -40,7 +40,10 @@ export class PoolAddressParams {
 }
 
 export class DistributionsQueryDto extends PagedNetworkQuery {
-  @ApiPropertyOptional({ enum: ROUND_STATUSES, description: 'Computed from the clock: pending before claimable_from, completed until expires_at, expired after' })
+  @ApiPropertyOptional({
+    enum: ROUND_STATUSES,
+    description: 'Computed from the clock: pending before claimable_from, completed until expires_at, expired after',
+  })
   @IsOptional()
   @IsIn(ROUND_STATUSES)
   status?: (typeof ROUND_STATUSES)[number];

@@ -49,37 +49,71 @@ describe('read API: PostgreSQL and MongoDB stores answer byte-identically', () =
       for (let page = 1; page <= Math.ceil(n / limit) + 1; page++) add(`${base}${sep}limit=${limit}&page=${page}`);
     };
     for (const sort of ['created_desc', 'created_asc', 'apr_desc', 'apr_asc', 'members_desc', 'members_asc']) await pages(`/pools?sort=${sort}`, 7);
-    for (const q of ['search=busy', 'search=BS1', 'search=wInD%203', 'search=%25', 'search=_', 'network_id=9', 'network_id=10', 'network_id=11', 'access_type=rtj', 'access_type=p', 'access_type=qr', 'access_type=stk']) {
+    for (const q of [
+      'search=busy',
+      'search=BS1',
+      'search=wInD%203',
+      'search=%25',
+      'search=_',
+      'network_id=9',
+      'network_id=10',
+      'network_id=11',
+      'access_type=rtj',
+      'access_type=p',
+      'access_type=qr',
+      'access_type=stk',
+    ]) {
       await pages(`/pools?${q}&sort=apr_asc`, 5);
     }
     add('/pools');
-    for (const ghost of [`/pools/${contractAddr('ghost')}`, `/marketplace/stats/${contractAddr('ghost')}`, `/portfolio/positions/${contractAddr('busy-v2-7')}?network_id=9`]) add(ghost);
+    for (const ghost of [
+      `/pools/${contractAddr('ghost')}`,
+      `/marketplace/stats/${contractAddr('ghost')}`,
+      `/portfolio/positions/${contractAddr('busy-v2-7')}?network_id=9`,
+    ])
+      add(ghost);
     for (const n of ['', '?network_id=9', '?network_id=10']) add(`/pools/featured${n}`);
     for (const sort of ['deadline_asc', 'deadline_desc', 'progress_desc']) {
       for (const status of ['all', 'active']) for (const n of ['', '&network_id=10']) add(`/pools/crowdfunding?sort=${sort}&status=${status}${n}`);
     }
     const all = [];
-    for (let page = 1; page <= Math.ceil((await total('/pools?limit=100')) / 100); page++) all.push(...(await pg.get(`/pools?limit=100&page=${page}`, key)).body.data);
+    for (let page = 1; page <= Math.ceil((await total('/pools?limit=100')) / 100); page++)
+      all.push(...(await pg.get(`/pools?limit=100&page=${page}`, key)).body.data);
     for (const p of all) {
       const at = `${p.address}?network_id=${p.network_id}`;
       add(`/pools/${p.address}`); // ambiguous or not
       add(`/pools/${at}`);
       await pages(`/pools/${p.address}/members?network_id=${p.network_id}`, 2);
-      for (const status of ['', '&status=completed', '&status=pending', '&status=expired']) add(`/pools/${p.address}/distributions?network_id=${p.network_id}${status}`);
-      for (const type of ['', 'init', 'distribute', 'claim', 'transfer_shares', 'withdraw', 'lock', 'set_admin']) await pages(`/pools/${p.address}/events?network_id=${p.network_id}${type ? `&event_type=${type}` : ''}`, 4);
-      for (const sort of ['price_asc', 'price_desc', 'created_desc']) for (const status of ['active', 'all']) add(`/marketplace/listings/${at}&sort=${sort}&status=${status}`);
+      for (const status of ['', '&status=completed', '&status=pending', '&status=expired'])
+        add(`/pools/${p.address}/distributions?network_id=${p.network_id}${status}`);
+      for (const type of ['', 'init', 'distribute', 'claim', 'transfer_shares', 'withdraw', 'lock', 'set_admin'])
+        await pages(`/pools/${p.address}/events?network_id=${p.network_id}${type ? `&event_type=${type}` : ''}`, 4);
+      for (const sort of ['price_asc', 'price_desc', 'created_desc'])
+        for (const status of ['active', 'all']) add(`/marketplace/listings/${at}&sort=${sort}&status=${status}`);
       add(`/marketplace/stats/${at}`);
     }
     for (const sort of ['created_desc', 'created_asc', 'price_asc', 'price_desc']) {
       for (const status of ['active', 'sold', 'cancelled', 'all']) await pages(`/marketplace/listings?sort=${sort}&status=${status}`, 3);
     }
-    for (const q of ['network_id=10', 'payment_token=usdc', 'payment_token=NOPE', `payment_token=${encodeURIComponent((await pg.get('/marketplace/listings', key)).body.data[0].payment_token_address)}`]) {
+    for (const q of [
+      'network_id=10',
+      'payment_token=usdc',
+      'payment_token=NOPE',
+      `payment_token=${encodeURIComponent((await pg.get('/marketplace/listings', key)).body.data[0].payment_token_address)}`,
+    ]) {
       await pages(`/marketplace/listings?${q}&status=all`, 4);
     }
     for (let w = 0; w < WALLETS.length; w++) {
-      out.push({ url: '/portfolio/holdings', wallet: w }, { url: '/portfolio/holdings?network_id=10', wallet: w }, { url: '/portfolio/distributions', wallet: w });
+      out.push(
+        { url: '/portfolio/holdings', wallet: w },
+        { url: '/portfolio/holdings?network_id=10', wallet: w },
+        { url: '/portfolio/distributions', wallet: w },
+      );
       for (const h of (await pg.get('/portfolio/holdings', keys[0]![w]!)).body.data) {
-        out.push({ url: `/portfolio/positions/${h.pool_address}`, wallet: w }, { url: `/portfolio/positions/${h.pool_address}?network_id=${h.network_id}`, wallet: w });
+        out.push(
+          { url: `/portfolio/positions/${h.pool_address}`, wallet: w },
+          { url: `/portfolio/positions/${h.pool_address}?network_id=${h.network_id}`, wallet: w },
+        );
       }
       for (const q of ['', '?status=all', '?status=sold']) out.push({ url: `/portfolio/listings${q}`, wallet: w });
       for (const q of ['', '?type=claim', '?type=shares_bought', '?type=contribution', '?network_id=10']) {
@@ -101,7 +135,8 @@ describe('read API: PostgreSQL and MongoDB stores answer byte-identically', () =
     for (const { url, wallet } of list) {
       const [pg, mongo] = await Promise.all(apis.map((api, i) => api.get(url, keys[i]![wallet]!)));
       statuses.set(pg!.status, (statuses.get(pg!.status) ?? 0) + 1);
-      if (pg!.status !== mongo!.status || sameRequest(pg!.raw) !== sameRequest(mongo!.raw)) differences.push(`${url} (${WALLETS[wallet]}): ${pg!.status} ${pg!.raw.slice(0, 300)}\n  vs ${mongo!.status} ${mongo!.raw.slice(0, 300)}`);
+      if (pg!.status !== mongo!.status || sameRequest(pg!.raw) !== sameRequest(mongo!.raw))
+        differences.push(`${url} (${WALLETS[wallet]}): ${pg!.status} ${pg!.raw.slice(0, 300)}\n  vs ${mongo!.status} ${mongo!.raw.slice(0, 300)}`);
     }
     expect(differences).toEqual([]);
     // The walk covered answers, empty pages, ambiguity (400) and unknown positions (404), not just one kind.

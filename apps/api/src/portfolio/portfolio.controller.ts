@@ -1,9 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import {
-  HistoryQuery, HoldingsQuery, OwnListingsQuery, PortfolioDistributionsQuery, PositionQuery, type PortfolioQueries,
-} from '@dob/read-models';
+import { HistoryQuery, HoldingsQuery, OwnListingsQuery, PortfolioDistributionsQuery, PositionQuery, type PortfolioQueries } from '@dob/read-models';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
 import { ok, page } from '../http/envelope';
 import { PoolAddressParam } from '../marketplace/marketplace-read.dto';
@@ -55,7 +53,9 @@ export class PortfolioController {
   @ApiOkResponse({ schema: envelope(distributionsSchema, 'one') })
   @ApiBadRequestResponse(BAD)
   async distributions(@CurrentAgent() agent: AgentPrincipal, @Query() query: NetworkQuery) {
-    return ok(await this.queries.execute<PortfolioDistributionsQuery, Answer<'distributions'>>(new PortfolioDistributionsQuery(agent.wallet, query.network_id)));
+    return ok(
+      await this.queries.execute<PortfolioDistributionsQuery, Answer<'distributions'>>(new PortfolioDistributionsQuery(agent.wallet, query.network_id)),
+    );
   }
 
   @Get('history')
@@ -63,7 +63,9 @@ export class PortfolioController {
   @ApiOkResponse({ schema: envelope(historySchema, 'page') })
   @ApiBadRequestResponse(BAD)
   async history(@CurrentAgent() agent: AgentPrincipal, @Query() query: HistoryQueryDto) {
-    const r = await this.queries.execute<HistoryQuery, Answer<'history'>>(new HistoryQuery(agent.wallet, { ...paging(query), networkId: query.network_id, type: query.type }));
+    const r = await this.queries.execute<HistoryQuery, Answer<'history'>>(
+      new HistoryQuery(agent.wallet, { ...paging(query), networkId: query.network_id, type: query.type }),
+    );
     return page(r.items, { page: r.page, limit: r.limit, total: r.total });
   }
 }

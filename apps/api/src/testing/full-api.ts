@@ -30,7 +30,10 @@ export async function startFullApi(): Promise<FullApi> {
   const auth = await createApiAuth({ db, events: h.store, jwt: { secret: 'full-api-test-secret-0123456789abcdef' }, ipRateLimitRpm: 100_000 });
   const webhooks: WebhookComponents = await createWebhookComponents({ db, secretKey: randomBytes(32) });
   const trading = await createTradingService({ db, networks: [] });
-  const app = await createApiApp({ health: new HealthRegistry(), auth, read: { queries: createReadQueries({ db }) }, webhooks: webhooks.service, trading }, { logger: false });
+  const app = await createApiApp(
+    { health: new HealthRegistry(), auth, read: { queries: createReadQueries({ db }) }, webhooks: webhooks.service, trading },
+    { logger: false },
+  );
   await app.listen(0, '127.0.0.1');
   const wallet = accountKeypair('full-api').publicKey();
   const created = await auth.keys.createKey(wallet, { label: 'full api', scopes: ['read', 'trade'], origin: 'register' });

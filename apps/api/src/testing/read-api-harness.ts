@@ -36,7 +36,10 @@ export async function startReadApi(factory: ReadModelBackendFactory, history: re
       clock: () => (authClock += 1100),
       jwt: { secret: 'test-secret-0123456789abcdef' },
     });
-    const app = await createApiApp({ health: new HealthRegistry(), auth, read: { queries: createReadQueries({ reader: backend.reader, now: () => now }) } }, { logger: false });
+    const app = await createApiApp(
+      { health: new HealthRegistry(), auth, read: { queries: createReadQueries({ reader: backend.reader, now: () => now }) } },
+      { logger: false },
+    );
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
     const get = async (url: string, key: string) => {
@@ -55,7 +58,12 @@ export async function startReadApi(factory: ReadModelBackendFactory, history: re
           method: 'POST',
           url: '/api/agent/auth/register',
           headers: { 'content-type': 'application/json' },
-          payload: JSON.stringify({ wallet: kp.publicKey(), signature: Buffer.from(kp.sign(Buffer.from(message, 'utf8'))).toString('hex'), label: name, scopes: ['read'] }),
+          payload: JSON.stringify({
+            wallet: kp.publicKey(),
+            signature: Buffer.from(kp.sign(Buffer.from(message, 'utf8'))).toString('hex'),
+            label: name,
+            scopes: ['read'],
+          }),
         });
         if (r.statusCode !== 201) throw new Error(`register ${name}: ${r.statusCode} ${r.body}`);
         return r.json().data.api_key.key;

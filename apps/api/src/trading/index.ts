@@ -1,7 +1,18 @@
 import type { Provider, Type } from '@nestjs/common';
 import {
-  PrepareBuyCommand, PrepareBuyHandler, PrepareCancelCommand, PrepareCancelHandler, PrepareContributeCommand, PrepareContributeHandler, PrepareListCommand,
-  PrepareListHandler, PrepareReclaimCommand, PrepareReclaimHandler, SubmitSignedTradeCommand, SubmitSignedTradeHandler, type TradingService,
+  PrepareBuyCommand,
+  PrepareBuyHandler,
+  PrepareCancelCommand,
+  PrepareCancelHandler,
+  PrepareContributeCommand,
+  PrepareContributeHandler,
+  PrepareListCommand,
+  PrepareListHandler,
+  PrepareReclaimCommand,
+  PrepareReclaimHandler,
+  SubmitSignedTradeCommand,
+  SubmitSignedTradeHandler,
+  type TradingService,
 } from '@dob/trading';
 import { command, type MessageBinding } from '../cqrs/message-bindings';
 import { CrowdfundingTradeController, MarketplaceTradeController } from './trading.controllers';

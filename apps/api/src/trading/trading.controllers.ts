@@ -3,11 +3,25 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { envelope } from '../pools/openapi-schemas';
 import {
-  boughtSchema, cancelledSchema, contributedSchema, listedSchema, preparedBuySchema, preparedCancelSchema, preparedContributeSchema,
-  preparedListSchema, preparedReclaimSchema, reclaimedSchema,
+  boughtSchema,
+  cancelledSchema,
+  contributedSchema,
+  listedSchema,
+  preparedBuySchema,
+  preparedCancelSchema,
+  preparedContributeSchema,
+  preparedListSchema,
+  preparedReclaimSchema,
+  reclaimedSchema,
 } from './openapi-schemas';
 import {
-  PrepareBuyCommand, PrepareCancelCommand, PrepareContributeCommand, PrepareListCommand, PrepareReclaimCommand, SubmitSignedTradeCommand, type PrepareResponse,
+  PrepareBuyCommand,
+  PrepareCancelCommand,
+  PrepareContributeCommand,
+  PrepareListCommand,
+  PrepareReclaimCommand,
+  SubmitSignedTradeCommand,
+  type PrepareResponse,
 } from '@dob/trading';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
 import { ok } from '../http/envelope';
@@ -48,37 +62,43 @@ function Submit(summary: string, schema: object): MethodDecorator {
 export class MarketplaceTradeController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Post('prepare-buy') @HttpCode(200)
+  @Post('prepare-buy')
+  @HttpCode(200)
   @Prepare('Prepare a purchase of listed shares (unsigned XDR)', preparedBuySchema)
   async prepareBuy(@CurrentAgent() agent: AgentPrincipal, @Body() body: PrepareBuyDto) {
     return ok(await this.commands.execute<PrepareBuyCommand, PrepareResponse>(new PrepareBuyCommand(caller(agent), body)));
   }
 
-  @Post('submit-buy') @HttpCode(200)
+  @Post('submit-buy')
+  @HttpCode(200)
   @Submit('Submit the signed purchase', boughtSchema)
   async submitBuy(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
     return ok(await submitted(this.commands, new SubmitSignedTradeCommand('buy', caller(agent), body)));
   }
 
-  @Post('prepare-list') @HttpCode(200)
+  @Post('prepare-list')
+  @HttpCode(200)
   @Prepare('Prepare a listing of shares for sale', preparedListSchema)
   async prepareList(@CurrentAgent() agent: AgentPrincipal, @Body() body: PrepareListDto) {
     return ok(await this.commands.execute<PrepareListCommand, PrepareResponse>(new PrepareListCommand(caller(agent), body)));
   }
 
-  @Post('submit-list') @HttpCode(200)
+  @Post('submit-list')
+  @HttpCode(200)
   @Submit('Submit the signed listing', listedSchema)
   async submitList(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
     return ok(await submitted(this.commands, new SubmitSignedTradeCommand('list', caller(agent), body)));
   }
 
-  @Post('prepare-cancel') @HttpCode(200)
+  @Post('prepare-cancel')
+  @HttpCode(200)
   @Prepare('Prepare the cancellation of an own listing', preparedCancelSchema)
   async prepareCancel(@CurrentAgent() agent: AgentPrincipal, @Body() body: PrepareCancelDto) {
     return ok(await this.commands.execute<PrepareCancelCommand, PrepareResponse>(new PrepareCancelCommand(caller(agent), body)));
   }
 
-  @Post('submit-cancel') @HttpCode(200)
+  @Post('submit-cancel')
+  @HttpCode(200)
   @Submit('Submit the signed cancellation', cancelledSchema)
   async submitCancel(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
     return ok(await submitted(this.commands, new SubmitSignedTradeCommand('cancel', caller(agent), body)));
@@ -93,25 +113,29 @@ export class MarketplaceTradeController {
 export class CrowdfundingTradeController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Post('prepare-contribute') @HttpCode(200)
+  @Post('prepare-contribute')
+  @HttpCode(200)
   @Prepare('Prepare a contribution to a crowdfunding campaign', preparedContributeSchema)
   async prepareContribute(@CurrentAgent() agent: AgentPrincipal, @Body() body: PrepareContributeDto) {
     return ok(await this.commands.execute<PrepareContributeCommand, PrepareResponse>(new PrepareContributeCommand(caller(agent), body)));
   }
 
-  @Post('submit-contribute') @HttpCode(200)
+  @Post('submit-contribute')
+  @HttpCode(200)
   @Submit('Submit the signed contribution', contributedSchema)
   async submitContribute(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
     return ok(await submitted(this.commands, new SubmitSignedTradeCommand('contribute', caller(agent), body)));
   }
 
-  @Post('prepare-reclaim') @HttpCode(200)
+  @Post('prepare-reclaim')
+  @HttpCode(200)
   @Prepare('Prepare the refund of a contribution to a failed campaign', preparedReclaimSchema)
   async prepareReclaim(@CurrentAgent() agent: AgentPrincipal, @Body() body: PrepareReclaimDto) {
     return ok(await this.commands.execute<PrepareReclaimCommand, PrepareResponse>(new PrepareReclaimCommand(caller(agent), body)));
   }
 
-  @Post('submit-reclaim') @HttpCode(200)
+  @Post('submit-reclaim')
+  @HttpCode(200)
   @Submit('Submit the signed refund', reclaimedSchema)
   async submitReclaim(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
     return ok(await submitted(this.commands, new SubmitSignedTradeCommand('reclaim', caller(agent), body)));

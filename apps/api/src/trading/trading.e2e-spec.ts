@@ -147,8 +147,19 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     const deadline = BigInt((await chainNow()) + deadlineInSeconds);
     const addr = (a: string) => new Address(a).toScVal();
     const i128 = (n: bigint) => nativeToScVal(n, { type: 'i128' });
-    await invoke(admin, address, 'init', [addr(admin.publicKey()), addr(devnet.paymentToken), i128(USDC), i128(softCap), i128(softCap * 2n), xdr.ScVal.scvU64(deadline), xdr.ScVal.scvU32(0)]);
-    await eventually(`campaign ${name} in the read models`, async () => (await new ReadModelPoolLookup(createSqlReadModelReader(db)).find(NET, address))?.kind === 'crowdfunding');
+    await invoke(admin, address, 'init', [
+      addr(admin.publicKey()),
+      addr(devnet.paymentToken),
+      i128(USDC),
+      i128(softCap),
+      i128(softCap * 2n),
+      xdr.ScVal.scvU64(deadline),
+      xdr.ScVal.scvU32(0),
+    ]);
+    await eventually(
+      `campaign ${name} in the read models`,
+      async () => (await new ReadModelPoolLookup(createSqlReadModelReader(db)).find(NET, address))?.kind === 'crowdfunding',
+    );
     return address;
   }
 
@@ -159,14 +170,25 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
   let pool: string;
   let saleAddress: string;
 
-  it('lists a seeded holder\'s shares: prepare-list → sign → submit-list gives the sale_address the read API shows', async () => {
+  it("lists a seeded holder's shares: prepare-list → sign → submit-list gives the sale_address the read API shows", async () => {
     pool = devnet.pools[0]!.pool_address;
     sellerKey = await register(seller());
     await eventually('pool 0 indexed', async () => (await call('GET', `/pools/${pool}?network_id=${NET}`, undefined, sellerKey)).status === 200);
 
-    const prepared = await call('POST', '/marketplace/prepare-list', { pool_address: pool, shares_amount: 30, price_per_share: '2.5', payment_token: 'USDC', network_id: NET }, sellerKey);
+    const prepared = await call(
+      'POST',
+      '/marketplace/prepare-list',
+      { pool_address: pool, shares_amount: 30, price_per_share: '2.5', payment_token: 'USDC', network_id: NET },
+      sellerKey,
+    );
     expect(prepared.status).toBe(200);
-    expect(prepared.body.data.transaction_details).toEqual({ pool_address: pool, shares_amount: 30, price_per_share: '2.50', total_listing_value: '75.00', payment_token: 'USDC' });
+    expect(prepared.body.data.transaction_details).toEqual({
+      pool_address: pool,
+      shares_amount: 30,
+      price_per_share: '2.50',
+      total_listing_value: '75.00',
+      payment_token: 'USDC',
+    });
     expect(prepared.body.data.network_passphrase).toBe(devnet.networkPassphrase);
     const expires = Date.parse(prepared.body.data.expires_at);
     expect(expires - Date.now()).toBeGreaterThan(590_000);
@@ -199,7 +221,12 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     expect([unknown.status, unknown.body.error?.code]).toEqual([404, 'NOT_FOUND']);
     const evm = await call('POST', '/marketplace/prepare-buy', { listing_id: saleAddress, network_id: 1 }, buyerKey);
     expect([evm.status, evm.body.error?.code]).toEqual([400, 'VALIDATION_ERROR']);
-    const overHeld = await call('POST', '/marketplace/prepare-list', { pool_address: pool, shares_amount: 1, price_per_share: '1', payment_token: 'USDC', network_id: NET }, buyerKey);
+    const overHeld = await call(
+      'POST',
+      '/marketplace/prepare-list',
+      { pool_address: pool, shares_amount: 1, price_per_share: '1', payment_token: 'USDC', network_id: NET },
+      buyerKey,
+    );
     expect([overHeld.status, overHeld.body.error?.message]).toEqual([400, expect.stringMatching(/holds 0 shares/)]);
   });
 
@@ -207,7 +234,12 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     const prepared = await call('POST', '/marketplace/prepare-buy', { listing_id: saleAddress, amount: 10, network_id: NET }, buyerKey);
     expect(prepared.status).toBe(200);
     expect(prepared.body.data.transaction_details).toEqual({
-      listing_id: saleAddress, shares: 10, price_per_share: '2.50', total_cost: '25.00', payment_token: 'USDC', seller_address: seller().publicKey(),
+      listing_id: saleAddress,
+      shares: 10,
+      price_per_share: '2.50',
+      total_cost: '25.00',
+      payment_token: 'USDC',
+      seller_address: seller().publicKey(),
     });
     const xdrText: string = prepared.body.data.xdr;
     const seqBefore = await sequenceOf(buyer.publicKey());
@@ -231,7 +263,14 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     // Never prepared here: the agent builds the same call itself.
     const own = await server.prepareTransaction(
       new TransactionBuilder(await server.getAccount(buyer.publicKey()), { fee: '100', networkPassphrase: devnet.networkPassphrase })
-        .addOperation(new Contract(pool).call('buy_shares', new Address(buyer.publicKey()).toScVal(), new Address(seller().publicKey()).toScVal(), nativeToScVal(1n, { type: 'i128' })))
+        .addOperation(
+          new Contract(pool).call(
+            'buy_shares',
+            new Address(buyer.publicKey()).toScVal(),
+            new Address(seller().publicKey()).toScVal(),
+            nativeToScVal(1n, { type: 'i128' }),
+          ),
+        )
         .setTimeout(300)
         .build(),
     );
@@ -270,7 +309,12 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
   });
 
   it('lists the bought shares and cancels the listing', async () => {
-    const list = await call('POST', '/marketplace/prepare-list', { pool_address: pool, shares_amount: 5, price_per_share: '3', payment_token: 'USDC', network_id: NET }, buyerKey);
+    const list = await call(
+      'POST',
+      '/marketplace/prepare-list',
+      { pool_address: pool, shares_amount: 5, price_per_share: '3', payment_token: 'USDC', network_id: NET },
+      buyerKey,
+    );
     expect(list.status).toBe(200);
     const listed = await call('POST', '/marketplace/submit-list', { signed_xdr: signLocally(list.body.data.xdr, buyer), network_id: NET }, buyerKey);
     expect(listed.status).toBe(200);
@@ -293,7 +337,8 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
 
   it('contributes to a campaign, with the five crowdfunding refusals', async () => {
     const campaign = await openCampaign('open', 86_400, 5_000n); // target 5,000 USDC at 1 USDC per share
-    const contribute = (amount: string, poolAddress = campaign) => call('POST', '/crowdfunding/prepare-contribute', { pool_address: poolAddress, amount, network_id: NET }, buyerKey);
+    const contribute = (amount: string, poolAddress = campaign) =>
+      call('POST', '/crowdfunding/prepare-contribute', { pool_address: poolAddress, amount, network_id: NET }, buyerKey);
 
     expect((await contribute('10', pool)).body.error?.message).toBe('Pool is not a crowdfunding campaign');
     expect((await contribute('0')).body.error?.message).toBe('Contribution amount must be greater than zero');
@@ -311,11 +356,24 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     const prepared = await contribute('12.5');
     expect(prepared.status).toBe(200);
     expect(prepared.body.data.transaction_details).toMatchObject({
-      pool_address: campaign, amount: '12.00', payment_token: 'USDC', estimated_shares: 12, current_raised: '0.00', target_amount: '5000.00', progress_after_contribution: '0.24',
+      pool_address: campaign,
+      amount: '12.00',
+      payment_token: 'USDC',
+      estimated_shares: 12,
+      current_raised: '0.00',
+      target_amount: '5000.00',
+      progress_after_contribution: '0.24',
     });
     const done = await call('POST', '/crowdfunding/submit-contribute', { signed_xdr: signLocally(prepared.body.data.xdr, buyer), network_id: NET }, buyerKey);
     expect(done.status).toBe(200);
-    expect(done.body.data).toMatchObject({ pool_address: campaign, amount_contributed: '12.00', payment_token: 'USDC', shares_allocated: 12, new_total_raised: '12.00', progress_percent: 0.24 });
+    expect(done.body.data).toMatchObject({
+      pool_address: campaign,
+      amount_contributed: '12.00',
+      payment_token: 'USDC',
+      shares_allocated: 12,
+      new_total_raised: '12.00',
+      progress_percent: 0.24,
+    });
   });
 
   it('reclaims from a campaign that failed', async () => {
@@ -323,7 +381,9 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     const campaign = await openCampaign('failing', 12, 1_000n);
     const prepared = await call('POST', '/crowdfunding/prepare-contribute', { pool_address: campaign, amount: '7', network_id: NET }, buyerKey);
     expect(prepared.status).toBe(200);
-    expect((await call('POST', '/crowdfunding/submit-contribute', { signed_xdr: signLocally(prepared.body.data.xdr, buyer), network_id: NET }, buyerKey)).status).toBe(200);
+    expect(
+      (await call('POST', '/crowdfunding/submit-contribute', { signed_xdr: signLocally(prepared.body.data.xdr, buyer), network_id: NET }, buyerKey)).status,
+    ).toBe(200);
     const early = await call('POST', '/crowdfunding/prepare-reclaim', { pool_address: campaign, network_id: NET }, buyerKey);
     expect([early.status, early.body.error?.code]).toEqual([400, 'VALIDATION_ERROR']);
 
@@ -341,7 +401,7 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     expect(done.body.data).toMatchObject({ pool_address: campaign, amount_reclaimed: '7.00', payment_token: 'USDC', shares_refunded: 7 });
   });
 
-  it('answers 503 NETWORK_UNAVAILABLE when the network\'s RPC is unreachable', async () => {
+  it("answers 503 NETWORK_UNAVAILABLE when the network's RPC is unreachable", async () => {
     const gateway = new StellarRpcGateway({ timeoutMs: 2_000 });
     const net = new StellarNetworks([{ id: NET, rpcUrl: 'http://127.0.0.1:9/rpc', passphrase: devnet.networkPassphrase, explorerUrl: 'https://x' }]).get(NET);
     await expect(gateway.accountSequence(net, buyer.publicKey())).rejects.toMatchObject({ code: 'NETWORK_UNAVAILABLE', status: 503 });

@@ -11,11 +11,21 @@ export const webhookListItemSchema = obj({ id: str, url: str, events, is_active:
 export const updatedWebhookSchema = obj({ id: str, url: str, events, is_active: bool, updated_at: at });
 export const deletedWebhookSchema = obj({ id: str, deleted: { type: 'boolean', enum: [true] } });
 export const testSentSchema = obj({
-  webhook_id: str, test_event_sent: bool, delivery_status: { type: 'string', enum: ['success', 'failed'] }, response_code: int, response_time_ms: int,
+  webhook_id: str,
+  test_event_sent: bool,
+  delivery_status: { type: 'string', enum: ['success', 'failed'] },
+  response_code: int,
+  response_time_ms: int,
 });
 export const deliverySchema = obj({
-  delivery_id: str, event: str, event_id: str, status: { type: 'string', enum: ['pending', 'delivered', 'failed'] }, attempt_count: int,
+  delivery_id: str,
+  event: str,
+  event_id: str,
+  status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+  attempt_count: int,
   attempts: { type: 'array', items: obj({ attempt: int, attempted_at: at, response_code: { ...int, nullable: true }, duration_ms: int, error: nstr }) },
-  next_attempt_at: time, created_at: at, delivered_at: time,
+  next_attempt_at: time,
+  created_at: at,
+  delivered_at: time,
 });
 export const redeliveredSchema = obj({ delivery_id: str, webhook_id: str, status: { type: 'string', enum: ['pending'] } });

@@ -117,7 +117,11 @@ describe('devnet buy through the API → marketplace_sale_completed webhook (e2e
     tx.sign(kp);
     return tx.toXDR();
   };
-  async function eventually<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 60_000): Promise<T> {
+  async function eventually<T>(
+    what: string,
+    probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+    timeoutMs = 60_000,
+  ): Promise<T> {
     const until = Date.now() + timeoutMs;
     for (;;) {
       const v = await probe();
@@ -136,10 +140,20 @@ describe('devnet buy through the API → marketplace_sale_completed webhook (e2e
     await eventually('pool 0 indexed', async () => (await call('GET', `/pools/${pool}?network_id=${NET}`, undefined, sellerKey)).status === 200);
 
     // The seller's agent subscribes first (webhooks receive what happens after they are registered).
-    const hook = await call('POST', '/webhooks', { url: `${receiver.origin}/agent`, events: ['marketplace_listing_created', 'marketplace_sale_completed'], secret: SECRET }, sellerKey);
+    const hook = await call(
+      'POST',
+      '/webhooks',
+      { url: `${receiver.origin}/agent`, events: ['marketplace_listing_created', 'marketplace_sale_completed'], secret: SECRET },
+      sellerKey,
+    );
     expect(hook.status).toBe(201);
 
-    const listed = await call('POST', '/marketplace/prepare-list', { pool_address: pool, shares_amount: 30, price_per_share: '2.5', payment_token: 'USDC', network_id: NET }, sellerKey);
+    const listed = await call(
+      'POST',
+      '/marketplace/prepare-list',
+      { pool_address: pool, shares_amount: 30, price_per_share: '2.5', payment_token: 'USDC', network_id: NET },
+      sellerKey,
+    );
     const submittedList = await call('POST', '/marketplace/submit-list', { signed_xdr: signLocally(listed.body.data.xdr, seller), network_id: NET }, sellerKey);
     expect(submittedList.status).toBe(200);
     const saleAddress: string = submittedList.body.data.sale_address;
@@ -180,7 +194,12 @@ describe('devnet buy through the API → marketplace_sale_completed webhook (e2e
       },
     });
     const listing = receiver.requests.find((r) => r.headers['x-svc-event'] === 'marketplace_listing_created');
-    expect(JSON.parse(listing!.raw.toString()).data).toMatchObject({ sale_address: saleAddress, shares_amount: 30, price_per_share: '2.50', seller_address: seller.publicKey() });
+    expect(JSON.parse(listing!.raw.toString()).data).toMatchObject({
+      sale_address: saleAddress,
+      shares_amount: 30,
+      price_per_share: '2.50',
+      seller_address: seller.publicKey(),
+    });
     // Only what happened after registration was delivered (the seeded history was not replayed to the agent).
     expect(receiver.requests.every((r) => JSON.parse(r.raw.toString()).data.pool_address === pool)).toBe(true);
 

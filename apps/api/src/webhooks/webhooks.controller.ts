@@ -1,13 +1,35 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBadRequestResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import { envelope } from '../pools/openapi-schemas';
 import {
-  deletedWebhookSchema, deliverySchema, redeliveredSchema, registeredWebhookSchema, testSentSchema, updatedWebhookSchema, webhookListItemSchema,
+  deletedWebhookSchema,
+  deliverySchema,
+  redeliveredSchema,
+  registeredWebhookSchema,
+  testSentSchema,
+  updatedWebhookSchema,
+  webhookListItemSchema,
 } from './openapi-schemas';
 import {
-  ListWebhooksQuery, RedeliverWebhookCommand, RegisterWebhookCommand, RemoveWebhookCommand, SendTestWebhookCommand, UpdateWebhookCommand,
-  WebhookDeliveriesQuery, type WebhookService, type WebhookView,
+  ListWebhooksQuery,
+  RedeliverWebhookCommand,
+  RegisterWebhookCommand,
+  RemoveWebhookCommand,
+  SendTestWebhookCommand,
+  UpdateWebhookCommand,
+  WebhookDeliveriesQuery,
+  type WebhookService,
+  type WebhookView,
 } from '@dob/webhooks';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
 import { ok, page } from '../http/envelope';
@@ -16,7 +38,7 @@ import { DeliveriesQueryDto, RegisterWebhookDto, UpdateWebhookDto } from './webh
 type Answer<K extends keyof WebhookService> = WebhookService[K] extends (...args: never[]) => Promise<infer R> ? R : never;
 
 const BAD = { description: 'VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, sixth webhook' };
-const MISSING = { description: 'NOT_FOUND: no such webhook on this API key (another key\'s webhook is reported the same way)' };
+const MISSING = { description: "NOT_FOUND: no such webhook on this API key (another key's webhook is reported the same way)" };
 
 /** Webhooks belong to the API key that registered them (spec rule 3): every call is scoped to the caller's keyId. */
 @ApiTags('Webhooks')

@@ -7,7 +7,10 @@ import { PageQuery } from '../http/page-query.dto';
 // transport applies the same ones and names the problem.
 
 export class RegisterWebhookDto {
-  @ApiProperty({ example: 'https://agent.example.com/hooks/dob', description: 'HTTPS only; must not point at private, loopback, link-local or CGNAT addresses' })
+  @ApiProperty({
+    example: 'https://agent.example.com/hooks/dob',
+    description: 'HTTPS only; must not point at private, loopback, link-local or CGNAT addresses',
+  })
   @IsString()
   url!: string;
 

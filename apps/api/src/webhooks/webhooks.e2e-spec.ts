@@ -42,7 +42,13 @@ describe('webhook management API (e2e, PostgreSQL, local HTTPS receiver)', () =>
     const remoteAddress = `10.1.0.${++ip}`;
     const kp = Keypair.random();
     const call0 = (method: 'GET' | 'POST', url: string, body?: unknown) =>
-      app.inject({ method, url: `/api/agent${url}`, remoteAddress, payload: body === undefined ? undefined : JSON.stringify(body), headers: body === undefined ? {} : { 'content-type': 'application/json' } });
+      app.inject({
+        method,
+        url: `/api/agent${url}`,
+        remoteAddress,
+        payload: body === undefined ? undefined : JSON.stringify(body),
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      });
     const c = (await call0('GET', `/auth/challenge/${kp.publicKey()}`)).json().data;
     const sig = Buffer.from(kp.sign(Buffer.from(c.message, 'utf8'))).toString('hex');
     const r = await call0('POST', '/auth/register', { wallet: kp.publicKey(), signature: sig, label: 'bot', scopes });
@@ -150,7 +156,13 @@ describe('webhook management API (e2e, PostgreSQL, local HTTPS receiver)', () =>
     receiver.respond = () => 204;
     const r = await call('POST', `/webhooks/${id}/test`);
     expect(r.statusCode).toBe(200);
-    expect(r.json().data).toEqual({ webhook_id: id, test_event_sent: true, delivery_status: 'success', response_code: 204, response_time_ms: expect.any(Number) });
+    expect(r.json().data).toEqual({
+      webhook_id: id,
+      test_event_sent: true,
+      delivery_status: 'success',
+      response_code: 204,
+      response_time_ms: expect.any(Number),
+    });
     expect(receiver.requests).toHaveLength(1);
     const got = receiver.requests[0];
     const body = JSON.parse(got.raw.toString('utf8'));

@@ -1,8 +1,20 @@
 import type { Provider, Type } from '@nestjs/common';
 import {
-  ListWebhooksHandler, ListWebhooksQuery, RedeliverWebhookCommand, RedeliverWebhookHandler, RegisterWebhookCommand, RegisterWebhookHandler,
-  RemoveWebhookCommand, RemoveWebhookHandler, SendTestWebhookCommand, SendTestWebhookHandler, UpdateWebhookCommand, UpdateWebhookHandler,
-  WebhookDeliveriesHandler, WebhookDeliveriesQuery, type WebhookService,
+  ListWebhooksHandler,
+  ListWebhooksQuery,
+  RedeliverWebhookCommand,
+  RedeliverWebhookHandler,
+  RegisterWebhookCommand,
+  RegisterWebhookHandler,
+  RemoveWebhookCommand,
+  RemoveWebhookHandler,
+  SendTestWebhookCommand,
+  SendTestWebhookHandler,
+  UpdateWebhookCommand,
+  UpdateWebhookHandler,
+  WebhookDeliveriesHandler,
+  WebhookDeliveriesQuery,
+  type WebhookService,
 } from '@dob/webhooks';
 import { command, query, type MessageBinding } from '../cqrs/message-bindings';
 import { WebhooksController } from './webhooks.controller';

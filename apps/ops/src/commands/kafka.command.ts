@@ -1,14 +1,7 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { START, positionFromString, positionToString, type GlobalPosition } from '@dob/event-store';
-import {
-  RelayCheckpoint,
-  createKafkajsPublisher,
-  kafkaTopicPrefix,
-  loadKafkaRelaySettings,
-  relayCheckpointName,
-  replayRange,
-} from '@dob/kafka-relay';
+import { RelayCheckpoint, createKafkajsPublisher, kafkaTopicPrefix, loadKafkaRelaySettings, relayCheckpointName, replayRange } from '@dob/kafka-relay';
 import { createSqlReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
 import { OpsError, withOpsContext, type OpsContext } from '../ops-context';
 import { printTable } from '../print-table';
@@ -53,7 +46,18 @@ export function registerKafkaCommands(program: Command): void {
         }
         printTable(
           ['checkpoint', 'status', 'position', 'head', 'published', 'lag events', 'lag seconds', 'updated'],
-          [[s.checkpoint, s.status ?? '(never ran)', s.position, s.head, String(s.eventsPublished), String(s.lagEvents), s.lagSeconds.toFixed(1), s.updatedAt ?? '-']],
+          [
+            [
+              s.checkpoint,
+              s.status ?? '(never ran)',
+              s.position,
+              s.head,
+              String(s.eventsPublished),
+              String(s.lagEvents),
+              s.lagSeconds.toFixed(1),
+              s.updatedAt ?? '-',
+            ],
+          ],
         );
       });
     });

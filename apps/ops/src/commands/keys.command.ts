@@ -16,7 +16,7 @@ export function registerKeyCommands(program: Command): void {
 
   keys
     .command('set-rate-limit <keyId> <rpm>')
-    .description('set a key\'s requests per minute: 60 (default), 300 (enhanced) or 1000+ (enterprise)')
+    .description("set a key's requests per minute: 60 (default), 300 (enhanced) or 1000+ (enterprise)")
     .action(async (keyId: string, rpmText: string) => {
       if (!/^ak_[0-9A-Za-z]+$/.test(keyId)) throw new OpsError(`keyId must look like ak_…, got "${keyId}"`);
       const rpm = parseInteger(rpmText, 'rpm', 1);

@@ -17,7 +17,9 @@ function statusRows(reports: readonly ProjectionReport[]): string[][] {
       a ? String(a.eventsApplied) : '-',
       a ? String(a.lag) : '-',
       a?.position ?? '-',
-      a?.fault ? `${a.fault.error} (event ${a.fault.eventId ?? '?'} at ${a.fault.position ? `${a.fault.position.commit}:${a.fault.position.prepare}` : '?'})` : '',
+      a?.fault
+        ? `${a.fault.error} (event ${a.fault.eventId ?? '?'} at ${a.fault.position ? `${a.fault.position.commit}:${a.fault.position.prepare}` : '?'})`
+        : '',
     ]);
     const b = p.building;
     if (b) rows.push([`  ↳ building`, slotLabel(b), b.status, String(b.eventsApplied), String(b.lag), b.position, b.fault?.error ?? '']);
@@ -67,9 +69,7 @@ export function registerProjectionCommands(program: Command): void {
           })
           .finally(() => bar.stop());
         const from = result.from ? `v${result.from.version} g${result.from.generation}` : 'nothing';
-        console.log(
-          `switched ${name} to v${result.to.version} g${result.to.generation} (from ${from}), ${result.eventsApplied} events applied`,
-        );
+        console.log(`switched ${name} to v${result.to.version} g${result.to.generation} (from ${from}), ${result.eventsApplied} events applied`);
       });
     });
 

@@ -49,7 +49,8 @@ function deref(doc: OpenApiDocument, schema: unknown, seen: string[] = []): Json
  * Throws at startup when the operation is missing: a renamed route fails loudly, never as a broken tool.
  */
 export function operationInput(doc: OpenApiDocument, method: HttpMethod, path: string, defaults: Record<string, unknown> = {}): OperationInput {
-  const op = doc.paths[path]?.[method] as { summary?: string; parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: unknown }> } } | undefined;
+  const op = doc.paths[path]?.[method] as
+    { summary?: string; parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: unknown }> } } | undefined;
   if (!op) throw new Error(`the OpenAPI document has no ${method.toUpperCase()} ${path}`);
   const properties: Record<string, JsonSchema> = {};
   const required = new Set<string>();
@@ -58,7 +59,10 @@ export function operationInput(doc: OpenApiDocument, method: HttpMethod, path: s
     if (where.has(name)) throw new Error(`${method.toUpperCase()} ${path}: ${name} is both a ${where.get(name)} and a ${at} field`);
     where.set(name, at);
     const dflt = defaults[name];
-    properties[name] = dflt === undefined ? schema : { ...schema, description: `${schema.description ? `${String(schema.description)}. ` : ''}Default: ${JSON.stringify(dflt)}` };
+    properties[name] =
+      dflt === undefined
+        ? schema
+        : { ...schema, description: `${schema.description ? `${String(schema.description)}. ` : ''}Default: ${JSON.stringify(dflt)}` };
     if (isRequired && dflt === undefined) required.add(name);
   };
   for (const p of op.parameters ?? []) {
@@ -68,7 +72,8 @@ export function operationInput(doc: OpenApiDocument, method: HttpMethod, path: s
   const body = op.requestBody?.content?.['application/json']?.schema;
   const bodySchema = body ? deref(doc, body) : undefined;
   const bodyRequired = new Set((bodySchema?.required as string[] | undefined) ?? []);
-  for (const [name, schema] of Object.entries((bodySchema?.properties as Record<string, JsonSchema> | undefined) ?? {})) add(name, 'body', schema, bodyRequired.has(name));
+  for (const [name, schema] of Object.entries((bodySchema?.properties as Record<string, JsonSchema> | undefined) ?? {}))
+    add(name, 'body', schema, bodyRequired.has(name));
 
   return {
     method,
@@ -76,7 +81,11 @@ export function operationInput(doc: OpenApiDocument, method: HttpMethod, path: s
     summary: op.summary,
     inputSchema: { type: 'object', properties, ...(required.size ? { required: [...required] } : {}), additionalProperties: false },
     split(args) {
-      const request = { path: {} as Record<string, unknown>, query: {} as Record<string, unknown>, body: bodySchema ? ({} as Record<string, unknown>) : undefined };
+      const request = {
+        path: {} as Record<string, unknown>,
+        query: {} as Record<string, unknown>,
+        body: bodySchema ? ({} as Record<string, unknown>) : undefined,
+      };
       const values = { ...Object.fromEntries(Object.entries(defaults).filter(([k]) => where.has(k))), ...args };
       for (const [name, value] of Object.entries(values)) {
         const at = where.get(name);

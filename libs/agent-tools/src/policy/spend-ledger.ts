@@ -42,7 +42,12 @@ export class FileSpendLedger implements SpendLedger {
 
   constructor(private readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
-    this.records = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line, i) => parseLine(line, `${file}:${i + 1}`)) : [];
+    this.records = existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line, i) => parseLine(line, `${file}:${i + 1}`))
+      : [];
   }
 
   record(entry: SpendRecord): void {

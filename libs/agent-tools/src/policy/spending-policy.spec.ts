@@ -27,7 +27,8 @@ describe('spending policy', () => {
   it('refuses what would pass the rolling daily total, saying how much is left', () => {
     expect(evaluatePolicy(policy, buy('25.00', 10n), spent('80.00'))).toEqual({
       allowed: false,
-      reason: "Refused by the spending policy: 25.00 USDC would bring the last 24 hours' spending to 105.00 USDC, over the daily limit of 100.00 USDC (already spent 80.00 USDC, 20.00 USDC left).",
+      reason:
+        "Refused by the spending policy: 25.00 USDC would bring the last 24 hours' spending to 105.00 USDC, over the daily limit of 100.00 USDC (already spent 80.00 USDC, 20.00 USDC left).",
     });
   });
 
@@ -41,7 +42,10 @@ describe('spending policy', () => {
 
   it('refuses pools outside the allowed list, for every kind', () => {
     const elsewhere = 'CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC';
-    expect(evaluatePolicy(policy, buy('1.00', 1n, elsewhere), spent('0'))).toMatchObject({ allowed: false, reason: expect.stringContaining(`pool ${elsewhere} is not one of the allowed pools`) });
+    expect(evaluatePolicy(policy, buy('1.00', 1n, elsewhere), spent('0'))).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining(`pool ${elsewhere} is not one of the allowed pools`),
+    });
     expect(evaluatePolicy(policy, { kind: 'list', pool: elsewhere }, spent('0')).allowed).toBe(false);
     expect(evaluatePolicy(policy, { kind: 'cancel', pool: OTHER }, spent('1000')).allowed).toBe(true);
   });

@@ -57,8 +57,12 @@ const refuse = (why: string): PolicyDecision => ({ allowed: false, reason: `Refu
  * daily limit is required: a signer without one would be a signer without limits.
  */
 export function parsePolicy(settings: { maxPerDay?: string; maxPricePerShare?: string; allowedPools?: string }): SpendingPolicy {
-  if (!settings.maxPerDay?.trim()) throw new Error('DOB_POLICY_MAX_PER_DAY is required with a local signer (e.g. USDC:100): the signer refuses to run without a daily limit');
-  const pools = settings.allowedPools?.split(',').map((p) => p.trim()).filter(Boolean);
+  if (!settings.maxPerDay?.trim())
+    throw new Error('DOB_POLICY_MAX_PER_DAY is required with a local signer (e.g. USDC:100): the signer refuses to run without a daily limit');
+  const pools = settings.allowedPools
+    ?.split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   return {
     maxTotalPerDay: tokenAmounts(settings.maxPerDay, 'DOB_POLICY_MAX_PER_DAY'),
     maxPricePerShare: settings.maxPricePerShare?.trim() ? tokenAmounts(settings.maxPricePerShare, 'DOB_POLICY_MAX_PRICE_PER_SHARE') : new Map(),
@@ -68,7 +72,10 @@ export function parsePolicy(settings: { maxPerDay?: string; maxPricePerShare?: s
 
 function tokenAmounts(text: string, name: string): Map<string, Units> {
   const out = new Map<string, Units>();
-  for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9]{1,12}):(.+)$/.exec(entry);
     if (!m) throw new Error(`${name}: "${entry}" is not SYMBOL:amount (e.g. USDC:100)`);
     out.set(m[1], parseDecimal(m[2], `${name} ${m[1]}`));

@@ -15,7 +15,13 @@ let sequence = 100n;
 /** A buy as the API prepares it: one buy_shares(buyer, seller, shares) call with the wallet as source. */
 function preparedBuy(shares: bigint, total: string, over: Partial<PreparedTrade> = {}, detailShares = shares): PreparedTrade {
   const tx = new TransactionBuilder(new Account(wallet.publicKey(), String(sequence++)), { fee: '100', networkPassphrase: Networks.TESTNET })
-    .addOperation(Operation.invokeContractFunction({ contract: POOL, function: 'buy_shares', args: [new Address(wallet.publicKey()).toScVal(), new Address(seller).toScVal(), nativeToScVal(shares, { type: 'i128' })] }))
+    .addOperation(
+      Operation.invokeContractFunction({
+        contract: POOL,
+        function: 'buy_shares',
+        args: [new Address(wallet.publicKey()).toScVal(), new Address(seller).toScVal(), nativeToScVal(shares, { type: 'i128' })],
+      }),
+    )
     .setTimeout(600)
     .build();
   return {
@@ -87,13 +93,18 @@ describe('LocalSigner', () => {
     signer.remember(stale);
     await expect(signer.signAndSubmit(client, stale.hash)).rejects.toThrow('expired');
     const dear = preparedBuy(2n, '3.00');
-    expect(signer.remember(dear).decision).toMatchObject({ allowed: false, reason: expect.stringContaining('paying 1.50 USDC per share exceeds the maximum price per share of 1.00 USDC') });
+    expect(signer.remember(dear).decision).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('paying 1.50 USDC per share exceeds the maximum price per share of 1.00 USDC'),
+    });
     await expect(signer.signAndSubmit(client, dear.hash)).rejects.toThrow('maximum price per share');
     expect(submitted).toHaveLength(0);
   });
 
   it('refuses a transaction whose call disagrees with its details', () => {
-    expect(() => signer.remember(preparedBuy(5n, '5.00', {}, 1n))).toThrow('prepared transaction does not match its details (shares 1 vs 5 in the call); not signing it');
+    expect(() => signer.remember(preparedBuy(5n, '5.00', {}, 1n))).toThrow(
+      'prepared transaction does not match its details (shares 1 vs 5 in the call); not signing it',
+    );
   });
 
   it('counts an unknown outcome against the limit, and a refusal by the chain not', async () => {

@@ -9,7 +9,16 @@ const DAY_MS = 86_400_000;
 /** Prepared transactions kept for sign_and_submit; they expire after 10 minutes anyway. */
 const MAX_REMEMBERED = 200;
 /** Refusals that prove the transaction was not applied: nothing was spent. */
-const NOT_APPLIED = new Set(['VALIDATION_ERROR', 'TRANSACTION_EXPIRED', 'TRANSACTION_FAILED', 'CONFLICT', 'INSUFFICIENT_SCOPE', 'INVALID_API_KEY', 'MISSING_API_KEY', 'RATE_LIMIT_EXCEEDED']);
+const NOT_APPLIED = new Set([
+  'VALIDATION_ERROR',
+  'TRANSACTION_EXPIRED',
+  'TRANSACTION_FAILED',
+  'CONFLICT',
+  'INSUFFICIENT_SCOPE',
+  'INVALID_API_KEY',
+  'MISSING_API_KEY',
+  'RATE_LIMIT_EXCEEDED',
+]);
 
 /** The signer said no; the message says which limit and by how much. */
 export class SignerRefusal extends Error {
@@ -66,7 +75,10 @@ export class LocalSigner {
 
   private async signAndSubmitNow(client: AgentClient, preparedId: string): Promise<{ trade: PreparedTrade; result: unknown }> {
     const entry = this.prepared.get(preparedId);
-    if (!entry) throw new SignerRefusal(`No transaction ${preparedId} was prepared by this server: call a prepare_* tool first and pass its prepared_id. The local signer signs nothing else.`);
+    if (!entry)
+      throw new SignerRefusal(
+        `No transaction ${preparedId} was prepared by this server: call a prepare_* tool first and pass its prepared_id. The local signer signs nothing else.`,
+      );
     const { trade, facts } = entry;
     if (Date.parse(trade.expiresAt) <= this.now().getTime()) {
       this.prepared.delete(preparedId);

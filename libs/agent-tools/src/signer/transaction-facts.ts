@@ -60,9 +60,17 @@ export function tradeFacts(prepared: PreparedTrade): TradeFacts {
   };
   switch (prepared.kind) {
     case 'buy':
-      return { kind: 'buy', pool: call.contract, spend: { token: text(d, 'payment_token'), amount: parseDecimal(text(d, 'total_cost')), shares: sharesArg(2, 'shares') } };
+      return {
+        kind: 'buy',
+        pool: call.contract,
+        spend: { token: text(d, 'payment_token'), amount: parseDecimal(text(d, 'total_cost')), shares: sharesArg(2, 'shares') },
+      };
     case 'contribute':
-      return { kind: 'contribute', pool: call.contract, spend: { token: text(d, 'payment_token'), amount: parseDecimal(text(d, 'amount')), shares: sharesArg(1, 'estimated_shares') } };
+      return {
+        kind: 'contribute',
+        pool: call.contract,
+        spend: { token: text(d, 'payment_token'), amount: parseDecimal(text(d, 'amount')), shares: sharesArg(1, 'estimated_shares') },
+      };
     default:
       return { kind: prepared.kind, pool: call.contract };
   }

@@ -1,5 +1,14 @@
 import { isJsonObject } from '@dob/domain';
-import { prepareTrade, submitTrade, TRADE_KINDS, unwrap, type AgentClient, type OpenApiDocument, type PrepareRequest, type TradeKind } from '@dobprotocol/agent-client';
+import {
+  prepareTrade,
+  submitTrade,
+  TRADE_KINDS,
+  unwrap,
+  type AgentClient,
+  type OpenApiDocument,
+  type PrepareRequest,
+  type TradeKind,
+} from '@dobprotocol/agent-client';
 import { operationInput, type JsonSchema, type OperationInput } from '../openapi/operation-input';
 import type { LocalSigner } from '../signer/local-signer';
 import { invocationOf } from '../signer/transaction-facts';
@@ -84,7 +93,12 @@ export class AgentToolkit {
 
   resources(): ResourceDefinition[] {
     return [
-      { uri: 'dob://pools', name: 'Pool catalogue', description: `Every pool on network ${this.o.networkId}: address, name, ticker, access and distribution type, APR, members.`, mimeType: 'application/json' },
+      {
+        uri: 'dob://pools',
+        name: 'Pool catalogue',
+        description: `Every pool on network ${this.o.networkId}: address, name, ticker, access and distribution type, APR, members.`,
+        mimeType: 'application/json',
+      },
       { uri: 'dob://pools/featured', name: 'Featured pools', description: 'Operator picks and top pools.', mimeType: 'application/json' },
     ];
   }
@@ -126,7 +140,9 @@ export class AgentToolkit {
   private async ensureApiKey(): Promise<void> {
     if (this.o.client.apiKey()) return;
     if (this.o.provisionApiKey) return this.o.provisionApiKey();
-    throw new Error('No API key: set DOB_API_KEY, or sign in with get_auth_challenge and register_api_key, or configure a local signer (DOB_SIGNER_SECRET) to register one.');
+    throw new Error(
+      'No API key: set DOB_API_KEY, or sign in with get_auth_challenge and register_api_key, or configure a local signer (DOB_SIGNER_SECRET) to register one.',
+    );
   }
 
   private apiTool(spec: ApiToolSpec, input: OperationInput): Tool {
@@ -153,7 +169,10 @@ export class AgentToolkit {
           const key = isJsonObject(data.api_key) ? data.api_key : {};
           if (typeof key.key !== 'string' || !key.key) throw new Error('register answered without a key');
           this.o.client.setApiKey(key.key);
-          return success({ ...data, api_key: { ...key, key: `${key.key_prefix}… (held by this server for this process)` } }, 'Registered: this server now calls the API with the new key.');
+          return success(
+            { ...data, api_key: { ...key, key: `${key.key_prefix}… (held by this server for this process)` } },
+            'Registered: this server now calls the API with the new key.',
+          );
         },
       };
     }
@@ -197,7 +216,8 @@ export class AgentToolkit {
     const definition: ToolDefinition = {
       name: 'submit_signed_transaction',
       title: 'Submit a signed transaction',
-      description: 'Send a transaction prepared by a prepare_* tool and signed by the wallet; kind names the prepare it came from. The API accepts only transactions it prepared, signed by the key\'s wallet, before they expire.',
+      description:
+        "Send a transaction prepared by a prepare_* tool and signed by the wallet; kind names the prepare it came from. The API accepts only transactions it prepared, signed by the key's wallet, before they expire.",
       inputSchema: {
         ...input.inputSchema,
         properties: { kind: { type: 'string', enum: TRADE_KINDS, description: 'buy, list, cancel, contribute or reclaim' }, ...input.inputSchema.properties },
@@ -211,7 +231,9 @@ export class AgentToolkit {
       run: async ({ kind, ...rest }) => {
         if (!TRADE_KINDS.includes(kind as TradeKind)) throw new Error(`kind must be one of ${TRADE_KINDS.join(', ')}`);
         const { body } = input.split(rest);
-        const result = (await submitTrade(this.o.client, kind as TradeKind, String(body!.signed_xdr), Number(body!.network_id))) as { data?: Record<string, unknown> };
+        const result = (await submitTrade(this.o.client, kind as TradeKind, String(body!.signed_xdr), Number(body!.network_id))) as {
+          data?: Record<string, unknown>;
+        };
         return success({ kind, ...(result.data ?? {}) }, `Submitted: the ${kind} is on chain.`);
       },
     };
@@ -223,7 +245,17 @@ export class AgentToolkit {
         name: 'sign_and_submit',
         title: 'Sign locally and submit',
         description: `Sign a transaction this server prepared (prepared_id from a prepare_* tool) with the local signer's key (wallet ${signer.wallet}) and submit it. Refused when it breaks the spending policy a person set (daily total, price per share, allowed pools); see get_agent_status.`,
-        inputSchema: { type: 'object', properties: { prepared_id: { type: 'string', description: 'prepared_id returned by prepare_buy, prepare_list, prepare_cancel, prepare_contribute or prepare_reclaim' } }, required: ['prepared_id'], additionalProperties: false },
+        inputSchema: {
+          type: 'object',
+          properties: {
+            prepared_id: {
+              type: 'string',
+              description: 'prepared_id returned by prepare_buy, prepare_list, prepare_cancel, prepare_contribute or prepare_reclaim',
+            },
+          },
+          required: ['prepared_id'],
+          additionalProperties: false,
+        },
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       },
       needsKey: true,
@@ -241,7 +273,8 @@ export class AgentToolkit {
       definition: {
         name: 'get_agent_status',
         title: 'Agent status',
-        description: 'Which API and network this server uses, whether it holds an API key, and who signs: the agent itself, or the local signer with its spending policy and what it spent in the last 24 hours.',
+        description:
+          'Which API and network this server uses, whether it holds an API key, and who signs: the agent itself, or the local signer with its spending policy and what it spent in the last 24 hours.',
         inputSchema: { type: 'object', properties: {}, additionalProperties: false },
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
@@ -250,8 +283,14 @@ export class AgentToolkit {
         success({
           api: this.o.client.baseUrl,
           network_id: this.o.networkId,
-          api_key: this.o.client.apiKey() ? 'set' : this.o.provisionApiKey ? 'registered on first use by the local signer' : 'none: use get_auth_challenge and register_api_key',
-          signing: this.o.signer ? { by: 'local signer', ...this.o.signer.status() } : { by: 'the agent: prepare_* returns unsigned XDR, submit_signed_transaction sends it signed' },
+          api_key: this.o.client.apiKey()
+            ? 'set'
+            : this.o.provisionApiKey
+              ? 'registered on first use by the local signer'
+              : 'none: use get_auth_challenge and register_api_key',
+          signing: this.o.signer
+            ? { by: 'local signer', ...this.o.signer.status() }
+            : { by: 'the agent: prepare_* returns unsigned XDR, submit_signed_transaction sends it signed' },
         }),
     };
   }

@@ -19,7 +19,13 @@ export const success = (data: Record<string, unknown>, lead?: string): ToolOutco
  */
 export function failure(e: unknown): ToolOutcome {
   if (isAgentApiError(e)) {
-    const data = { code: e.code, status: e.status, message: e.message, ...(e.details ? { details: e.details } : {}), ...(e.retryAfterSeconds !== undefined ? { retry_after_seconds: e.retryAfterSeconds } : {}) };
+    const data = {
+      code: e.code,
+      status: e.status,
+      message: e.message,
+      ...(e.details ? { details: e.details } : {}),
+      ...(e.retryAfterSeconds !== undefined ? { retry_after_seconds: e.retryAfterSeconds } : {}),
+    };
     return { text: `${e.code} (HTTP ${e.status}): ${e.message}${e.details ? `\n${JSON.stringify(e.details)}` : ''}`, data, isError: true };
   }
   if (e instanceof SignerRefusal) return { text: e.message, data: { code: 'SIGNER_REFUSED', message: e.message }, isError: true };

@@ -1,7 +1,12 @@
 import { AppError } from '@dob/domain';
 import type { WalletKeyService } from '../wallet/wallet-key.service';
 import {
-  IssueChallengeCommand, IssueChallengeHandler, IssueWalletTokenCommand, IssueWalletTokenHandler, RegisterAgentCommand, RegisterAgentHandler,
+  IssueChallengeCommand,
+  IssueChallengeHandler,
+  IssueWalletTokenCommand,
+  IssueWalletTokenHandler,
+  RegisterAgentCommand,
+  RegisterAgentHandler,
   type WalletTokenSigner,
 } from './challenge.handlers';
 import type { WalletChallenges } from './wallet-challenges';
@@ -33,19 +38,34 @@ describe('wallet flow command handlers', () => {
     const f = fakes();
     const key = { label: 'bot', scopes: ['read'] };
     await expect(new RegisterAgentHandler(f.challenges, f.keys).execute(new RegisterAgentCommand('GW', 'sig', key))).resolves.toEqual({ key: 'svc_ak_x' });
-    expect(f.log).toEqual([['consume', 'GW', 'sig'], ['createKey', 'GW', { label: 'bot', scopes: ['read'], origin: 'register' }]]);
+    expect(f.log).toEqual([
+      ['consume', 'GW', 'sig'],
+      ['createKey', 'GW', { label: 'bot', scopes: ['read'], origin: 'register' }],
+    ]);
   });
 
   it('a token is signed only after the challenge was consumed', async () => {
     const f = fakes();
-    await expect(new IssueWalletTokenHandler(f.challenges, f.tokens).execute(new IssueWalletTokenCommand('GW', 'sig'))).resolves.toMatchObject({ token: 'jwt' });
-    expect(f.log).toEqual([['consume', 'GW', 'sig'], ['token', 'GW']]);
+    await expect(new IssueWalletTokenHandler(f.challenges, f.tokens).execute(new IssueWalletTokenCommand('GW', 'sig'))).resolves.toMatchObject({
+      token: 'jwt',
+    });
+    expect(f.log).toEqual([
+      ['consume', 'GW', 'sig'],
+      ['token', 'GW'],
+    ]);
   });
 
   it('a refused signature creates no key and signs no token: the 401 passes through unchanged', async () => {
     const f = fakes(true);
-    await expect(new RegisterAgentHandler(f.challenges, f.keys).execute(new RegisterAgentCommand('GW', 'bad', { label: 'x', scopes: ['read'] }))).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(new IssueWalletTokenHandler(f.challenges, f.tokens).execute(new IssueWalletTokenCommand('GW', 'bad'))).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    expect(f.log).toEqual([['consume', 'GW', 'bad'], ['consume', 'GW', 'bad']]);
+    await expect(
+      new RegisterAgentHandler(f.challenges, f.keys).execute(new RegisterAgentCommand('GW', 'bad', { label: 'x', scopes: ['read'] })),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(new IssueWalletTokenHandler(f.challenges, f.tokens).execute(new IssueWalletTokenCommand('GW', 'bad'))).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+    expect(f.log).toEqual([
+      ['consume', 'GW', 'bad'],
+      ['consume', 'GW', 'bad'],
+    ]);
   });
 });

@@ -10,11 +10,18 @@ export class IssueChallengeCommand {
 }
 
 export class RegisterAgentCommand {
-  constructor(readonly wallet: string, readonly signature: string, readonly key: { label: string; scopes: readonly string[] }) {}
+  constructor(
+    readonly wallet: string,
+    readonly signature: string,
+    readonly key: { label: string; scopes: readonly string[] },
+  ) {}
 }
 
 export class IssueWalletTokenCommand {
-  constructor(readonly wallet: string, readonly signature: string) {}
+  constructor(
+    readonly wallet: string,
+    readonly signature: string,
+  ) {}
 }
 
 /** Signs key-management tokens (the API's JWT issuer); the token format is the transport's business. */
@@ -32,7 +39,10 @@ export class IssueChallengeHandler {
 }
 
 export class RegisterAgentHandler {
-  constructor(private readonly challenges: Challenges, private readonly keys: Pick<WalletKeyService, 'createKey'>) {}
+  constructor(
+    private readonly challenges: Challenges,
+    private readonly keys: Pick<WalletKeyService, 'createKey'>,
+  ) {}
   async execute(c: RegisterAgentCommand): Promise<CreatedKey> {
     await this.challenges.consume(c.wallet, c.signature);
     return this.keys.createKey(c.wallet, { label: c.key.label, scopes: c.key.scopes, origin: 'register' });
@@ -40,7 +50,10 @@ export class RegisterAgentHandler {
 }
 
 export class IssueWalletTokenHandler {
-  constructor(private readonly challenges: Challenges, private readonly tokens: WalletTokenSigner) {}
+  constructor(
+    private readonly challenges: Challenges,
+    private readonly tokens: WalletTokenSigner,
+  ) {}
   async execute(c: IssueWalletTokenCommand): Promise<{ token: string; expiresAt: Date }> {
     await this.challenges.consume(c.wallet, c.signature);
     return this.tokens.issue(c.wallet);

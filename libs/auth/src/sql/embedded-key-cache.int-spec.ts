@@ -71,10 +71,11 @@ describe.each(testDatabases())('EmbeddedKeyCache on $name', (factory) => {
     // An unknown key is remembered as unknown until any key changes.
     const issued = generateApiKey();
     expect(await cache.findActiveByHash(issued.hash)).toBeNull();
-    await db.query(
-      `INSERT INTO auth_api_keys (key_id, wallet, key_hash, scopes, rate_limit_rpm, revision) VALUES ($1, $2, $3, '["read"]', 60, 1)`,
-      [`k_${issued.last4}`, wallet, issued.hash],
-    );
+    await db.query(`INSERT INTO auth_api_keys (key_id, wallet, key_hash, scopes, rate_limit_rpm, revision) VALUES ($1, $2, $3, '["read"]', 60, 1)`, [
+      `k_${issued.last4}`,
+      wallet,
+      issued.hash,
+    ]);
     await index.project(wallet, 0, []); // no keys to write; not a change
     await keys.createKey(wallet, { label: 'b', scopes: ['read'], origin: 'key_management' }); // a change: notifies
     expect((await cache.findActiveByHash(hashApiKey(issued.key)))?.wallet).toBe(wallet);

@@ -3,15 +3,24 @@ import type { CreatedKey, ListedKey, WalletKeyService } from './wallet-key.servi
 
 /** Key management of a wallet (the JWT's subject) as commands and one query, over WalletKeyService. */
 export class CreateApiKeyCommand {
-  constructor(readonly wallet: string, readonly key: { label: string; scopes: readonly string[] }) {}
+  constructor(
+    readonly wallet: string,
+    readonly key: { label: string; scopes: readonly string[] },
+  ) {}
 }
 
 export class RevokeApiKeyCommand {
-  constructor(readonly wallet: string, readonly keyId: string) {}
+  constructor(
+    readonly wallet: string,
+    readonly keyId: string,
+  ) {}
 }
 
 export class RotateApiKeyCommand {
-  constructor(readonly wallet: string, readonly keyId: string) {}
+  constructor(
+    readonly wallet: string,
+    readonly keyId: string,
+  ) {}
 }
 
 export class ListApiKeysQuery {

@@ -69,9 +69,7 @@ export class WalletKeyService {
 
   async listKeys(wallet: string): Promise<ListedKey[]> {
     const [state, lastUsed] = await Promise.all([this.load(wallet), this.index.lastUsed(wallet)]);
-    return [...state.keys.values()]
-      .filter((k) => k.revokedAt === null)
-      .map((k) => ({ ...k, lastUsedAt: lastUsed.get(k.keyId)?.toISOString() ?? null }));
+    return [...state.keys.values()].filter((k) => k.revokedAt === null).map((k) => ({ ...k, lastUsedAt: lastUsed.get(k.keyId)?.toISOString() ?? null }));
   }
 
   async revokeKey(wallet: string, keyId: string): Promise<WalletKey> {
@@ -126,11 +124,7 @@ export class WalletKeyService {
         return state;
       }
       try {
-        await this.events.appendToStream(
-          walletStreamId(wallet),
-          [{ id: randomUUID(), type: event.type, version: 1, data: event.data }],
-          state.version,
-        );
+        await this.events.appendToStream(walletStreamId(wallet), [{ id: randomUUID(), type: event.type, version: 1, data: event.data }], state.version);
       } catch (e) {
         if (e instanceof WrongExpectedVersionError && attempt < this.maxAttempts) {
           await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 * attempt)));

@@ -52,8 +52,7 @@ describe('wallet aggregate', () => {
 
   it('refuses the 11th active key with VALIDATION_ERROR telling to revoke a key first, but allows it after a revoke', () => {
     const { state, ids } = withKeys(MAX_ACTIVE_KEYS);
-    const attempt = () =>
-      decideCreateKey(state, { keyId: newKeyId(), material: generateApiKey(), label: 'x', scopes: ['read'], origin: 'key_management', at });
+    const attempt = () => decideCreateKey(state, { keyId: newKeyId(), material: generateApiKey(), label: 'x', scopes: ['read'], origin: 'key_management', at });
     expect(attempt).toThrow(AppError);
     try {
       attempt();

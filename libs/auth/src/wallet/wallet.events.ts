@@ -10,7 +10,10 @@ const keyId = z.string().regex(/^ak_[0-9A-Z]{26}$/);
 const keyHash = z.string().regex(/^[0-9a-f]{64}$/);
 const keyPrefix = z.string().regex(/^svc_ak_[0-9A-Za-z]{4}$/);
 const keyLast4 = z.string().regex(/^[0-9A-Za-z]{4}$/);
-const scopes = z.array(z.enum(['read', 'trade'])).min(1).max(2);
+const scopes = z
+  .array(z.enum(['read', 'trade']))
+  .min(1)
+  .max(2);
 const rpm = z.number().int().positive();
 const time = z.string().datetime({ offset: true });
 
@@ -42,10 +45,7 @@ export const ApiKeyRotated = defineEvent(
 );
 
 /** Operator decision: the key's tier (60 default, 300 enhanced, 1000+ enterprise). */
-export const ApiKeyRateLimitSet = defineEvent(
-  'ApiKeyRateLimitSet',
-  z.object({ wallet, key_id: keyId, rate_limit_rpm: rpm, set_at: time }).strict(),
-);
+export const ApiKeyRateLimitSet = defineEvent('ApiKeyRateLimitSet', z.object({ wallet, key_id: keyId, rate_limit_rpm: rpm, set_at: time }).strict());
 
 export type ApiKeyCreatedData = z.infer<typeof ApiKeyCreated.schema>;
 export type ApiKeyRevokedData = z.infer<typeof ApiKeyRevoked.schema>;

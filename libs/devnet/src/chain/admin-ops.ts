@@ -7,7 +7,13 @@ import type { ContractKind, LedgerInfo, SorobanHost } from '../host/host.port';
 export type AdminOp =
   | { readonly op: 'createAccount'; readonly accountId: string; readonly balance: string; readonly ledgerSequence: number }
   | { readonly op: 'deployContract'; readonly kind: ContractKind; readonly salt: string; readonly ledger: SerializedLedgerInfo; readonly address: string }
-  | { readonly op: 'deployStellarAsset'; readonly code: string; readonly issuer: string | null; readonly ledger: SerializedLedgerInfo; readonly address: string };
+  | {
+      readonly op: 'deployStellarAsset';
+      readonly code: string;
+      readonly issuer: string | null;
+      readonly ledger: SerializedLedgerInfo;
+      readonly address: string;
+    };
 
 export interface SerializedLedgerInfo {
   readonly sequence: number;

@@ -26,7 +26,14 @@ export function applyTransaction(host: SorobanHost, tx: ValidTransaction, ledger
     },
     { commit: true },
   );
-  const base = { hash: tx.hash, ledger: ledger.sequence, applicationOrder, envelopeXdr: tx.envelopeXdr, resourceFeeCharged: tx.resourceFee, createdAt: ledger.closeTime };
+  const base = {
+    hash: tx.hash,
+    ledger: ledger.sequence,
+    applicationOrder,
+    envelopeXdr: tx.envelopeXdr,
+    resourceFeeCharged: tx.resourceFee,
+    createdAt: ledger.closeTime,
+  };
   if (!outcome.ok) {
     return { ...base, status: 'FAILED', resultXdr: trappedResultXdr(fee), returnValueXdr: null, events: [] };
   }

@@ -96,7 +96,12 @@ export class DevnetChain {
   submit(envelopeXdr: string): SubmitResult {
     const validation = validateTransaction(envelopeXdr, { host: this.host, networkPassphrase: this.networkPassphrase, ledger: this.nextLedgerInfo() });
     if (!validation.ok) {
-      return { status: 'ERROR', hash: hashOrEmpty(envelopeXdr, this.networkPassphrase), errorResultXdr: rejectedResultXdr(validation.code), code: validation.code };
+      return {
+        status: 'ERROR',
+        hash: hashOrEmpty(envelopeXdr, this.networkPassphrase),
+        errorResultXdr: rejectedResultXdr(validation.code),
+        code: validation.code,
+      };
     }
     const tx = validation.tx;
     if (this.pendingHashes.has(tx.hash) || this.history.transaction(tx.hash)) return { status: 'DUPLICATE', hash: tx.hash };
@@ -161,7 +166,12 @@ export class DevnetChain {
       for (const op of entry.adminOps) applyAdminOp(this.host, op, this.networkPassphrase);
       const ledgerInfo: LedgerInfo = { sequence: entry.ledger.sequence, closeTime: entry.ledger.closeTime, networkPassphrase: this.networkPassphrase };
       for (const logged of entry.transactions) {
-        const valid = validateTransaction(logged.envelopeXdr, { host: this.host, networkPassphrase: this.networkPassphrase, ledger: ledgerInfo, signaturesVerified: true });
+        const valid = validateTransaction(logged.envelopeXdr, {
+          host: this.host,
+          networkPassphrase: this.networkPassphrase,
+          ledger: ledgerInfo,
+          signaturesVerified: true,
+        });
         if (!valid.ok) throw new Error(`replay of ${logged.hash} in ledger ${entry.ledger.sequence} failed validation: ${valid.code}`);
         const replayed = applyTransaction(this.host, valid.tx, ledgerInfo, logged.applicationOrder);
         if (replayed.resultXdr !== logged.resultXdr) throw new Error(`replay of ${logged.hash} diverged from the ledger log`);
@@ -183,7 +193,13 @@ export class DevnetChain {
   deployContract(kind: ContractKind, salt: Buffer): string {
     const ledger = this.nextLedgerInfo();
     const address = this.host.deployContract(kind, salt, ledger);
-    this.pendingAdminOps.push({ op: 'deployContract', kind, salt: salt.toString('hex'), ledger: { sequence: ledger.sequence, closeTime: ledger.closeTime.toString() }, address });
+    this.pendingAdminOps.push({
+      op: 'deployContract',
+      kind,
+      salt: salt.toString('hex'),
+      ledger: { sequence: ledger.sequence, closeTime: ledger.closeTime.toString() },
+      address,
+    });
     return address;
   }
 
@@ -191,7 +207,13 @@ export class DevnetChain {
     if (!this.host.deployStellarAsset) throw new Error('this host cannot deploy Stellar Asset Contracts');
     const ledger = this.nextLedgerInfo();
     const address = this.host.deployStellarAsset(code, issuer, ledger);
-    this.pendingAdminOps.push({ op: 'deployStellarAsset', code, issuer: issuer ?? null, ledger: { sequence: ledger.sequence, closeTime: ledger.closeTime.toString() }, address });
+    this.pendingAdminOps.push({
+      op: 'deployStellarAsset',
+      code,
+      issuer: issuer ?? null,
+      ledger: { sequence: ledger.sequence, closeTime: ledger.closeTime.toString() },
+      address,
+    });
     return address;
   }
 

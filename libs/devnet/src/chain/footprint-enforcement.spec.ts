@@ -34,9 +34,16 @@ describe('footprint enforcement', () => {
     const data = xdr.SorobanTransactionData.fromXdr(sim.transactionData, 'base64');
     const fp = { readOnly: [...data.resources.footprint.readOnly], readWrite: [...data.resources.footprint.readWrite] };
     edit(fp);
-    const op = xdr.Operation.fromXDR(new Contract(token).call('mint', new Address(alice.publicKey()).toScVal(), nativeToScVal(amount, { type: 'i128' })).toXDR());
-    (op.body as unknown as { invokeHostFunctionOp: { auth: xdr.SorobanAuthorizationEntry[] } }).invokeHostFunctionOp.auth = sim.results[0]!.auth.map((a) => xdr.SorobanAuthorizationEntry.fromXdr(a, 'base64'));
-    const signed = new TransactionBuilder(new Account(issuer.publicKey(), account.sequence.toString()), { fee: '100', networkPassphrase: STANDALONE_PASSPHRASE })
+    const op = xdr.Operation.fromXDR(
+      new Contract(token).call('mint', new Address(alice.publicKey()).toScVal(), nativeToScVal(amount, { type: 'i128' })).toXDR(),
+    );
+    (op.body as unknown as { invokeHostFunctionOp: { auth: xdr.SorobanAuthorizationEntry[] } }).invokeHostFunctionOp.auth = sim.results[0]!.auth.map((a) =>
+      xdr.SorobanAuthorizationEntry.fromXdr(a, 'base64'),
+    );
+    const signed = new TransactionBuilder(new Account(issuer.publicKey(), account.sequence.toString()), {
+      fee: '100',
+      networkPassphrase: STANDALONE_PASSPHRASE,
+    })
       .addOperation(op)
       .setTimeout(0)
       .setSorobanData(new SorobanDataBuilder(sim.transactionData).setReadOnly(fp.readOnly).setReadWrite(fp.readWrite).build())
@@ -49,7 +56,17 @@ describe('footprint enforcement', () => {
   }
 
   const balance = () => {
-    const r = chain.hostView.invoke({ contractId: token, fn: 'balance', args: [new Address(alice.publicKey()).toScVal()], source: alice.publicKey(), ledger: chain.nextLedgerInfo(), authMode: 'record' }, { commit: false });
+    const r = chain.hostView.invoke(
+      {
+        contractId: token,
+        fn: 'balance',
+        args: [new Address(alice.publicKey()).toScVal()],
+        source: alice.publicKey(),
+        ledger: chain.nextLedgerInfo(),
+        authMode: 'record',
+      },
+      { commit: false },
+    );
     if (!r.ok) throw new Error(r.message);
     return scValToBigInt(r.result);
   };
@@ -61,7 +78,12 @@ describe('footprint enforcement', () => {
       result: { code: number; results: { tr: { invokeHostFunctionResult: { code: number } } }[] };
     };
     const names: Record<number, string> = { 0: 'success', [-1]: 'txFailed', [-2]: 'trapped' };
-    return { status: record.status, code: names[wire.result.code], op: names[wire.result.results[0]!.tr.invokeHostFunctionResult.code], events: record.events.length };
+    return {
+      status: record.status,
+      code: names[wire.result.code],
+      op: names[wire.result.results[0]!.tr.invokeHostFunctionResult.code],
+      events: record.events.length,
+    };
   };
 
   it('applies a transaction whose footprint covers every entry it touches', () => {

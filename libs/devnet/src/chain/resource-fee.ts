@@ -11,7 +11,10 @@ export function resourceFeeFor(footprint: { readonly readOnly: readonly unknown[
   return 10_000n + 1_500n * BigInt(footprint.readWrite.length) + 500n * BigInt(footprint.readOnly.length);
 }
 
-export function sorobanTransactionData(footprint: { readonly readOnly: readonly xdr.LedgerKey[]; readonly readWrite: readonly xdr.LedgerKey[] }): xdr.SorobanTransactionData {
+export function sorobanTransactionData(footprint: {
+  readonly readOnly: readonly xdr.LedgerKey[];
+  readonly readWrite: readonly xdr.LedgerKey[];
+}): xdr.SorobanTransactionData {
   const entries = footprint.readOnly.length + footprint.readWrite.length;
   return xdr.SorobanTransactionData.fromXdrObject({
     ext: { v: 0 },

@@ -11,7 +11,10 @@ const ledger = { sequence: 10, closeTime: 1_800_000_000n };
 const contract = new Contract(StrKey.encodeContract(Buffer.alloc(32, 3)));
 
 function build(opts: { seq?: string; fee?: string; resourceFee?: bigint; maxTime?: number; signer?: Keypair; passphrase?: string; soroban?: boolean } = {}) {
-  const builder = new TransactionBuilder(new Account(source.publicKey(), opts.seq ?? '41'), { fee: opts.fee ?? '100', networkPassphrase: opts.passphrase ?? STANDALONE_PASSPHRASE })
+  const builder = new TransactionBuilder(new Account(source.publicKey(), opts.seq ?? '41'), {
+    fee: opts.fee ?? '100',
+    networkPassphrase: opts.passphrase ?? STANDALONE_PASSPHRASE,
+  })
     .addOperation(contract.call('ping', nativeToScVal(1, { type: 'u32' })))
     .setTimebounds(0, opts.maxTime ?? 1_800_000_100);
   if (opts.soroban !== false) builder.setSorobanData(new SorobanDataBuilder().setResourceFee(opts.resourceFee ?? 10_000n).build());

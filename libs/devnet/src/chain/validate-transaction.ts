@@ -87,7 +87,10 @@ export function validateTransaction(envelopeXdr: string, ctx: ValidationContext)
   if (sequence !== account.sequence + 1n) return { ok: false, code: 'txBadSeq' };
 
   const operationSource = body.operations[0]!.sourceAccount;
-  const signers = new Set([source, ...(operationSource ? [accountIdOf(operationSource, () => new Transaction(envelope, ctx.networkPassphrase).operations[0]!.source!)] : [])]);
+  const signers = new Set([
+    source,
+    ...(operationSource ? [accountIdOf(operationSource, () => new Transaction(envelope, ctx.networkPassphrase).operations[0]!.source!)] : []),
+  ]);
   const hash = transactionHash(raw, envelope.v1.signatures, ctx.networkPassphrase);
   const auth = ctx.signaturesVerified ? undefined : checkSignatures(hash, envelope.v1.signatures, signers);
   if (auth) return { ok: false, code: auth };
@@ -120,15 +123,24 @@ function preconditionsOf(cond: xdr.Preconditions): Preconditions {
   const c = cond as unknown as {
     type: string;
     timeBounds?: { minTime: bigint; maxTime: bigint };
-    v2?: { timeBounds: { minTime: bigint; maxTime: bigint } | null; ledgerBounds: { minLedger: number; maxLedger: number } | null; minSeqNum: bigint | null; minSeqAge: bigint; minSeqLedgerGap: number; extraSigners: unknown[] };
+    v2?: {
+      timeBounds: { minTime: bigint; maxTime: bigint } | null;
+      ledgerBounds: { minLedger: number; maxLedger: number } | null;
+      minSeqNum: bigint | null;
+      minSeqAge: bigint;
+      minSeqLedgerGap: number;
+      extraSigners: unknown[];
+    };
   };
-  if (c.type === 'precondTime' && c.timeBounds) return { timeBounds: { minTime: BigInt(c.timeBounds.minTime), maxTime: BigInt(c.timeBounds.maxTime) }, unsupported: false };
+  if (c.type === 'precondTime' && c.timeBounds)
+    return { timeBounds: { minTime: BigInt(c.timeBounds.minTime), maxTime: BigInt(c.timeBounds.maxTime) }, unsupported: false };
   if (c.type === 'precondV2' && c.v2) {
     const v2 = c.v2;
     return {
       ...(v2.timeBounds ? { timeBounds: { minTime: BigInt(v2.timeBounds.minTime), maxTime: BigInt(v2.timeBounds.maxTime) } } : {}),
       ...(v2.ledgerBounds ? { ledgerBounds: v2.ledgerBounds } : {}),
-      unsupported: (v2.minSeqNum !== null && v2.minSeqNum !== undefined) || BigInt(v2.minSeqAge) !== 0n || v2.minSeqLedgerGap !== 0 || v2.extraSigners.length > 0,
+      unsupported:
+        (v2.minSeqNum !== null && v2.minSeqNum !== undefined) || BigInt(v2.minSeqAge) !== 0n || v2.minSeqLedgerGap !== 0 || v2.extraSigners.length > 0,
     };
   }
   return { unsupported: false };
@@ -164,7 +176,10 @@ function transactionHash(raw: Buffer, signatures: readonly xdr.DecoratedSignatur
   }
   let signaturesLength = 4;
   for (const s of signatures) signaturesLength += 8 + Math.ceil(s.signature.value.length / 4) * 4;
-  return createHash('sha256').update(id).update(raw.subarray(0, raw.length - signaturesLength)).digest();
+  return createHash('sha256')
+    .update(id)
+    .update(raw.subarray(0, raw.length - signaturesLength))
+    .digest();
 }
 
 /**

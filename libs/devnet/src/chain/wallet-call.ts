@@ -4,8 +4,7 @@ import { signTransaction } from './ed25519';
 import { simulateTransaction } from './simulate';
 
 export type WalletCallResult =
-  | { readonly ok: true; readonly hash: string }
-  | { readonly ok: false; readonly stage: 'simulation' | 'submission'; readonly error: string };
+  { readonly ok: true; readonly hash: string } | { readonly ok: false; readonly stage: 'simulation' | 'submission'; readonly error: string };
 
 /**
  * What a wallet does against an RPC, done in-process by the devnet's own actors (faucet, campaign keeper): build the

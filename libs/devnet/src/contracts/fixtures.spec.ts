@@ -88,7 +88,10 @@ function crowdfundingSetup(contributions: Array<[string, bigint]>): Replay {
 describe('fixtures: crowdfunding_v1 cf-v0.3.0', () => {
   it('the_soft_cap_break_is_announced_as_a_settlement', () => {
     const f = load('the_soft_cap_break_is_announced_as_a_settlement.1.json');
-    const r = crowdfundingSetup([['K3IM', 700n], ['MDR4', 500n]]);
+    const r = crowdfundingSetup([
+      ['K3IM', 700n],
+      ['MDR4', 500n],
+    ]);
     r.call(A('ITA4'), 'propose_activation', [addr(A('OLZM'))]);
     expect(r.time).toBe(BigInt(f.ledger.timestamp));
     const last = r.call(A('ITA4'), 'opt_out', [addr(A('K3IM'))]);
@@ -98,7 +101,10 @@ describe('fixtures: crowdfunding_v1 cf-v0.3.0', () => {
 
   it('an_exit_that_lands_exactly_on_the_soft_cap_keeps_the_campaign_alive', () => {
     const f = load('an_exit_that_lands_exactly_on_the_soft_cap_keeps_the_campaign_alive.1.json');
-    const r = crowdfundingSetup([['K3IM', 1000n], ['MDR4', 200n]]);
+    const r = crowdfundingSetup([
+      ['K3IM', 1000n],
+      ['MDR4', 200n],
+    ]);
     r.call(A('ITA4'), 'propose_activation', [addr(A('OLZM'))]);
     r.call(A('ITA4'), 'opt_out', [addr(A('MDR4'))]);
     r.call(A('ITA4'), 'propose_activation', [addr(A('OLZM'))]);
@@ -109,7 +115,10 @@ describe('fixtures: crowdfunding_v1 cf-v0.3.0', () => {
 
   it('expire_activation_is_permissionless', () => {
     const f = load('expire_activation_is_permissionless.1.json');
-    const r = crowdfundingSetup([['K3IM', 700n], ['MDR4', 500n]]);
+    const r = crowdfundingSetup([
+      ['K3IM', 700n],
+      ['MDR4', 500n],
+    ]);
     r.time = BigInt(f.ledger.timestamp);
     const last = r.call(A('ITA4'), 'expire_activation', [], G('NHUF'));
     expectEvents(last, f);

@@ -1,7 +1,5 @@
 import { HostError } from '../host/host-errors';
-import {
-  addr, asAddress, asI128, asStruct, asString, asU32, dataKey, field, i128, str, struct, sym, u32, vec, voidVal,
-} from '../host/scval';
+import { addr, asAddress, asI128, asStruct, asString, asU32, dataKey, field, i128, str, struct, sym, u32, vec, voidVal } from '../host/scval';
 import { DAY_LEDGERS, expectArgs, type ContractDefinition, type ContractEnv, type ContractFunction } from './contract';
 import { readAllowance, sep41Transfers, writeAllowance, type Sep41Rules } from './shared/sep41-token';
 

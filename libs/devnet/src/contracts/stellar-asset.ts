@@ -1,7 +1,23 @@
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import { HostError } from '../host/host-errors';
 import {
-  addr, asAddress, asBool, asI128, asStruct, asString, asU32, bool, bytes, dataKey, field, i128, str, struct, sym, u32, vec,
+  addr,
+  asAddress,
+  asBool,
+  asI128,
+  asStruct,
+  asString,
+  asU32,
+  bool,
+  bytes,
+  dataKey,
+  field,
+  i128,
+  str,
+  struct,
+  sym,
+  u32,
+  vec,
   voidVal,
 } from '../host/scval';
 import { expectArgs, type ContractDefinition, type ContractEnv, type ContractFunction } from './contract';
@@ -40,9 +56,7 @@ export function sacInstanceStorage(code: string, issuer: string | undefined): xd
   const native = code === 'native' && !issuer;
   if (!native && !issuer) throw new Error('a non-native asset needs an issuer');
   const name = native ? 'native' : `${code}:${issuer}`;
-  const entries: Array<[xdr.ScVal, xdr.ScVal]> = [
-    [METADATA, struct({ decimal: u32(7), name: str(name), symbol: str(native ? 'native' : code) })],
-  ];
+  const entries: Array<[xdr.ScVal, xdr.ScVal]> = [[METADATA, struct({ decimal: u32(7), name: str(name), symbol: str(native ? 'native' : code) })]];
   if (native) {
     entries.push([ASSET_INFO, vec([sym('Native')])]);
   } else {

@@ -69,8 +69,12 @@ export class Faucet {
   }
 
   private submitMint(address: string): string {
-    const r = submitWalletCall(this.chain, this.issuer, this.paymentToken, 'mint', [nativeToScVal(address, { type: 'address' }), nativeToScVal(FAUCET_USDC_UNITS, { type: 'i128' })]);
-    if (!r.ok) throw new FaucetError(500, r.stage === 'simulation' ? `payment token mint simulation failed: ${r.error}` : `payment token mint rejected: ${r.error}`);
+    const r = submitWalletCall(this.chain, this.issuer, this.paymentToken, 'mint', [
+      nativeToScVal(address, { type: 'address' }),
+      nativeToScVal(FAUCET_USDC_UNITS, { type: 'i128' }),
+    ]);
+    if (!r.ok)
+      throw new FaucetError(500, r.stage === 'simulation' ? `payment token mint simulation failed: ${r.error}` : `payment token mint rejected: ${r.error}`);
     return r.hash;
   }
 }

@@ -99,9 +99,7 @@ export class AuthTracker {
   }
 
   private enforce(frame: AuthFrame, address: string, parent: AuthNode | undefined): void {
-    const candidates: AuthNode[] = parent
-      ? parent.subs
-      : this.provided.filter((p) => p.address === address && !p.root.consumed).map((p) => p.root);
+    const candidates: AuthNode[] = parent ? parent.subs : this.provided.filter((p) => p.address === address && !p.root.consumed).map((p) => p.root);
     const node = candidates.find((n) => !n.consumed && matches(n, frame));
     if (!node) throw HostError.auth(`${address} did not authorize ${frame.contractId}.${frame.fn}`);
     const entry = node.entry!;

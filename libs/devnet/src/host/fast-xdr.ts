@@ -54,8 +54,22 @@ export class XdrOut {
 const out = new XdrOut();
 
 const SCV: Record<string, number> = {
-  scvBool: 0, scvVoid: 1, scvU32: 3, scvI32: 4, scvU64: 5, scvI64: 6, scvTimepoint: 7, scvDuration: 8, scvU128: 9,
-  scvI128: 10, scvBytes: 13, scvString: 14, scvSymbol: 15, scvVec: 16, scvMap: 17, scvAddress: 18,
+  scvBool: 0,
+  scvVoid: 1,
+  scvU32: 3,
+  scvI32: 4,
+  scvU64: 5,
+  scvI64: 6,
+  scvTimepoint: 7,
+  scvDuration: 8,
+  scvU128: 9,
+  scvI128: 10,
+  scvBytes: 13,
+  scvString: 14,
+  scvSymbol: 15,
+  scvVec: 16,
+  scvMap: 17,
+  scvAddress: 18,
   scvLedgerKeyContractInstance: 20,
 };
 

@@ -11,13 +11,7 @@ export type { WorldSnapshot } from './world-state';
  * footprints, errors) is byte-for-byte what stellar-sdk expects from a real network.
  */
 
-export type ContractKind =
-  | 'splitter_v1_2'
-  | 'splitter_v1_3'
-  | 'splitter_v2'
-  | 'participation_token'
-  | 'crowdfunding_v1'
-  | 'stellar_asset';
+export type ContractKind = 'splitter_v1_2' | 'splitter_v1_3' | 'splitter_v2' | 'participation_token' | 'crowdfunding_v1' | 'stellar_asset';
 
 export interface LedgerInfo {
   readonly sequence: number;

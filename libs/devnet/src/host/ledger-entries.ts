@@ -41,12 +41,7 @@ export function instanceKey(contractId: string): xdr.LedgerKey {
   return k;
 }
 
-export function contractDataEntry(
-  contractId: string,
-  key: xdr.ScVal,
-  durability: xdr.ContractDataDurability,
-  val: xdr.ScVal,
-): xdr.LedgerEntryData {
+export function contractDataEntry(contractId: string, key: xdr.ScVal, durability: xdr.ContractDataDurability, val: xdr.ScVal): xdr.LedgerEntryData {
   return xdr.LedgerEntryData.contractData(
     new xdr.ContractDataEntry({
       ext: xdr.ExtensionPoint.v0(),
@@ -59,11 +54,7 @@ export function contractDataEntry(
 }
 
 /** A contract instance entry (`scvLedgerKeyContractInstance` → `scvContractInstance`). */
-export function instanceEntry(
-  contractId: string,
-  executable: xdr.ContractExecutable,
-  storage: xdr.ScMapEntry[] | null,
-): xdr.LedgerEntryData {
+export function instanceEntry(contractId: string, executable: xdr.ContractExecutable, storage: xdr.ScMapEntry[] | null): xdr.LedgerEntryData {
   return contractDataEntry(
     contractId,
     xdr.ScVal.scvLedgerKeyContractInstance(),

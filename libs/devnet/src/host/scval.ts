@@ -70,7 +70,12 @@ export function asBool(v: xdr.ScVal | undefined): boolean {
 export function asAddress(v: xdr.ScVal | undefined): string {
   if (!v || v.type !== 'scvAddress') throw unexpected('address');
   const a = v.address as unknown as { type: string; accountId?: { type: string; ed25519: { value: Uint8Array } }; contractId?: { value: Uint8Array } };
-  const raw = a.type === 'scAddressTypeAccount' && a.accountId?.type === 'publicKeyTypeEd25519' ? a.accountId.ed25519.value : a.type === 'scAddressTypeContract' ? a.contractId?.value : undefined;
+  const raw =
+    a.type === 'scAddressTypeAccount' && a.accountId?.type === 'publicKeyTypeEd25519'
+      ? a.accountId.ed25519.value
+      : a.type === 'scAddressTypeContract'
+        ? a.contractId?.value
+        : undefined;
   if (!raw) return Address.fromScVal(v).toString();
   const id = a.type[13] + Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1');
   let s = strkeys.get(id);
@@ -110,9 +115,28 @@ export const scvEquals = (a: xdr.ScVal, b: xdr.ScVal): boolean => scValBase64(a)
 
 /** ScValType discriminants (Stellar-contract.x), by the SDK's arm names. */
 const SCV_ORDER: Record<string, number> = {
-  scvBool: 0, scvVoid: 1, scvError: 2, scvU32: 3, scvI32: 4, scvU64: 5, scvI64: 6, scvTimepoint: 7, scvDuration: 8,
-  scvU128: 9, scvI128: 10, scvU256: 11, scvI256: 12, scvBytes: 13, scvString: 14, scvSymbol: 15, scvVec: 16,
-  scvMap: 17, scvAddress: 18, scvContractInstance: 19, scvLedgerKeyContractInstance: 20, scvLedgerKeyNonce: 21,
+  scvBool: 0,
+  scvVoid: 1,
+  scvError: 2,
+  scvU32: 3,
+  scvI32: 4,
+  scvU64: 5,
+  scvI64: 6,
+  scvTimepoint: 7,
+  scvDuration: 8,
+  scvU128: 9,
+  scvI128: 10,
+  scvU256: 11,
+  scvI256: 12,
+  scvBytes: 13,
+  scvString: 14,
+  scvSymbol: 15,
+  scvVec: 16,
+  scvMap: 17,
+  scvAddress: 18,
+  scvContractInstance: 19,
+  scvLedgerKeyContractInstance: 20,
+  scvLedgerKeyNonce: 21,
 };
 const typeCode = (v: xdr.ScVal): number => SCV_ORDER[v.type] ?? v.toXdrObject().type;
 

@@ -23,8 +23,16 @@ function setup(): { host: SorobanHost; usdc: string } {
   return { host, usdc };
 }
 
-const call = (host: SorobanHost, contractId: string, fn: string, args: xdr.ScVal[], source: string, commit = true, authMode: 'record' | 'enforce' = 'record', authEntries?: xdr.SorobanAuthorizationEntry[]) =>
-  host.invoke({ contractId, fn, args, source, ledger, authMode, ...(authEntries ? { authEntries } : {}) }, { commit });
+const call = (
+  host: SorobanHost,
+  contractId: string,
+  fn: string,
+  args: xdr.ScVal[],
+  source: string,
+  commit = true,
+  authMode: 'record' | 'enforce' = 'record',
+  authEntries?: xdr.SorobanAuthorizationEntry[],
+) => host.invoke({ contractId, fn, args, source, ledger, authMode, ...(authEntries ? { authEntries } : {}) }, { commit });
 
 describe('soroban host: accounts and world state', () => {
   it('stores real AccountEntry XDR readable through getLedgerEntries, with sequence = ledger << 32', () => {
@@ -64,10 +72,17 @@ describe('soroban host: stellar asset contract', () => {
     const mint = ok(call(host, usdc, 'mint', [addr(alice.publicKey()), i128(1_000n)], issuer.publicKey()));
     const name = `USDC:${issuer.publicKey()}`;
     expect(mint.events.map((e) => e.toJson())).toEqual([
-      { ext: 'v0', contract_id: usdc, type: 'contract', body: { v0: { topics: [{ symbol: 'mint' }, { address: alice.publicKey() }, { string: name }], data: { i128: '1000' } } } },
+      {
+        ext: 'v0',
+        contract_id: usdc,
+        type: 'contract',
+        body: { v0: { topics: [{ symbol: 'mint' }, { address: alice.publicKey() }, { string: name }], data: { i128: '1000' } } },
+      },
     ]);
     const sim = ok(call(host, usdc, 'transfer', [addr(alice.publicKey()), addr(bob.publicKey()), i128(400n)], alice.publicKey(), false));
-    expect(sim.events[0]!.toJson()).toMatchObject({ body: { v0: { topics: [{ symbol: 'transfer' }, { address: alice.publicKey() }, { address: bob.publicKey() }, { string: name }], data: { i128: '400' } } } });
+    expect(sim.events[0]!.toJson()).toMatchObject({
+      body: { v0: { topics: [{ symbol: 'transfer' }, { address: alice.publicKey() }, { address: bob.publicKey() }, { string: name }], data: { i128: '400' } } },
+    });
     expect(sim.footprint.readWrite.length).toBe(2);
     expect(sim.footprint.readOnly.map((k) => k.toXdr('base64'))).toContain(instanceKey(usdc).toXdr('base64'));
     const bal = () => ok(call(host, usdc, 'balance', [addr(bob.publicKey())], bob.publicKey(), false)).result.toJson();
@@ -90,7 +105,13 @@ describe('soroban host: stellar asset contract', () => {
     const { host, usdc } = setup();
     const asSource = ok(call(host, usdc, 'mint', [addr(alice.publicKey()), i128(5n)], issuer.publicKey(), false));
     expect(asSource.auth.map((a) => a.toJson())).toEqual([
-      { credentials: 'source_account', root_invocation: { function: { contract_fn: { contract_address: usdc, function_name: 'mint', args: [{ address: alice.publicKey() }, { i128: '5' }] } }, sub_invocations: [] } },
+      {
+        credentials: 'source_account',
+        root_invocation: {
+          function: { contract_fn: { contract_address: usdc, function_name: 'mint', args: [{ address: alice.publicKey() }, { i128: '5' }] } },
+          sub_invocations: [],
+        },
+      },
     ]);
     const other = ok(call(host, usdc, 'mint', [addr(alice.publicKey()), i128(5n)], bob.publicKey(), false));
     expect(other.auth[0]!.credentials.type).toBe('sorobanCredentialsAddress');

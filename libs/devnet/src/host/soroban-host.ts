@@ -5,15 +5,7 @@ import { sacInstanceStorage } from '../contracts/stellar-asset';
 import { AuthTracker, type AuthFrame } from './auth';
 import { contractIdFromDeployer, stellarAssetContractId } from './contract-address';
 import { DataStore, InstanceStore } from './contract-store';
-import type {
-  AccountRecord,
-  ContractKind,
-  InvokeRequest,
-  InvokeResult,
-  LedgerEntryRecord,
-  LedgerInfo,
-  SorobanHost,
-} from './host.port';
+import type { AccountRecord, ContractKind, InvokeRequest, InvokeResult, LedgerEntryRecord, LedgerInfo, SorobanHost } from './host.port';
 import { HostError } from './host-errors';
 import { accountEntry, accountKey, contractDataEntry, contractDataKey, instanceEntry, instanceKey, scAddressOf } from './ledger-entries';
 import { kindOfWasmHash, WASM_HASHES } from './wasm-hashes';

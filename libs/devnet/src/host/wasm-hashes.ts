@@ -20,8 +20,6 @@ export const WASM_HASHES: Readonly<Record<Exclude<ContractKind, 'stellar_asset'>
   crowdfunding_v1: '595c713623b2da4adc688e40ee03264a229d21fe3d77d7d1e35cf424185d17eb',
 };
 
-const BY_HASH = new Map<string, ContractKind>(
-  Object.entries(WASM_HASHES).map(([kind, h]) => [h, kind as ContractKind]),
-);
+const BY_HASH = new Map<string, ContractKind>(Object.entries(WASM_HASHES).map(([kind, h]) => [h, kind as ContractKind]));
 
 export const kindOfWasmHash = (hex: string): ContractKind | undefined => BY_HASH.get(hex);

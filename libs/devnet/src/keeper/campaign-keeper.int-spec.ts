@@ -16,7 +16,10 @@ describe('seeded open campaigns and the campaign keeper', () => {
   beforeAll(async () => {
     devnet = await startDevnet({ port: 0, seed: 7, ledgerIntervalMs: 100 });
     server = new rpc.Server(devnet.rpcUrl, { allowHttp: true });
-    [open, closing] = devnet.pools.filter((p) => p.contract_kind === 'crowdfunding_v1').slice(-2).map((p) => p.pool_address) as [string, string];
+    [open, closing] = devnet.pools
+      .filter((p) => p.contract_kind === 'crowdfunding_v1')
+      .slice(-2)
+      .map((p) => p.pool_address) as [string, string];
   });
   afterAll(async () => devnet?.stop());
 
@@ -39,7 +42,11 @@ describe('seeded open campaigns and the campaign keeper', () => {
   }
 
   const cfDone = async (campaign: string) => {
-    const page = await server.getEvents({ startLedger: (await server.getHealth()).oldestLedger, filters: [{ type: 'contract', contractIds: [campaign], topics: [[xdr.ScVal.scvSymbol('cf_done').toXDR('base64'), '*']] }], limit: 10 });
+    const page = await server.getEvents({
+      startLedger: (await server.getHealth()).oldestLedger,
+      filters: [{ type: 'contract', contractIds: [campaign], topics: [[xdr.ScVal.scvSymbol('cf_done').toXDR('base64'), '*']] }],
+      limit: 10,
+    });
     return page.events.map((e) => scValToNative(e.value) as [number, bigint, bigint]);
   };
 

@@ -8,7 +8,14 @@ const HOUR_MS = 3_600_000;
 
 async function transfer(server: rpc.Server, devnet: RunningDevnet, from: Keypair, to: string, amount: bigint): Promise<string> {
   const tx = new TransactionBuilder(await server.getAccount(from.publicKey()), { fee: '100', networkPassphrase: devnet.networkPassphrase })
-    .addOperation(new Contract(devnet.paymentToken).call('transfer', nativeToScVal(from.publicKey(), { type: 'address' }), nativeToScVal(to, { type: 'address' }), nativeToScVal(amount, { type: 'i128' })))
+    .addOperation(
+      new Contract(devnet.paymentToken).call(
+        'transfer',
+        nativeToScVal(from.publicKey(), { type: 'address' }),
+        nativeToScVal(to, { type: 'address' }),
+        nativeToScVal(amount, { type: 'i128' }),
+      ),
+    )
     .setTimeout(0)
     .build();
   const prepared = await server.prepareTransaction(tx);
@@ -48,7 +55,9 @@ describe('getEvents paging across more than 10,000 ledgers, and retention', () =
     const page1 = await server.getEvents({ startLedger: firstLedger, filters, limit: 10 });
     expect(page1.events.map((e) => e.txHash)).toEqual([first]);
     // Fewer than `limit` events: the cursor is the end of the 10,000-ledger scan window.
-    expect(page1.cursor).toBe(`${(((BigInt(firstLedger) + 9_999n) << 32n) | (((1n << 20n) - 1n) << 12n) | ((1n << 12n) - 1n)).toString().padStart(19, '0')}-4294967295`);
+    expect(page1.cursor).toBe(
+      `${(((BigInt(firstLedger) + 9_999n) << 32n) | (((1n << 20n) - 1n) << 12n) | ((1n << 12n) - 1n)).toString().padStart(19, '0')}-4294967295`,
+    );
     const page2 = await server.getEvents({ cursor: page1.cursor, filters, limit: 10 });
     expect(page2.events).toHaveLength(0);
     const page3 = await server.getEvents({ cursor: page2.cursor, filters, limit: 10 });
@@ -68,7 +77,13 @@ describe('getEvents paging across more than 10,000 ledgers, and retention', () =
     try {
       for (let i = 0; i < 300; i++) small.chain.closeLedger();
       const call = async (method: string, params: unknown) =>
-        (await (await fetch(small.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as {
+        (await (
+          await fetch(small.rpcUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+          })
+        ).json()) as {
           error?: { code: number; message: string };
           result?: { oldestLedger: number; latestLedger: number };
         };

@@ -31,7 +31,12 @@ describe('devnet Stellar RPC over HTTP', () => {
     const account = await server.getAccount(from.publicKey());
     const built = new TransactionBuilder(account, { fee: '100', networkPassphrase: opts.passphrase ?? devnet.networkPassphrase })
       .addOperation(
-        new Contract(devnet.paymentToken).call('transfer', nativeToScVal(from.publicKey(), { type: 'address' }), nativeToScVal(to, { type: 'address' }), nativeToScVal(amount, { type: 'i128' })),
+        new Contract(devnet.paymentToken).call(
+          'transfer',
+          nativeToScVal(from.publicKey(), { type: 'address' }),
+          nativeToScVal(to, { type: 'address' }),
+          nativeToScVal(amount, { type: 'i128' }),
+        ),
       )
       .setTimeout(opts.timeoutSeconds ?? 60)
       .build();
@@ -70,7 +75,12 @@ describe('devnet Stellar RPC over HTTP', () => {
     const account = await server.getAccount(funder.publicKey());
     const tx = new TransactionBuilder(account, { fee: '100', networkPassphrase: devnet.networkPassphrase })
       .addOperation(
-        new Contract(devnet.paymentToken).call('transfer', nativeToScVal(funder.publicKey(), { type: 'address' }), nativeToScVal(receiver.publicKey(), { type: 'address' }), nativeToScVal(25_0000000n, { type: 'i128' })),
+        new Contract(devnet.paymentToken).call(
+          'transfer',
+          nativeToScVal(funder.publicKey(), { type: 'address' }),
+          nativeToScVal(receiver.publicKey(), { type: 'address' }),
+          nativeToScVal(25_0000000n, { type: 'i128' }),
+        ),
       )
       .setTimeout(60)
       .build();
@@ -132,7 +142,14 @@ describe('devnet Stellar RPC over HTTP', () => {
       fee: '100000',
       networkPassphrase: devnet.networkPassphrase,
     })
-      .addOperation(new Contract(devnet.paymentToken).call('transfer', new Address(funder.publicKey()).toScVal(), new Address(receiver).toScVal(), nativeToScVal(1n, { type: 'i128' })))
+      .addOperation(
+        new Contract(devnet.paymentToken).call(
+          'transfer',
+          new Address(funder.publicKey()).toScVal(),
+          new Address(receiver).toScVal(),
+          nativeToScVal(1n, { type: 'i128' }),
+        ),
+      )
       .setTimeout(60)
       .build();
     const staleSim = await server.simulateTransaction(stale);

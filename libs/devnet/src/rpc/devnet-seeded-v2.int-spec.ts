@@ -24,7 +24,9 @@ describe('seeded devnet: splitter V2 pools', () => {
     const filters = [0, 2].map((k) => ({ type: 'contract' as const, contractIds: [...ids.slice(k, k + 2), ...ids.slice(4 + k, 4 + k + 2)] }));
     let cursor: string | undefined;
     for (;;) {
-      const page = cursor ? await server.getEvents({ cursor, filters, limit: 10_000 }) : await server.getEvents({ startLedger: oldest, filters, limit: 10_000 });
+      const page = cursor
+        ? await server.getEvents({ cursor, filters, limit: 10_000 })
+        : await server.getEvents({ startLedger: oldest, filters, limit: 10_000 });
       events.push(...page.events);
       if (page.events.length < 10_000) break;
       cursor = page.cursor;
@@ -57,7 +59,11 @@ describe('seeded devnet: splitter V2 pools', () => {
 
   it('rounds: dist_new (id, amount, claimable_from, expires_at), claimed, reclaim; claimable and pending at wall time', async () => {
     const now = BigInt(Math.floor(Date.now() / 1000));
-    const rounds = named('dist_new').map((e) => ({ pool: e.contractId!.contractId(), token: native(e.topic[1]!), v: native(e.value) as [bigint, bigint, bigint, bigint] }));
+    const rounds = named('dist_new').map((e) => ({
+      pool: e.contractId!.contractId(),
+      token: native(e.topic[1]!),
+      v: native(e.value) as [bigint, bigint, bigint, bigint],
+    }));
     expect(rounds.length).toBeGreaterThanOrEqual(8);
     for (const r of rounds) {
       expect(r.token).toBe(devnet.paymentToken);
@@ -79,7 +85,9 @@ describe('seeded devnet: splitter V2 pools', () => {
     for (const r of reclaims) {
       const [id, unclaimed] = native(r.value) as [bigint, bigint];
       const round = rounds.find((x) => x.pool === r.contractId!.contractId() && x.v[0] === id)!;
-      const paid = claimed.filter((c) => c.contractId!.contractId() === round.pool && (native(c.value) as bigint[])[0] === id).reduce((s, c) => s + (native(c.value) as [bigint, string, bigint])[2], 0n);
+      const paid = claimed
+        .filter((c) => c.contractId!.contractId() === round.pool && (native(c.value) as bigint[])[0] === id)
+        .reduce((s, c) => s + (native(c.value) as [bigint, string, bigint])[2], 0n);
       expect(unclaimed).toBe(round.v[1] - paid);
     }
   });
@@ -92,7 +100,9 @@ describe('seeded devnet: splitter V2 pools', () => {
     expect(named('canceled').length).toBe(2);
     for (const l of listed) {
       const pool = devnet.pools.find((p) => p.pool_address === l.contractId!.contractId())!;
-      const escrow = events.find((e) => e.txHash === l.txHash && e.contractId?.contractId() === pool.participation_token && native(e.topic[0]!) === 'transfer')!;
+      const escrow = events.find(
+        (e) => e.txHash === l.txHash && e.contractId?.contractId() === pool.participation_token && native(e.topic[0]!) === 'transfer',
+      )!;
       expect(escrow.topic.map(native)).toEqual(['transfer', native(l.topic[1]!), pool.pool_address]);
       expect(native(escrow.value)).toBe((native(l.value) as bigint[])[0]);
     }
@@ -100,7 +110,9 @@ describe('seeded devnet: splitter V2 pools', () => {
       const [amount, total, token] = native(s.value) as [bigint, bigint, string];
       expect(token).toBe(devnet.paymentToken);
       expect(total).toBeGreaterThan(0n);
-      const release = events.find((e) => e.txHash === s.txHash && native(e.topic[0]!) === 'transfer' && e.topic.length === 3 && native(e.topic[2]!) === native(s.topic[2]!));
+      const release = events.find(
+        (e) => e.txHash === s.txHash && native(e.topic[0]!) === 'transfer' && e.topic.length === 3 && native(e.topic[2]!) === native(s.topic[2]!),
+      );
       expect(native(release!.value)).toBe(amount);
     }
     expect(named('transfer').some((e) => e.topic.length === 3 && devnet.pools.some((p) => p.pool_address === e.contractId?.contractId()))).toBe(true);
@@ -110,7 +122,11 @@ describe('seeded devnet: splitter V2 pools', () => {
     const cfPool = devnet.pools.find((p) => p.pool_type === 'crowdfunding')!;
     // The campaign activated into the Crowdfunding pool: the one whose cf_actv names that pool.
     const campaigns = devnet.pools.filter((p) => p.contract_kind === 'crowdfunding_v1').map((p) => p.pool_address);
-    const page = await server.getEvents({ startLedger: (await server.getHealth()).oldestLedger, filters: [{ type: 'contract', contractIds: campaigns, topics: [[sym('cf_actv'), '*']] }], limit: 10 });
+    const page = await server.getEvents({
+      startLedger: (await server.getHealth()).oldestLedger,
+      filters: [{ type: 'contract', contractIds: campaigns, topics: [[sym('cf_actv'), '*']] }],
+      limit: 10,
+    });
     const activations = page.events.filter((e) => (native(e.value) as [string])[0] === cfPool.pool_address);
     expect(activations).toHaveLength(1);
     const [splitter, raised] = native(activations[0]!.value) as [string, bigint, number];

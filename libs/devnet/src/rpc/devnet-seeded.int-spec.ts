@@ -39,7 +39,14 @@ describe('seeded devnet: buying a listed share over RPC', () => {
     const amount = 5n;
 
     const tx = new TransactionBuilder(await server.getAccount(buyer.publicKey()), { fee: '100', networkPassphrase: devnet.networkPassphrase })
-      .addOperation(new Contract(pool).call('buy_shares', new Address(buyer.publicKey()).toScVal(), new Address(listing.seller).toScVal(), nativeToScVal(amount, { type: 'i128' })))
+      .addOperation(
+        new Contract(pool).call(
+          'buy_shares',
+          new Address(buyer.publicKey()).toScVal(),
+          new Address(listing.seller).toScVal(),
+          nativeToScVal(amount, { type: 'i128' }),
+        ),
+      )
       .setTimeout(120)
       .build();
     const prepared = await server.prepareTransaction(tx);

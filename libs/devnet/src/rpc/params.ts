@@ -26,6 +26,8 @@ export function optionalObject(params: Record<string, unknown>, name: string): R
 export function requireBase64Format(params: Record<string, unknown>): void {
   const format = params.xdrFormat;
   if (format !== undefined && format !== '' && format !== 'base64') {
-    throw invalidParams(format === 'json' ? 'xdrFormat "json" is not supported by the devnet' : `expected 'base64' or 'json' for xdrFormat, got '${String(format)}'`);
+    throw invalidParams(
+      format === 'json' ? 'xdrFormat "json" is not supported by the devnet' : `expected 'base64' or 'json' for xdrFormat, got '${String(format)}'`,
+    );
   }
 }

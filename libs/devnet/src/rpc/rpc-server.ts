@@ -71,7 +71,10 @@ export function createRpcServer(options: RpcServerOptions): FastifyInstance {
     } catch (err) {
       const status = err instanceof FaucetError ? err.statusCode : 500;
       // Friendbot answers problem+json with a `detail` (e.g. "createAccountAlreadyExist").
-      return reply.code(status).type('application/problem+json').send({ type: 'https://stellar.org/horizon-errors/bad_request', title: 'Bad Request', status, detail: (err as Error).message });
+      return reply
+        .code(status)
+        .type('application/problem+json')
+        .send({ type: 'https://stellar.org/horizon-errors/bad_request', title: 'Bad Request', status, detail: (err as Error).message });
     }
   });
 

@@ -9,21 +9,31 @@ const args = [new Address(signer.publicKey()).toScVal(), new Address(contractId)
 const sorobanData = new SorobanDataBuilder()
   .setResourceFee(13_500n)
   .setResources(1_300_000, 768, 1024)
-  .setReadOnly([xdr.LedgerKey.contractData(new xdr.LedgerKeyContractData({ contract: new Address(contractId).toScAddress(), key: xdr.ScVal.scvLedgerKeyContractInstance(), durability: xdr.ContractDataDurability.persistent }))])
+  .setReadOnly([
+    xdr.LedgerKey.contractData(
+      new xdr.LedgerKeyContractData({
+        contract: new Address(contractId).toScAddress(),
+        key: xdr.ScVal.scvLedgerKeyContractInstance(),
+        durability: xdr.ContractDataDurability.persistent,
+      }),
+    ),
+  ])
   .build();
 
 /** The same call built the SDK way: TransactionBuilder + sorobanData + source-account auth entry + sign. */
 function viaSdk(sourceAuth: boolean): string {
   const auth = sourceAuth
-    ? [new xdr.SorobanAuthorizationEntry({
-        credentials: xdr.SorobanCredentials.sorobanCredentialsSourceAccount(),
-        rootInvocation: new xdr.SorobanAuthorizedInvocation({
-          function: xdr.SorobanAuthorizedFunction.sorobanAuthorizedFunctionTypeContractFn(
-            new xdr.InvokeContractArgs({ contractAddress: new Address(contractId).toScAddress(), functionName: 'transfer', args }),
-          ),
-          subInvocations: [],
+    ? [
+        new xdr.SorobanAuthorizationEntry({
+          credentials: xdr.SorobanCredentials.sorobanCredentialsSourceAccount(),
+          rootInvocation: new xdr.SorobanAuthorizedInvocation({
+            function: xdr.SorobanAuthorizedFunction.sorobanAuthorizedFunctionTypeContractFn(
+              new xdr.InvokeContractArgs({ contractAddress: new Address(contractId).toScAddress(), functionName: 'transfer', args }),
+            ),
+            subInvocations: [],
+          }),
         }),
-      })]
+      ]
     : [];
   const op = new Contract(contractId).call('transfer', ...args);
   const withAuth = xdr.Operation.fromXDR(op.toXDR());

@@ -1,7 +1,24 @@
 import type { Prng } from './prng';
 
 /** Names and off-chain attributes for seeded pools: realistic-looking, deterministic per seed. */
-const PLACES = ['Andes', 'Atacama', 'Baltic', 'Coral', 'Delta', 'Everest', 'Fjord', 'Gobi', 'Harbor', 'Iguazu', 'Jade', 'Kalahari', 'Lagoon', 'Mesa', 'Nile', 'Orinoco'];
+const PLACES = [
+  'Andes',
+  'Atacama',
+  'Baltic',
+  'Coral',
+  'Delta',
+  'Everest',
+  'Fjord',
+  'Gobi',
+  'Harbor',
+  'Iguazu',
+  'Jade',
+  'Kalahari',
+  'Lagoon',
+  'Mesa',
+  'Nile',
+  'Orinoco',
+];
 const ASSETS = ['Solar Farm', 'Wind Park', 'Charging Hub', 'Battery Bank', 'Hydro Plant', 'Data Center', 'Irrigation Grid', 'Cold Storage'];
 
 export const ACCESS_TYPES = ['rtj', 'p', 'qr', 'stk'] as const;
@@ -11,7 +28,12 @@ export function poolName(rng: Prng, index: number): { name: string; ticker: stri
   const place = PLACES[index % PLACES.length];
   const asset = rng.pick(ASSETS);
   const name = `${place} ${asset} ${Math.floor(index / PLACES.length) + 1}`;
-  const ticker = `${place.slice(0, 3)}${asset.split(' ').map((w) => w[0]).join('')}${index}`.toUpperCase().slice(0, 12);
+  const ticker = `${place.slice(0, 3)}${asset
+    .split(' ')
+    .map((w) => w[0])
+    .join('')}${index}`
+    .toUpperCase()
+    .slice(0, 12);
   return { name, ticker };
 }
 

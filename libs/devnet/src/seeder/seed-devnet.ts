@@ -72,8 +72,12 @@ const addr = (a: string | Keypair) => scAddress(typeof a === 'string' ? a : publ
 const i128 = (n: bigint) => nativeToScVal(n, { type: 'i128' });
 const shareData = (holder: string, share: bigint) =>
   xdr.ScVal.scvMap([
-    xdr.ScMapEntry.fromXdrObject({ key: xdr.ScVal.scvSymbol('share').toXdrObject(), val: i128(share).toXdrObject() } as Parameters<typeof xdr.ScMapEntry.fromXdrObject>[0]),
-    xdr.ScMapEntry.fromXdrObject({ key: xdr.ScVal.scvSymbol('shareholder').toXdrObject(), val: addr(holder).toXdrObject() } as Parameters<typeof xdr.ScMapEntry.fromXdrObject>[0]),
+    xdr.ScMapEntry.fromXdrObject({ key: xdr.ScVal.scvSymbol('share').toXdrObject(), val: i128(share).toXdrObject() } as Parameters<
+      typeof xdr.ScMapEntry.fromXdrObject
+    >[0]),
+    xdr.ScMapEntry.fromXdrObject({ key: xdr.ScVal.scvSymbol('shareholder').toXdrObject(), val: addr(holder).toXdrObject() } as Parameters<
+      typeof xdr.ScMapEntry.fromXdrObject
+    >[0]),
   ]);
 
 /**
@@ -137,7 +141,8 @@ export function seedDevnet(chain: DevnetChain, options: SeedOptions): SeedResult
     });
   }
 
-  for (const [i, pool] of states.slice(0, basePools).entries()) scriptedActivity(submit, rng, pool, investors[i % investors.length], investors[(i + 1) % investors.length], token);
+  for (const [i, pool] of states.slice(0, basePools).entries())
+    scriptedActivity(submit, rng, pool, investors[i % investors.length], investors[(i + 1) % investors.length], token);
   const campaigns = seedCampaigns(chain, submit, rng, { token, investors, label, salt, splitters: states.slice(0, 2) });
   // A campaign is listed like a pool (its pool_address is the crowdfunding contract).
   campaigns.forEach((campaign, k) => {
@@ -249,7 +254,12 @@ function scriptedActivity(submit: SeedSubmitter, rng: Prng, pool: PoolState, buy
   submit.call({ signer: canceller, contractId: pool.address, fn: 'cancel_listing', args: [addr(canceller)] });
 
   // One listing stays open, for agents (and tests) to buy from.
-  submit.call({ signer: canceller, contractId: pool.address, fn: 'list_shares_for_sale', args: [addr(canceller), i128(BigInt(rng.int(20, 60))), i128(price), addr(token)] });
+  submit.call({
+    signer: canceller,
+    contractId: pool.address,
+    fn: 'list_shares_for_sale',
+    args: [addr(canceller), i128(BigInt(rng.int(20, 60))), i128(price), addr(token)],
+  });
 
   const round = BigInt(rng.int(100, 5_000)) * USDC;
   submit.call({ signer: pool.admin, contractId: token, fn: 'transfer', args: [addr(pool.admin), addr(pool.address), i128(round)] });
@@ -262,12 +272,24 @@ function scaleRound(submit: SeedSubmitter, rng: Prng, pools: readonly PoolState[
   const deposit: SeedCall[] = [];
   const distribute: SeedCall[] = [];
   for (const pool of pools) {
-    deposit.push({ reuseFootprint: true, signer: pool.admin, contractId: token, fn: 'transfer', args: [addr(pool.admin), addr(pool.address), i128(BigInt(rng.int(10, 500)) * USDC)] });
+    deposit.push({
+      reuseFootprint: true,
+      signer: pool.admin,
+      contractId: token,
+      fn: 'transfer',
+      args: [addr(pool.admin), addr(pool.address), i128(BigInt(rng.int(10, 500)) * USDC)],
+    });
     distribute.push({ reuseFootprint: true, signer: pool.admin, contractId: pool.address, fn: 'distribute_tokens', args: [addr(token)] });
     const from = largestHolder(pool);
     const to = rng.pick(pool.holders.filter((h) => h !== from));
     const amount = BigInt(rng.int(1, 5));
-    (rng.next() < 0.5 ? deposit : distribute).push({ reuseFootprint: true, signer: from, contractId: pool.address, fn: 'transfer_shares', args: [addr(from), addr(to), i128(amount)] });
+    (rng.next() < 0.5 ? deposit : distribute).push({
+      reuseFootprint: true,
+      signer: from,
+      contractId: pool.address,
+      fn: 'transfer_shares',
+      args: [addr(from), addr(to), i128(amount)],
+    });
     moveShares(pool, publicKeyOf(from), publicKeyOf(to), amount);
   }
   submit.ledger(deposit);

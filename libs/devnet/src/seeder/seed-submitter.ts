@@ -75,7 +75,16 @@ export class SeedSubmitter {
     const shape = call.reuseFootprint ? this.shapes.get(key) : undefined;
     const envelopeXdr = shape
       ? directEnvelope(
-          { signer: call.signer, sequence: account.sequence + 1n, fee: BigInt(BASE_FEE) + shape.resourceFee, contractId: call.contractId, fn: call.fn, args: call.args, sourceAuth: shape.sourceAuth, sorobanData: shape.sorobanData },
+          {
+            signer: call.signer,
+            sequence: account.sequence + 1n,
+            fee: BigInt(BASE_FEE) + shape.resourceFee,
+            contractId: call.contractId,
+            fn: call.fn,
+            args: call.args,
+            sourceAuth: shape.sourceAuth,
+            sorobanData: shape.sorobanData,
+          },
           this.chain.networkPassphrase,
         ).envelopeXdr
       : this.simulated(call, account.sequence, key);
@@ -98,7 +107,8 @@ export class SeedSubmitter {
     const auth = simulation.results[0]?.auth ?? [];
     const sourceAuth = auth.length === 1 && isPlainSourceAuth(xdr.SorobanAuthorizationEntry.fromXdr(auth[0]!, 'base64'), call);
     if (key && (auth.length === 0 || sourceAuth)) {
-      if (!this.shapes.has(key)) this.shapes.set(key, { sorobanData: sorobanDataBytes(simulation.transactionData), resourceFee: BigInt(simulation.minResourceFee), sourceAuth });
+      if (!this.shapes.has(key))
+        this.shapes.set(key, { sorobanData: sorobanDataBytes(simulation.transactionData), resourceFee: BigInt(simulation.minResourceFee), sourceAuth });
     }
     const raw = { ...simulation, latestLedger: this.chain.latestLedger().sequence } as unknown as rpc.Api.RawSimulateTransactionResponse;
     const tx = rpc.assembleTransaction(draft, raw).build();
@@ -117,5 +127,7 @@ function isPlainSourceAuth(entry: xdr.SorobanAuthorizationEntry, call: SeedCall)
   const root = entry.rootInvocation;
   if (root.subInvocations.length > 0 || root.function.type !== 'sorobanAuthorizedFunctionTypeContractFn') return false;
   const fn = root.function.contractFn;
-  return fn.functionName.toString() === call.fn && asAddress(xdr.ScVal.scvAddress(fn.contractAddress)) === call.contractId && fn.args.length === call.args.length;
+  return (
+    fn.functionName.toString() === call.fn && asAddress(xdr.ScVal.scvAddress(fn.contractAddress)) === call.contractId && fn.args.length === call.args.length
+  );
 }

@@ -77,7 +77,9 @@ export function seedSplitterV2(ctx: V2Context): SeededV2 {
   const deadline = chain.nextLedgerInfo().closeTime + 14n * DAY;
   const price = USDC / 10n; // 0.1 USDC per share on the 1,000,000-share scale (CF-d+)
   const cfInit = submit.call({
-    signer: cfAdmin, contractId: campaign, fn: 'init',
+    signer: cfAdmin,
+    contractId: campaign,
+    fn: 'init',
     args: [addr(cfAdmin.publicKey()), addr(token), i128(price), i128(200_000n), i128(TOTAL_SHARES), u64(deadline), u32(0)],
   });
   const backers = ctx.investors.slice(0, 4);
@@ -92,13 +94,31 @@ export function seedSplitterV2(ctx: V2Context): SeededV2 {
     const holders = crowdfunded ? [...backers] : Array.from({ length: rng.int(3, 5) }, (_, h) => ctx.label(`v2-pool-${i}/holder-${h}`));
     if (!crowdfunded) for (const h of holders) chain.createAccount(h.publicKey(), FAUCET_XLM_STROOPS);
     // Off-chain cap table of a crowdfunded pool: proportional to the contributions (docs/contracts.md §4.7).
-    const table = crowdfunded ? proportional(contributions, TOTAL_SHARES) : proportional(holders.map(() => BigInt(rng.int(1, 100))), TOTAL_SHARES);
+    const table = crowdfunded
+      ? proportional(contributions, TOTAL_SHARES)
+      : proportional(
+          holders.map(() => BigInt(rng.int(1, 100))),
+          TOTAL_SHARES,
+        );
     const pt = chain.deployContract('participation_token', ctx.salt(`v2-pool-${i}/pt`));
     const address = chain.deployContract('splitter_v2', ctx.salt(`v2-pool-${i}`));
-    submit.call({ signer: admin, contractId: pt, fn: 'initialize', args: [addr(address), u32(0), str(`DOB V2 ${poolType} pool ${i} shares`), str(`DOBV2P${i}`)] });
+    submit.call({
+      signer: admin,
+      contractId: pt,
+      fn: 'initialize',
+      args: [addr(address), u32(0), str(`DOB V2 ${poolType} pool ${i} shares`), str(`DOBV2P${i}`)],
+    });
     const init = submit.call({
-      signer: admin, contractId: address, fn: 'init_with_type',
-      args: [addr(admin.publicKey()), vec(holders.map((h, k) => shareToScVal({ shareholder: h.publicKey(), share: table[k]! }))), bool(i !== 2), addr(pt), u32(i)],
+      signer: admin,
+      contractId: address,
+      fn: 'init_with_type',
+      args: [
+        addr(admin.publicKey()),
+        vec(holders.map((h, k) => shareToScVal({ shareholder: h.publicKey(), share: table[k]! }))),
+        bool(i !== 2),
+        addr(pt),
+        u32(i),
+      ],
     });
     submit.call({ signer: admin, contractId: address, fn: 'set_distribution_config', args: [distributionConfig(DAY, 31n * DAY)] });
     return { address, participationToken: pt, poolType, admin, holders, table, createdAt: init.createdAt };
@@ -106,7 +126,14 @@ export function seedSplitterV2(ctx: V2Context): SeededV2 {
   const funded = pools.filter((p) => p.poolType !== 'crowdfunding');
 
   // Admins need USDC for rounds: the issuer is not ours to use here, so the investors fund them (a payment).
-  submit.ledger(funded.map((p, k) => ({ signer: ctx.investors[k]!, contractId: token, fn: 'transfer', args: [addr(ctx.investors[k]!.publicKey()), addr(p.admin.publicKey()), i128(20_000n * USDC)] })));
+  submit.ledger(
+    funded.map((p, k) => ({
+      signer: ctx.investors[k]!,
+      contractId: token,
+      fn: 'transfer',
+      args: [addr(ctx.investors[k]!.publicKey()), addr(p.admin.publicKey()), i128(20_000n * USDC)],
+    })),
+  );
 
   const round = (pool: (typeof pools)[number], amount: bigint) => [
     { signer: pool.admin, contractId: token, fn: 'transfer', args: [addr(pool.admin.publicKey()), addr(pool.address), i128(amount)] },
@@ -129,14 +156,29 @@ export function seedSplitterV2(ctx: V2Context): SeededV2 {
     const [seller, other, buyer] = [p.holders[0]!, p.holders[1]!, ctx.investors[4]!];
     const listed = p.table[0]! / 10n;
     const unit = BigInt(rng.int(5, 40)) * (USDC / 100n);
-    submit.call({ signer: seller, contractId: p.address, fn: 'transfer_shares', args: [addr(seller.publicKey()), addr(other.publicKey()), i128(p.table[0]! / 50n)] });
+    submit.call({
+      signer: seller,
+      contractId: p.address,
+      fn: 'transfer_shares',
+      args: [addr(seller.publicKey()), addr(other.publicKey()), i128(p.table[0]! / 50n)],
+    });
     submit.call({ signer: seller, contractId: p.address, fn: 'list_shares_for_sale', args: [addr(seller.publicKey()), i128(listed), i128(unit), addr(token)] });
     submit.call({ signer: buyer, contractId: p.address, fn: 'buy_shares', args: [addr(buyer.publicKey()), addr(seller.publicKey()), i128(listed / 4n)] });
-    submit.call({ signer: ctx.investors[5]!, contractId: p.address, fn: 'buy_shares', args: [addr(ctx.investors[5]!.publicKey()), addr(seller.publicKey()), i128(listed - listed / 4n)] });
+    submit.call({
+      signer: ctx.investors[5]!,
+      contractId: p.address,
+      fn: 'buy_shares',
+      args: [addr(ctx.investors[5]!.publicKey()), addr(seller.publicKey()), i128(listed - listed / 4n)],
+    });
     submit.call({ signer: other, contractId: p.address, fn: 'list_shares_for_sale', args: [addr(other.publicKey()), i128(1_000n), i128(unit), addr(token)] });
     submit.call({ signer: other, contractId: p.address, fn: 'cancel_listing', args: [addr(other.publicKey())] });
     // One escrowed listing stays open.
-    submit.call({ signer: other, contractId: p.address, fn: 'list_shares_for_sale', args: [addr(other.publicKey()), i128(BigInt(rng.int(500, 2_000))), i128(unit), addr(token)] });
+    submit.call({
+      signer: other,
+      contractId: p.address,
+      fn: 'list_shares_for_sale',
+      args: [addr(other.publicKey()), i128(BigInt(rng.int(500, 2_000))), i128(unit), addr(token)],
+    });
   }
 
   // T + 14 d: the campaign succeeds and activates into the Crowdfunding pool (escrow payout), which distributes it.
@@ -145,20 +187,35 @@ export function seedSplitterV2(ctx: V2Context): SeededV2 {
   submit.call({ signer: cfAdmin, contractId: campaign, fn: 'propose_activation', args: [addr(cfPool.address)] });
   submit.call({ signer: cfAdmin, contractId: campaign, fn: 'activate', args: [addr(cfPool.address)] });
   const cfRoundAt = submit.call({ signer: cfPool.admin, contractId: cfPool.address, fn: 'create_distribution', args: [addr(token)] }).createdAt;
-  submit.ledger(cfPool.holders.map((h) => ({ signer: h, contractId: cfPool.address, fn: 'claim_all', args: [addr(h.publicKey())] })), at(cfRoundAt + DAY + 60n));
+  submit.ledger(
+    cfPool.holders.map((h) => ({ signer: h, contractId: cfPool.address, fn: 'claim_all', args: [addr(h.publicKey())] })),
+    at(cfRoundAt + DAY + 60n),
+  );
 
   // T + 32 d: rounds #0 expired; the admins reclaim what the last holders left.
-  submit.ledger(funded.map((p) => ({ signer: p.admin, contractId: p.address, fn: 'reclaim_expired_round', args: [u64(0n)] })), at(round0At + 32n * DAY));
+  submit.ledger(
+    funded.map((p) => ({ signer: p.admin, contractId: p.address, fn: 'reclaim_expired_round', args: [u64(0n)] })),
+    at(round0At + 32n * DAY),
+  );
 
   // E − 20 d: rounds #1, claimable until after wall time; the first holders claim_all a day later.
   const rounds1 = funded.map((p) => round(p, BigInt(rng.int(500, 3_000)) * USDC));
-  submit.ledger(rounds1.map((r) => r[0]!), at(ctx.historyEnd - 20n * DAY));
+  submit.ledger(
+    rounds1.map((r) => r[0]!),
+    at(ctx.historyEnd - 20n * DAY),
+  );
   const round1At = submit.ledger(rounds1.map((r) => r[1]!))[0]!.createdAt;
-  submit.ledger(funded.map((p) => ({ signer: p.holders[0]!, contractId: p.address, fn: 'claim_all', args: [addr(p.holders[0]!.publicKey())] })), at(round1At + DAY + 60n));
+  submit.ledger(
+    funded.map((p) => ({ signer: p.holders[0]!, contractId: p.address, fn: 'claim_all', args: [addr(p.holders[0]!.publicKey())] })),
+    at(round1At + DAY + 60n),
+  );
 
   // E − 2 d: a longer claim delay on the Reward pool, so its round #2 is still pending at wall time.
   const reward = funded[0]!;
-  submit.call({ signer: reward.admin, contractId: reward.address, fn: 'set_distribution_config', args: [distributionConfig(5n * DAY, 40n * DAY)] }, at(ctx.historyEnd - 2n * DAY));
+  submit.call(
+    { signer: reward.admin, contractId: reward.address, fn: 'set_distribution_config', args: [distributionConfig(5n * DAY, 40n * DAY)] },
+    at(ctx.historyEnd - 2n * DAY),
+  );
   const [deposit, create] = round(reward, BigInt(rng.int(200, 900)) * USDC);
   submit.call(deposit!);
   submit.call(create!);

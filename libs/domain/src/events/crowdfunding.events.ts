@@ -30,10 +30,7 @@ export const CampaignContributed = defineEvent(
 );
 
 /** `cf_optout(investor)` → (shares, refund_amount) (CF-d+; decrements sold and raised). */
-export const CampaignOptedOut = defineEvent(
-  'CampaignOptedOut',
-  chainPayload({ investor: stellarAddress, shares: i128String, refund_amount: i128String }),
-);
+export const CampaignOptedOut = defineEvent('CampaignOptedOut', chainPayload({ investor: stellarAddress, shares: i128String, refund_amount: i128String }));
 
 /** `cf_done(campaign)` → (status, total_shares_sold, total_raised); status 1 Succeeded, 2 Failed (CF-g also from opt_out). */
 export const CampaignFinalized = defineEvent(
@@ -59,22 +56,13 @@ export const CampaignActivated = defineEvent(
 );
 
 /** `cf_cncl(campaign)` → splitter (CF-e+). */
-export const CampaignActivationCancelled = defineEvent(
-  'CampaignActivationCancelled',
-  chainPayload({ splitter: contractAddress }),
-);
+export const CampaignActivationCancelled = defineEvent('CampaignActivationCancelled', chainPayload({ splitter: contractAddress }));
 
 /** `cf_rfnd(investor)` → (shares, refund_amount). Does not decrement the on-chain totals (docs/contracts.md §4.6). */
-export const CampaignRefunded = defineEvent(
-  'CampaignRefunded',
-  chainPayload({ investor: stellarAddress, shares: i128String, refund_amount: i128String }),
-);
+export const CampaignRefunded = defineEvent('CampaignRefunded', chainPayload({ investor: stellarAddress, shares: i128String, refund_amount: i128String }));
 
 /** `cf_expr(campaign)` → (total_shares_sold, total_raised): activation window lapsed, campaign Failed. */
-export const CampaignActivationExpired = defineEvent(
-  'CampaignActivationExpired',
-  chainPayload({ total_shares_sold: i128String, total_raised: i128String }),
-);
+export const CampaignActivationExpired = defineEvent('CampaignActivationExpired', chainPayload({ total_shares_sold: i128String, total_raised: i128String }));
 
 /**
  * Time-driven (scheduler): the deadline passed with sold < soft cap while the chain still says Fundraising

@@ -27,10 +27,7 @@ export const DistributionBatchStarted = defineEvent(
 );
 
 /** V1 `dist_all(token)` → total_distributed: a V1 round (claimable at once, no expiry). */
-export const DistributionCompleted = defineEvent(
-  'DistributionCompleted',
-  chainPayload({ token: contractAddress, total_distributed: i128String }),
-);
+export const DistributionCompleted = defineEvent('DistributionCompleted', chainPayload({ token: contractAddress, total_distributed: i128String }));
 
 /** `withdraw(shareholder)` → (token, amount): V1 allocation withdrawn (V2 keeps it for compatibility). */
 export const AllocationWithdrawn = defineEvent(
@@ -53,10 +50,7 @@ export const RoundCreated = defineEvent(
 );
 
 /** V2 `sched_tr(token)` → (round_id,): the round was created by the permissionless schedule trigger. */
-export const ScheduledRoundTriggered = defineEvent(
-  'ScheduledRoundTriggered',
-  chainPayload({ round_id: u64String, token: contractAddress }),
-);
+export const ScheduledRoundTriggered = defineEvent('ScheduledRoundTriggered', chainPayload({ round_id: u64String, token: contractAddress }));
 
 /** V2 `claimed(shareholder)` → (round_id, token, amount). */
 export const RoundClaimed = defineEvent(
@@ -65,10 +59,7 @@ export const RoundClaimed = defineEvent(
 );
 
 /** V2 `reclaim(token)` → (round_id, unclaimed): the admin took back an expired round's remainder. */
-export const RoundReclaimed = defineEvent(
-  'RoundReclaimed',
-  chainPayload({ round_id: u64String, token: contractAddress, unclaimed: i128String }),
-);
+export const RoundReclaimed = defineEvent('RoundReclaimed', chainPayload({ round_id: u64String, token: contractAddress, unclaimed: i128String }));
 
 /**
  * Time-driven (scheduler, not chain): the round's claimable_from has passed (webhook `claim_available`).

@@ -36,7 +36,10 @@ export const ContractDiscovered = defineEvent(
       contract_id: contractAddress,
       kind: z.enum(['splitter', 'participation_token', 'crowdfunding', 'sac', 'exit_liquidity']),
       version: z.string(),
-      wasm_hash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+      wasm_hash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .nullable(),
       /** The pool a participation token belongs to. */
       pool: contractAddress.nullable(),
       /** `registry`: a pool an operator registered (PoolRegistered), confirmed by its wasm hash. */
@@ -67,7 +70,10 @@ export const IngestionSnapshotTaken = defineEvent(
             contract_id: contractAddress,
             kind: z.enum(['splitter', 'participation_token', 'crowdfunding', 'sac', 'exit_liquidity']),
             version: z.string(),
-            wasm_hash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+            wasm_hash: z
+              .string()
+              .regex(/^[0-9a-f]{64}$/)
+              .nullable(),
             pool: contractAddress.nullable(),
             pool_type: z.enum(POOL_TYPES).nullable(),
           })

@@ -33,9 +33,6 @@ export const ListingSold = defineEvent(
 );
 
 /** `canceled(seller)` → true. */
-export const ListingCancelled = defineEvent(
-  'ListingCancelled',
-  chainPayload({ pool: contractAddress, seller: stellarAddress }),
-);
+export const ListingCancelled = defineEvent('ListingCancelled', chainPayload({ pool: contractAddress, seller: stellarAddress }));
 
 export const marketplaceEvents = [ListingCreated, ListingSold, ListingCancelled];

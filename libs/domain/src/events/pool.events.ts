@@ -28,21 +28,18 @@ export const PoolInitialized = defineEvent(
      * the transaction's invocation args; null when the transaction could not be read (e.g. init through a
      * deployer contract, or outside the RPC's transaction retention). V2 cap tables are the PT mints.
      */
-    initial_shares: z.array(z.object({ shareholder: stellarAddress, share: i128String }).strict()).nullable().optional(),
+    initial_shares: z
+      .array(z.object({ shareholder: stellarAddress, share: i128String }).strict())
+      .nullable()
+      .optional(),
   }),
 );
 
 /** `set_admin` (V1.3-admin single step; V2 accept_admin, or pre-audit single step). */
-export const PoolAdminChanged = defineEvent(
-  'PoolAdminChanged',
-  chainPayload({ previous_admin: stellarAddress, new_admin: stellarAddress }),
-);
+export const PoolAdminChanged = defineEvent('PoolAdminChanged', chainPayload({ previous_admin: stellarAddress, new_admin: stellarAddress }));
 
 /** V2 `admin_proposed` (two-step admin transfer, d6291db+). */
-export const PoolAdminProposed = defineEvent(
-  'PoolAdminProposed',
-  chainPayload({ admin: stellarAddress, pending_admin: stellarAddress }),
-);
+export const PoolAdminProposed = defineEvent('PoolAdminProposed', chainPayload({ admin: stellarAddress, pending_admin: stellarAddress }));
 
 /** `locked`: the share table becomes immutable. */
 export const PoolLocked = defineEvent('PoolLocked', chainPayload({}));
@@ -53,7 +50,10 @@ export const ShareTableUpdated = defineEvent(
   chainPayload({
     shareholder_count: z.number().int().nonnegative(),
     /** The new cap table (update_shares args, read by the indexer from the transaction); null when unreadable. */
-    shares: z.array(z.object({ shareholder: stellarAddress, share: i128String }).strict()).nullable().optional(),
+    shares: z
+      .array(z.object({ shareholder: stellarAddress, share: i128String }).strict())
+      .nullable()
+      .optional(),
   }),
 );
 
@@ -121,10 +121,7 @@ export const ParticipationTokenMinted = defineEvent(
   'ParticipationTokenMinted',
   chainPayload({ ...tokenRef, admin: stellarAddress, to: stellarAddress, amount: i128String }),
 );
-export const ParticipationTokenBurned = defineEvent(
-  'ParticipationTokenBurned',
-  chainPayload({ ...tokenRef, from: stellarAddress, amount: i128String }),
-);
+export const ParticipationTokenBurned = defineEvent('ParticipationTokenBurned', chainPayload({ ...tokenRef, from: stellarAddress, amount: i128String }));
 export const ParticipationTokenClawedBack = defineEvent(
   'ParticipationTokenClawedBack',
   chainPayload({ ...tokenRef, admin: stellarAddress, from: stellarAddress, amount: i128String }),

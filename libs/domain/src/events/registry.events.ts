@@ -12,7 +12,10 @@ export const poolMetadataShape = {
   access_type: z.string().min(1).max(64),
   distribution_type: z.string().min(1).max(64),
   /** Percent as a decimal string ("8.5"), never a float. */
-  estimated_apr: z.string().regex(/^\d+(\.\d+)?$/).nullable(),
+  estimated_apr: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .nullable(),
   max_participants: z.number().int().positive().nullable(),
   token_to_distribute: z.string().min(1).nullable(),
 };

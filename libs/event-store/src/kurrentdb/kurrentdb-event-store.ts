@@ -147,9 +147,7 @@ class KurrentDbEventStore implements EventStore {
         const r = await this.client.appendToStream(w!.streamId, w!.fresh, { streamState: toStreamState(w!.expected) });
         return new Map([[w!.streamId, Number(r.nextExpectedRevision)]]);
       }
-      const r = await this.client.multiStreamAppend(
-        writes.map((w) => ({ streamName: w.streamId, events: w.fresh, expectedState: toStreamState(w.expected) })),
-      );
+      const r = await this.client.multiStreamAppend(writes.map((w) => ({ streamName: w.streamId, events: w.fresh, expectedState: toStreamState(w.expected) })));
       return new Map(r.responses.map((x) => [x.streamName, Number(x.revision)]));
     } catch (e) {
       if (e instanceof KdbWrongExpectedVersionError) {

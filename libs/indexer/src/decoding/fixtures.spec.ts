@@ -28,10 +28,7 @@ const campaign = (version: string): ContractIdentity => ({ contractId: CAMPAIGN,
 
 describe('decoders on the real fixtures', () => {
   it('soft-cap break (cf-v0.3.0): refund transfer, cf_optout, cf_done Failed', () => {
-    const [transfer, optOut, done] = decodeAll('the_soft_cap_break_is_announced_as_a_settlement.1.json', [
-      campaign('g'),
-      sac(PAYMENT_SAC),
-    ]);
+    const [transfer, optOut, done] = decodeAll('the_soft_cap_break_is_announced_as_a_settlement.1.json', [campaign('g'), sac(PAYMENT_SAC)]);
     expect(transfer.result.undecodedReason).toBeNull();
     expect(transfer.result.events).toHaveLength(1);
     expect(transfer.result.events[0].streamId).toBe(`campaign-9-${CAMPAIGN}`);
@@ -77,10 +74,7 @@ describe('decoders on the real fixtures', () => {
   });
 
   it('activation (Escrow payout): payout transfer to the splitter and the 3-item cf_actv', () => {
-    const [transfer, actv] = decodeAll('an_exit_that_lands_exactly_on_the_soft_cap_keeps_the_campaign_alive.1.json', [
-      campaign('g'),
-      sac(PAYMENT_SAC),
-    ]);
+    const [transfer, actv] = decodeAll('an_exit_that_lands_exactly_on_the_soft_cap_keeps_the_campaign_alive.1.json', [campaign('g'), sac(PAYMENT_SAC)]);
     expect(transfer.result.events.map((e) => e.event.data)).toEqual([
       expect.objectContaining({ from: CAMPAIGN, to: MOCK_SPLITTER, amount: '100000', party: CAMPAIGN }),
     ]);
@@ -91,10 +85,7 @@ describe('decoders on the real fixtures', () => {
   });
 
   it('the 3-item cf_actv of a payout build is undecodable as a CF-e build (layout checked per wasm version)', () => {
-    const [, actv] = decodeAll('an_exit_that_lands_exactly_on_the_soft_cap_keeps_the_campaign_alive.1.json', [
-      campaign('e'),
-      sac(PAYMENT_SAC),
-    ]);
+    const [, actv] = decodeAll('an_exit_that_lands_exactly_on_the_soft_cap_keeps_the_campaign_alive.1.json', [campaign('e'), sac(PAYMENT_SAC)]);
     expect(actv.result.events[0].event.type).toBe('ChainEventUndecoded');
     expect(actv.result.undecodedReason).toMatch(/expected a vec of 2 items, got 3/);
   });
@@ -136,10 +127,7 @@ describe('decoders on the real fixtures', () => {
 
   it('the fixtures re-encode to the base64 XDR listed in docs/contracts.md §9', () => {
     const [, optOut, done] = fixtureEvents(join(FIXTURES, 'the_soft_cap_break_is_announced_as_a_settlement.1.json'));
-    expect(optOut.topic.map((t) => t.toXdr('base64'))).toEqual([
-      'AAAADwAAAAljZl9vcHRvdXQAAAA=',
-      'AAAAEgAAAAEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABQ==',
-    ]);
+    expect(optOut.topic.map((t) => t.toXdr('base64'))).toEqual(['AAAADwAAAAljZl9vcHRvdXQAAAA=', 'AAAAEgAAAAEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABQ==']);
     expect(optOut.value.toXdr('base64')).toBe('AAAAEAAAAAEAAAACAAAACgAAAAAAAAAAAAAAAAAAArwAAAAKAAAAAAAAAAAAAAAAAAERcA==');
     expect(done.value.toXdr('base64')).toBe('AAAAEAAAAAEAAAADAAAAAwAAAAIAAAAKAAAAAAAAAAAAAAAAAAAB9AAAAAoAAAAAAAAAAAAAAAAAAMNQ');
   });

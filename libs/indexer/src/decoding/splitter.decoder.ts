@@ -1,19 +1,7 @@
 import { POOL_TYPES, poolStreamId, type ChainDerivedEventType } from '@dob/domain';
 import { draftOf, type DraftData, type DraftOf, type RawChainEvent } from './chain-event';
 import type { DecodeContext, SymbolDecoder } from './decoder-context';
-import {
-  DecodeError,
-  expectTopicCount,
-  readAddress,
-  readBool,
-  readContractAddress,
-  readI128,
-  readTuple,
-  readU32,
-  readU64,
-  readVoid,
-  unixToIso,
-} from './scval';
+import { DecodeError, expectTopicCount, readAddress, readBool, readContractAddress, readI128, readTuple, readU32, readU64, readVoid, unixToIso } from './scval';
 
 /** Splitter V1 (docs/contracts.md §2.4) and V2 (docs/contracts.md §3.3) events. Shapes shared by both are decoded once; the version gates which exist. */
 

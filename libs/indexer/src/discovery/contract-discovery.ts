@@ -26,12 +26,7 @@ export async function confirmCandidate(
  * Confirms an operator-registered pool address (PoolRegistered) the same way: its wasm must be a known splitter or
  * crowdfunding build, because decoding needs the kind and version, and a registration is a claim, not a proof.
  */
-export async function confirmRegistered(
-  rpc: ChainRpc,
-  registry: WasmRegistry,
-  contractId: string,
-  options?: RpcCallOptions,
-): Promise<ContractIdentity | null> {
+export async function confirmRegistered(rpc: ChainRpc, registry: WasmRegistry, contractId: string, options?: RpcCallOptions): Promise<ContractIdentity | null> {
   const exe = await rpc.getContractExecutable(contractId, options);
   if (!exe || exe.kind !== 'wasm') return null;
   const known = registry.lookup(exe.hash);

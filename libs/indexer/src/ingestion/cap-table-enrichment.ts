@@ -17,10 +17,7 @@ export interface CapTableEntry {
  * on ShareTableUpdated. Null when the transaction is gone or the call was not a direct one on that pool (e.g. init
  * through a deployer contract): the gap is then visible rather than guessed.
  */
-export async function attachCapTables(
-  decoded: readonly DecodedDomainEvent[],
-  invocationOf: ChainRpc['getInvocation'],
-): Promise<void> {
+export async function attachCapTables(decoded: readonly DecodedDomainEvent[], invocationOf: ChainRpc['getInvocation']): Promise<void> {
   for (const { event: e } of decoded) {
     if (isEventOf(e, [PoolInitialized.type]) && e.data.pool_version === '1') {
       e.data.initial_shares = capTableFromCall(await invocationOf(e.data.chain.tx_hash), e.data.chain.contract_id, 'init');

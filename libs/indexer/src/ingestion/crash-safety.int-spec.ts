@@ -118,7 +118,13 @@ describe(`indexer SIGKILLed ${KILLS} times during a backfill of ~${CRASH_EVENTS}
     for (let i = 0; i < contracts.length; i += 5) filters.push({ type: 'contract', contractIds: contracts.slice(i, i + 5) });
     for (const party of parties) {
       const a = new Address(party).toScVal().toXdr('base64');
-      filters.push({ type: 'contract', topics: [[transfer, a, '*', '*'], [transfer, '*', a, '*']] });
+      filters.push({
+        type: 'contract',
+        topics: [
+          [transfer, a, '*', '*'],
+          [transfer, '*', a, '*'],
+        ],
+      });
     }
     const ids = new Set<string>();
     for (let i = 0; i < filters.length; i += 5) {

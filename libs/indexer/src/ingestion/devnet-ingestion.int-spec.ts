@@ -21,9 +21,7 @@ it('ingests the seeded devnet history of every seeded pool without undecoded eve
   try {
     const rpc = createStellarChainRpc({ rpcUrl: devnet.rpcUrl });
     const health = await rpc.getHealth();
-    const contracts = devnet.pools
-      .filter((p) => KIND[p.contract_kind])
-      .map((p) => ({ contractId: p.pool_address, ...KIND[p.contract_kind] }));
+    const contracts = devnet.pools.filter((p) => KIND[p.contract_kind]).map((p) => ({ contractId: p.pool_address, ...KIND[p.contract_kind] }));
     expect(contracts.length).toBeGreaterThan(0);
     const ing = new NetworkIngestor(store, rpc, { networkId: 9, startLedger: health.oldestLedger, contracts, discovery: false });
     for (let i = 0; i < 50 && (await ing.step()) === 'advanced'; i += 1);

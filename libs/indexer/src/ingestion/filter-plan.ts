@@ -11,7 +11,15 @@ const addressXdr = (a: string) => Address.fromString(a).toScVal().toXdr('base64'
 
 /** Discovery: any contract's `init` / `cf_init` (symbol-only topic filters; the second topic is the admin). */
 export function discoveryFilters(): RpcEventFilter[] {
-  return [{ type: 'contract', topics: [[symbolXdr('init'), '*'], [symbolXdr('cf_init'), '*']] }];
+  return [
+    {
+      type: 'contract',
+      topics: [
+        [symbolXdr('init'), '*'],
+        [symbolXdr('cf_init'), '*'],
+      ],
+    },
+  ];
 }
 
 /** All events of the watched contracts, 5 contract ids per filter. */

@@ -79,7 +79,8 @@ describe('NetworkIngestor', () => {
 
   it('restarts from its last snapshot: reads only the indexer events after it, and resumes cursor, watch set and listings', async () => {
     const listed = (ledger: number, shares: number) => chainEvent(POOL, ledger, 1, [sym('listed'), addr(A)], vec(i128(shares), i128(3), addr(TOKEN)));
-    const sold = (ledger: number, shares: number) => chainEvent(POOL, ledger, 1, [sym('sold'), addr(A), addr(B)], vec(i128(shares), i128(3 * shares), addr(TOKEN)));
+    const sold = (ledger: number, shares: number) =>
+      chainEvent(POOL, ledger, 1, [sym('sold'), addr(A), addr(B)], vec(i128(shares), i128(3 * shares), addr(TOKEN)));
     const rpc = new FakeChainRpc().add(listed(11, 100), transfer(16, 1, 1), sold(21, 30), transfer(26, 2, 2), sold(31, 20));
     rpc.latestLedger = 28;
     const opts = { windowLedgers: 5, snapshotEveryWindows: 2 };
@@ -128,7 +129,10 @@ describe('NetworkIngestor', () => {
     rpc.latestLedger = 12;
     rpc.failures.push(new Error('ECONNRESET'), new Error('503 Service Unavailable'));
     const delays: number[] = [];
-    const ing = ingestor(rpc, { sleep: async (ms) => void delays.push(ms), backoff: { baseMs: 100, capMs: 1000, maxAttempts: 5, random: () => 0.5, sleep: async (ms) => void delays.push(ms) } });
+    const ing = ingestor(rpc, {
+      sleep: async (ms) => void delays.push(ms),
+      backoff: { baseMs: 100, capMs: 1000, maxAttempts: 5, random: () => 0.5, sleep: async (ms) => void delays.push(ms) },
+    });
     expect(await ing.step()).toBe('advanced');
     expect(delays).toEqual([50, 100]);
     expect(await store.readStream(poolStreamId(NET, POOL))).toHaveLength(1);
@@ -199,7 +203,7 @@ describe('NetworkIngestor', () => {
     const ing = ingestor(rpc, { contracts: [], discovery: true, wasmRegistry: registry });
     expect(await ing.step()).toBe('advanced');
     expect((await store.readStream(poolStreamId(NET, v1))).map((e) => e.type)).toEqual(['PoolInitialized', 'ShareTableUpdated']);
-    expect((await store.readStream(poolStreamId(NET, impostor)))).toHaveLength(0);
+    expect(await store.readStream(poolStreamId(NET, impostor))).toHaveLength(0);
     const v2Stream = await store.readStream(poolStreamId(NET, v2));
     expect(v2Stream.map((e) => e.type)).toEqual([
       'ParticipationTokenMinted',

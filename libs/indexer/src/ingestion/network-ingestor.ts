@@ -83,7 +83,10 @@ const SECONDS_PER_LEDGER = 5;
  */
 export class NetworkIngestor {
   private readonly cfg: Required<
-    Pick<NetworkIngestorConfig, 'pageLimit' | 'windowLedgers' | 'maxEventsPerAppend' | 'checkpointEveryLedgers' | 'snapshotEveryWindows' | 'pollIntervalMs' | 'rpcTimeoutMs'>
+    Pick<
+      NetworkIngestorConfig,
+      'pageLimit' | 'windowLedgers' | 'maxEventsPerAppend' | 'checkpointEveryLedgers' | 'snapshotEveryWindows' | 'pollIntervalMs' | 'rpcTimeoutMs'
+    >
   >;
   private readonly backoff: BackoffOptions;
   private readonly registry: WasmRegistry;
@@ -218,9 +221,19 @@ export class NetworkIngestor {
       const fetched = usable ?? (await this.fetchWatched(this.watch.ids(), this.watch.parties(), from, to, this.cfg.maxEventsPerAppend));
       to = fetched.to;
       const more = await this.followParticipationTokens(fetched.events, discovered, from, to);
-      if (registered.length) more.push(...(await this.catchUp(registered.map((r) => r.identity), discovered, from, health.oldestLedger)));
+      if (registered.length)
+        more.push(
+          ...(await this.catchUp(
+            registered.map((r) => r.identity),
+            discovered,
+            from,
+            health.oldestLedger,
+          )),
+        );
       const window =
-        usable?.window && more.length === 0 && prefetch!.watchVersion === this.watch.version ? usable.window : this.window(fetched.events.concat(more), from, to);
+        usable?.window && more.length === 0 && prefetch!.watchVersion === this.watch.version
+          ? usable.window
+          : this.window(fetched.events.concat(more), from, to);
       to = window.to;
       for (const message of window.alarms) this.alarm('undecoded_event', message);
       const { events, decoded } = window;
@@ -372,7 +385,12 @@ export class NetworkIngestor {
     const parties = fresh.filter((c) => c.kind === 'splitter' || c.kind === 'crowdfunding').map((c) => c.contractId);
     for (let lo = start; lo < from; lo += this.cfg.windowLedgers) {
       const hi = Math.min(lo + this.cfg.windowLedgers - 1, from - 1);
-      const { events: raw } = await this.fetchWatched(fresh.map((c) => c.contractId), parties, lo, hi);
+      const { events: raw } = await this.fetchWatched(
+        fresh.map((c) => c.contractId),
+        parties,
+        lo,
+        hi,
+      );
       out.push(...raw, ...(await this.followParticipationTokens(raw, discovered, lo, hi)));
     }
     return out;
@@ -402,12 +420,7 @@ export class NetworkIngestor {
    * A V2 pool's `init` names its participation token; the PT's events (mints happen in the same transaction,
    * before the init event) are fetched for the same window so no share movement is missed.
    */
-  private async followParticipationTokens(
-    raw: readonly RawChainEvent[],
-    discovered: Discovery[],
-    from: number,
-    to: number,
-  ): Promise<RawChainEvent[]> {
+  private async followParticipationTokens(raw: readonly RawChainEvent[], discovered: Discovery[], from: number, to: number): Promise<RawChainEvent[]> {
     const fresh: ContractIdentity[] = [];
     for (const e of raw) {
       const id = this.watch.get(e.contractId);
@@ -434,7 +447,16 @@ export class NetworkIngestor {
         discovered.push({ identity: pt, source: 'participation_token', ledger: e.ledger });
       }
     }
-    return fresh.length ? (await this.fetchWatched(fresh.map((c) => c.contractId), [], from, to)).events : [];
+    return fresh.length
+      ? (
+          await this.fetchWatched(
+            fresh.map((c) => c.contractId),
+            [],
+            from,
+            to,
+          )
+        ).events
+      : [];
   }
 
   /** Starts fetching the window after this one; its result is used by the next step if that step starts there. */
@@ -593,7 +615,11 @@ export class NetworkIngestor {
     this.indexerRevision = results[indexerAppend].nextExpectedVersion;
     this.windowsSinceSnapshot = snapshotDue ? 0 : this.windowsSinceSnapshot + 1;
     this.lastCheckpointLedger = to;
-    this.update({ undecodedTotal: this.current.undecodedTotal + undecoded, eventsIngested: this.current.eventsIngested + decoded.length, watchedContracts: this.watch.size });
+    this.update({
+      undecodedTotal: this.current.undecodedTotal + undecoded,
+      eventsIngested: this.current.eventsIngested + decoded.length,
+      watchedContracts: this.watch.size,
+    });
   }
 
   /** One RPC call with a deadline (the request is aborted, not just raced, when it passes) and retries. */

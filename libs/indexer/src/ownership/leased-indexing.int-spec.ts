@@ -42,13 +42,22 @@ describe('one ingesting indexer per network under a lease (devnet, PostgreSQL)',
     const rpc = createStellarChainRpc({ rpcUrl: devnet.rpcUrl });
     const knownWasms = devnet.manifest.knownWasms;
     // The zombie: it ingested as the owner, then (unknown to it) its lease lapsed.
-    const zombie = new NetworkIngestor(store, rpc, { networkId: 9, startLedger: 1, checkpointEveryLedgers: 1, wasmRegistry: new WasmRegistry([...KNOWN_DOB_WASMS, ...knownWasms]) });
+    const zombie = new NetworkIngestor(store, rpc, {
+      networkId: 9,
+      startLedger: 1,
+      checkpointEveryLedgers: 1,
+      wasmRegistry: new WasmRegistry([...KNOWN_DOB_WASMS, ...knownWasms]),
+    });
     expect(await zombie.step()).toBe('advanced');
     const zombieNext = zombie.status().nextLedger!;
 
     const keeper = new LeaseKeeper(createSqlLeaseStore(db), leaseOwner('indexer'), { durationMs: 2_000, heartbeatMs: 200 });
     const resumedAt: unknown[] = [];
-    const logger: IndexerLogger = { info: (msg, fields) => void (msg === 'ingestion resumed' && resumedAt.push(fields?.nextLedger)), warn: () => {}, error: () => {} };
+    const logger: IndexerLogger = {
+      info: (msg, fields) => void (msg === 'ingestion resumed' && resumedAt.push(fields?.nextLedger)),
+      warn: () => {},
+      error: () => {},
+    };
     const owner = startLeasedNetworkIndexing(store, { rpc, networkId: 9, startLedger: 1, knownWasms, scheduler: false, logger }, keeper);
     await keeper.start();
     await until('the new owner live', () => owner.current()?.status().state === 'live');

@@ -15,11 +15,7 @@ export type RegisterPoolOutcome = 'registered' | 'updated' | 'unchanged';
  * First call appends PoolRegistered; later calls append PoolMetadataUpdated with only the changed fields, or
  * nothing. Optimistic concurrency on the pool stream; a concurrent append (e.g. the indexer) is retried.
  */
-export async function registerPool(
-  store: EventStore,
-  input: RegisterPoolInput,
-  clock: () => Date = () => new Date(),
-): Promise<RegisterPoolOutcome> {
+export async function registerPool(store: EventStore, input: RegisterPoolInput, clock: () => Date = () => new Date()): Promise<RegisterPoolOutcome> {
   const metadata = poolMetadataSchema.parse(input.metadata);
   const streamId = poolStreamId(input.networkId, input.pool);
   for (let attempt = 0; ; attempt += 1) {

@@ -19,10 +19,6 @@ export async function registerSeededPools(store: EventStore, networkId: number, 
       max_participants: p.max_participants,
       token_to_distribute: p.token_to_distribute,
     };
-    await registerPool(
-      store,
-      { networkId, pool: p.pool_address, metadata },
-      () => new Date(p.created_at),
-    );
+    await registerPool(store, { networkId, pool: p.pool_address, metadata }, () => new Date(p.created_at));
   }
 }

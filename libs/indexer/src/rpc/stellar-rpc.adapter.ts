@@ -1,14 +1,6 @@
 import { Address, rpc, xdr } from '@stellar/stellar-sdk';
 import type { RawChainEvent } from '../decoding/chain-event';
-import type {
-  ChainRpc,
-  ContractExecutableInfo,
-  ContractInvocation,
-  GetEventsPage,
-  GetEventsRequest,
-  RpcCallOptions,
-  RpcHealth,
-} from './chain-rpc.port';
+import type { ChainRpc, ContractExecutableInfo, ContractInvocation, GetEventsPage, GetEventsRequest, RpcCallOptions, RpcHealth } from './chain-rpc.port';
 
 export interface StellarRpcOptions {
   readonly rpcUrl: string;
@@ -102,9 +94,7 @@ export function createStellarChainRpc(options: StellarRpcOptions): ChainRpc {
       const instance = val.contractData.val;
       if (instance.type !== 'scvContractInstance') return null;
       const exe = instance.instance.executable;
-      return exe.type === 'contractExecutableWasm'
-        ? { kind: 'wasm', hash: Buffer.from(exe.wasmHash.toBytes()).toString('hex') }
-        : { kind: 'sac' };
+      return exe.type === 'contractExecutableWasm' ? { kind: 'wasm', hash: Buffer.from(exe.wasmHash.toBytes()).toString('hex') } : { kind: 'sac' };
     },
     async getInvocation(txHash: string, o?: RpcCallOptions): Promise<ContractInvocation | null> {
       const res = await call<{ status: string; envelopeXdr?: string }>('getTransaction', { hash: txHash }, o);

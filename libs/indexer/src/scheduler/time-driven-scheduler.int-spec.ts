@@ -120,8 +120,6 @@ describe('registerPool', () => {
   });
 
   it('rejects metadata the catalog does not allow (float APR as a number is not a decimal string)', async () => {
-    await expect(
-      registerPool(store, { networkId: 202, pool: POOL, metadata: { ...metadata, estimated_apr: 8.5 as unknown as string } }),
-    ).rejects.toThrow();
+    await expect(registerPool(store, { networkId: 202, pool: POOL, metadata: { ...metadata, estimated_apr: 8.5 as unknown as string } })).rejects.toThrow();
   });
 });

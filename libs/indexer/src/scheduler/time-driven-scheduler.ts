@@ -1,11 +1,4 @@
-import {
-  CampaignEffectivelyFailed,
-  RoundClaimAvailable,
-  campaignStreamId,
-  derivedEventId,
-  isEventOf,
-  poolStreamId,
-} from '@dob/domain';
+import { CampaignEffectivelyFailed, RoundClaimAvailable, campaignStreamId, derivedEventId, isEventOf, poolStreamId } from '@dob/domain';
 import { START, type EventStore, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
 
 /** Event types the scheduler folds to know what is due. */

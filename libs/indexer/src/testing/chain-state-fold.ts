@@ -129,7 +129,11 @@ function apply(s: FoldedChainState, type: string, d: Data): void {
       credit(inner(s.tokenBalances, contract), d.from, -BigInt(d.amount));
       return;
     case 'ListingCreated':
-      inner(s.listings, d.pool).set(d.seller, { sharesForSale: BigInt(d.shares_amount), pricePerShare: BigInt(d.price_per_share), paymentToken: d.payment_token });
+      inner(s.listings, d.pool).set(d.seller, {
+        sharesForSale: BigInt(d.shares_amount),
+        pricePerShare: BigInt(d.price_per_share),
+        paymentToken: d.payment_token,
+      });
       if (!s.sellers.has(d.pool)) s.sellers.set(d.pool, new Set());
       s.sellers.get(d.pool)!.add(d.seller);
       return;

@@ -88,7 +88,9 @@ export function buildAsyncApiDocument(catalog: EventCatalog, o: AsyncApiOptions 
     messages[type] = {
       name: type,
       title: type,
-      summary: `${ceType} on ${ANALYST_TOPICS.filter((t) => t.eventTypes.includes(type)).map((t) => t.topic).join(', ')}`,
+      summary: `${ceType} on ${ANALYST_TOPICS.filter((t) => t.eventTypes.includes(type))
+        .map((t) => t.topic)
+        .join(', ')}`,
       contentType: 'application/cloudevents+json',
       headers: { $ref: '#/components/schemas/AnalystHeaders' },
       payload: {
@@ -111,7 +113,8 @@ export function buildAsyncApiDocument(catalog: EventCatalog, o: AsyncApiOptions 
     channels[channelId(t)] = {
       address: t.topic,
       title: t.topic,
-      description: `${t.summary} Keyed by the pool (or campaign) contract address: one key's events are in one ` +
+      description:
+        `${t.summary} Keyed by the pool (or campaign) contract address: one key's events are in one ` +
         'partition, in event-store order. Delivered at least once: deduplicate on the CloudEvent id.',
       messages: refs,
       bindings: { kafka: { partitions: o.partitions ?? 3, replicas: o.replicationFactor ?? 1, bindingVersion: '0.5.0' } },

@@ -70,7 +70,9 @@ describe('kafkajs publisher on Apache Kafka 4.1', () => {
           expect(order).toEqual(sent.filter((s) => s.topic === topic && s.key === key).map((s) => JSON.parse(s.value).n));
         }
       }
-      expect(got.find((m) => m.headers.ce_id === 'id-7')).toMatchObject({ headers: { ce_type: 'test.v1', 'content-type': expect.stringContaining('cloudevents') } });
+      expect(got.find((m) => m.headers.ce_id === 'id-7')).toMatchObject({
+        headers: { ce_type: 'test.v1', 'content-type': expect.stringContaining('cloudevents') },
+      });
     } finally {
       await reader.stop();
     }

@@ -46,7 +46,17 @@ const cursor = (n: number) => ({
   id: derivedEventId('cursor', n),
   type: 'IngestionCursorAdvanced',
   version: 1,
-  data: { network_id: 9, from_ledger: n, to_ledger: n, next_ledger: n + 1, latest_ledger: n, latest_ledger_closed_at: null, chain_events: 0, domain_events: 0, undecoded: 0 },
+  data: {
+    network_id: 9,
+    from_ledger: n,
+    to_ledger: n,
+    next_ledger: n + 1,
+    latest_ledger: n,
+    latest_ledger_closed_at: null,
+    chain_events: 0,
+    domain_events: 0,
+    undecoded: 0,
+  },
 });
 
 const until = async (what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 20_000) => {
@@ -73,7 +83,15 @@ describe.each(testDatabases())('kafka relay on $name (fake broker)', (factory) =
   });
 
   const relay = (publisher: EventPublisher, o: Partial<KafkaRelayOptions> = {}) => {
-    const r = new KafkaRelay({ events: store, checkpoints: createSqlReadModelStore(db), publisher, batchSize: 7, pollIntervalMs: 20, retry: { baseMs: 5, capMs: 20 }, ...o });
+    const r = new KafkaRelay({
+      events: store,
+      checkpoints: createSqlReadModelStore(db),
+      publisher,
+      batchSize: 7,
+      pollIntervalMs: 20,
+      retry: { baseMs: 5, capMs: 20 },
+      ...o,
+    });
     relays.push(r);
     r.start();
     return r;
@@ -174,7 +192,11 @@ describe.each(testDatabases())('kafka relay on $name (fake broker)', (factory) =
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     const slow = new FakePublisher();
-    const held: EventPublisher = { ensureTopics: (t) => slow.ensureTopics(t), publish: async (m) => (await gate, slow.publish(m)), close: async () => undefined };
+    const held: EventPublisher = {
+      ensureTopics: (t) => slow.ensureTopics(t),
+      publish: async (m) => (await gate, slow.publish(m)),
+      close: async () => undefined,
+    };
     const a = relay(held, { batchSize: 50 });
     await until('relay A to hold its only page', () => slow.attempts.length === 0 && a.health().details.state !== 'starting');
     const b = relay(new FakePublisher(), { batchSize: 50 });

@@ -1,13 +1,6 @@
 import type { LeaseFence } from '@dob/leases';
 import { START, comparePositions, positionToString, type EventStore, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
-import {
-  matchingEvents,
-  slotReport,
-  type SqlProjectionDefinition,
-  type ProjectionSlot,
-  type ReadModelStore,
-  type SlotState,
-} from '@dob/projections';
+import { matchingEvents, slotReport, type SqlProjectionDefinition, type ProjectionSlot, type ReadModelStore, type SlotState } from '@dob/projections';
 import { RELAYED_EVENT_TYPES } from '../analyst-topics';
 
 /**
@@ -17,7 +10,10 @@ import { RELAYED_EVENT_TYPES } from '../analyst-topics';
  * slot with an empty table list whose "apply" happens on the broker before the move.
  */
 export function relayCheckpointName(topicPrefix = ''): string {
-  const suffix = topicPrefix.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toLowerCase();
+  const suffix = topicPrefix
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toLowerCase();
   return suffix ? `kafka_relay_${suffix}` : 'kafka_relay';
 }
 
@@ -72,9 +68,7 @@ export class RelayCheckpoint {
     const position = state?.position ?? START;
     const report = state ? slotReport(state, head, matchingEvents(this.definition, stats)) : null;
     const oldest =
-      comparePositions(position, head) >= 0
-        ? undefined
-        : (await events.readAll({ after: position, maxCount: 1, types: RELAYED_EVENT_TYPES })).events[0];
+      comparePositions(position, head) >= 0 ? undefined : (await events.readAll({ after: position, maxCount: 1, types: RELAYED_EVENT_TYPES })).events[0];
     return {
       checkpoint: this.slot.name,
       exists: state !== null,

@@ -28,7 +28,9 @@ function pushTo(map: Map<string, string[]>, key: string, value: string): void {
  * ids must leave exactly the store's events of that partition's keys, in `$all` order — no gap, no reordering.
  */
 export function checkDelivery(storeEvents: readonly RecordedEvent[], messages: readonly ReadMessage[], topicPrefix = ''): DeliveryReport {
-  const sorted = [...messages].sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition || (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0));
+  const sorted = [...messages].sort(
+    (a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition || (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0),
+  );
   const seen = new Set<string>();
   const firstByPartition = new Map<string, string[]>();
   const partitionOfKey = new Map<string, Set<string>>();
@@ -61,9 +63,7 @@ export function checkDelivery(storeEvents: readonly RecordedEvent[], messages: r
     pushTo(expectedByPartition, where, e.id);
   }
   const partitions = new Set([...firstByPartition.keys(), ...expectedByPartition.keys()]);
-  const partitionsOutOfLine = [...partitions].filter(
-    (p) => JSON.stringify(firstByPartition.get(p) ?? []) !== JSON.stringify(expectedByPartition.get(p) ?? []),
-  );
+  const partitionsOutOfLine = [...partitions].filter((p) => JSON.stringify(firstByPartition.get(p) ?? []) !== JSON.stringify(expectedByPartition.get(p) ?? []));
   const expected = storeEvents.filter((e) => routeEvent(e)).length;
   return {
     expected,

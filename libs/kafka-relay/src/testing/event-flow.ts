@@ -31,7 +31,21 @@ export function flowEvent(run: string, n: number, pools: number): FlowAppend {
   const base = { id: derivedEventId('relay-flow', run, n), version: 1 };
   const event: NewEvent =
     kind === 0
-      ? { ...base, type: 'ListingSold', data: { chain, pool, seller, buyer, shares_sold: String(1 + (n % 50)), total_price: String((1 + (n % 50)) * 500_000), price_per_share: '500000', payment_token: USDC, shares_remaining: null } }
+      ? {
+          ...base,
+          type: 'ListingSold',
+          data: {
+            chain,
+            pool,
+            seller,
+            buyer,
+            shares_sold: String(1 + (n % 50)),
+            total_price: String((1 + (n % 50)) * 500_000),
+            price_per_share: '500000',
+            payment_token: USDC,
+            shares_remaining: null,
+          },
+        }
       : kind === 1
         ? { ...base, type: 'SharesTransferred', data: { chain, pool, from: seller, to: buyer, shares: String(1 + (n % 50)), reason: 'marketplace_sale' } }
         : { ...base, type: 'RoundClaimed', data: { chain, shareholder: buyer, round_id: String(1 + (n % 4)), token: USDC, amount: String(n * 10) } };

@@ -23,8 +23,7 @@ export interface TestBroker {
 }
 
 const KAFKA_VERSION = process.env.KAFKA_VERSION ?? '4.1.1';
-const cacheDir = () =>
-  process.env.DOB_SERVICES_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'dob-services');
+const cacheDir = () => process.env.DOB_SERVICES_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'dob-services');
 
 export function kafkaJarsDir(): string {
   return join(cacheDir(), `kafka-${KAFKA_VERSION}`, 'libs');
@@ -82,9 +81,17 @@ export async function startTestBroker(options: { startTimeoutMs?: number } = {})
   );
   writeFileSync(
     log4j,
-    ['rootLogger.level=WARN', 'rootLogger.appenderRef.f.ref=F', 'appender.f.type=Console', 'appender.f.name=F',
-      'appender.f.layout.type=PatternLayout', 'appender.f.layout.pattern=[%d] %p %m (%c)%n',
-      'logger.server.name=kafka.server.KafkaRaftServer', 'logger.server.level=INFO', ''].join('\n'),
+    [
+      'rootLogger.level=WARN',
+      'rootLogger.appenderRef.f.ref=F',
+      'appender.f.type=Console',
+      'appender.f.name=F',
+      'appender.f.layout.type=PatternLayout',
+      'appender.f.layout.pattern=[%d] %p %m (%c)%n',
+      'logger.server.name=kafka.server.KafkaRaftServer',
+      'logger.server.level=INFO',
+      '',
+    ].join('\n'),
   );
   const java = ['-cp', `${libs}/*`, `-Dlog4j2.configurationFile=${log4j}`];
   const format = spawnSync(

@@ -201,7 +201,11 @@ export async function writeGuarded(db: Db, writes: readonly StoredWrite[], sessi
     const known = all.filter((w) => !w.fresh).map((w) => w.doc);
     try {
       if (fresh.length) await collection.insertMany(fresh, { ordered: false, session });
-      if (known.length) await collection.bulkWrite(known.map((d) => ({ replaceOne: { filter: filter(d), replacement: d, upsert: true } })), { ordered: false, session });
+      if (known.length)
+        await collection.bulkWrite(
+          known.map((d) => ({ replaceOne: { filter: filter(d), replacement: d, upsert: true } })),
+          { ordered: false, session },
+        );
     } catch (e) {
       if (!onlyDuplicates(e)) throw e;
       for (const { doc } of all) {

@@ -66,11 +66,10 @@ export interface ServingCollections {
 
 /** One find over the bookkeeping: every projection's serving collections and the cache token. */
 export async function readServingCollections(db: Db): Promise<ServingCollections> {
-  const docs = (await db.collection(READ_MODEL_STATE).find({ kind: { $in: ['slot', 'active', 'changes'] } }).toArray()) as unknown as (
-    | SlotDoc
-    | ActiveDoc
-    | { _id: string; kind: 'changes'; n: number }
-  )[];
+  const docs = (await db
+    .collection(READ_MODEL_STATE)
+    .find({ kind: { $in: ['slot', 'active', 'changes'] } })
+    .toArray()) as unknown as (SlotDoc | ActiveDoc | { _id: string; kind: 'changes'; n: number })[];
   const slots = new Map(docs.filter((d): d is SlotDoc => d.kind === 'slot').map((d) => [d._id, d]));
   const tables = new Map<string, ProjectionTables>();
   const parts: string[] = [];
@@ -89,9 +88,7 @@ export async function readServingCollections(db: Db): Promise<ServingCollections
 
 /** Tells readers' caches that service-owned data they read changed (one counter per kind of data). */
 export async function bumpChanges(db: Db, what: string): Promise<void> {
-  await db.collection<{ _id: string; kind: string; n: number }>(READ_MODEL_STATE).updateOne(
-    { _id: `changes:${what}` },
-    { $set: { kind: 'changes' }, $inc: { n: 1 } },
-    { upsert: true },
-  );
+  await db
+    .collection<{ _id: string; kind: string; n: number }>(READ_MODEL_STATE)
+    .updateOne({ _id: `changes:${what}` }, { $set: { kind: 'changes' }, $inc: { n: 1 } }, { upsert: true });
 }

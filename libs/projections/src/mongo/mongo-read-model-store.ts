@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LeaseFence } from '@dob/leases';
 import { encodePosition, type MongoDatabase } from '@dob/mongo';
-import {
-  START,
-  positionFromString as parsePosition,
-  positionToString as formatPosition,
-  type GlobalPosition,
-  type RecordedEvent,
-} from '@dob/event-store';
+import { START, positionFromString as parsePosition, positionToString as formatPosition, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
 import { BSON, type ClientSession, type Db, type Document } from 'mongodb';
 import { reduceBatch, type DocumentWrite } from '../documents/batch-state';
 import type { Doc } from '../documents/collections';
@@ -241,7 +235,11 @@ class MongoReadModelStore implements ReadModelStore {
         // A fresh cache per attempt: withTransaction may retry, and an aborted attempt's reads must not linger.
         const cache = new SlotCache(cp.resets, cp.position, false, this.cacheLimit);
         const reduced = events.length ? await this.reduce(def, cp.tables, events, cache, session) : [];
-        await writeGuarded(this.db, reduced.map((r) => r.stored), session);
+        await writeGuarded(
+          this.db,
+          reduced.map((r) => r.stored),
+          session,
+        );
         const moved = await this.bookkeeping.updateOne(
           { _id: cp._id, position: cp.position, pending: null, resets: cp.resets, ...fenceFilter(fence) },
           { $set: { position: formatPosition(next), updated_at: new Date(), ...fenceSet(fence) }, $inc: { events_applied: events.length } },
@@ -341,8 +339,16 @@ class MongoReadModelStore implements ReadModelStore {
       { _id: cp._id, resets: cp.resets },
       {
         $set: {
-          tables, resets, position: formatPosition(START), status: 'catching_up', events_applied: 0, error: null, failed_event_id: null,
-          failed_position: null, pending: null, updated_at: new Date(),
+          tables,
+          resets,
+          position: formatPosition(START),
+          status: 'catching_up',
+          events_applied: 0,
+          error: null,
+          failed_event_id: null,
+          failed_position: null,
+          pending: null,
+          updated_at: new Date(),
         },
       },
     );
@@ -377,7 +383,10 @@ class MongoReadModelStore implements ReadModelStore {
   private async dropRetired(): Promise<void> {
     const due = (await this.bookkeeping.find({ kind: 'retired', drop_after: { $lte: new Date() } }).toArray()) as RetiredDoc[];
     for (const r of due) {
-      await this.db.collection(r.collection).drop().catch(() => undefined); // already gone is fine
+      await this.db
+        .collection(r.collection)
+        .drop()
+        .catch(() => undefined); // already gone is fine
       await this.bookkeeping.deleteOne({ _id: r._id });
     }
   }
@@ -387,7 +396,10 @@ class MongoReadModelStore implements ReadModelStore {
   }
 
   private async slotDocs(name?: string): Promise<SlotDoc[]> {
-    const docs = await this.bookkeeping.find({ kind: 'slot', ...(name ? { name } : {}) }).sort({ name: 1, version: 1, generation: 1 }).toArray();
+    const docs = await this.bookkeeping
+      .find({ kind: 'slot', ...(name ? { name } : {}) })
+      .sort({ name: 1, version: 1, generation: 1 })
+      .toArray();
     return docs as SlotDoc[];
   }
 
@@ -415,7 +427,8 @@ function toState(s: SlotDoc, active: readonly ActiveDoc[]): SlotState {
     position: parsePosition(s.position),
     status: s.status,
     eventsApplied: s.events_applied,
-    fault: s.error === null ? null : { error: s.error, eventId: s.failed_event_id, position: s.failed_position === null ? null : parsePosition(s.failed_position) },
+    fault:
+      s.error === null ? null : { error: s.error, eventId: s.failed_event_id, position: s.failed_position === null ? null : parsePosition(s.failed_position) },
     tables: Object.freeze({ ...s.tables }),
     active: active.some((a) => a.name === s.name && a.version === s.version && a.generation === s.generation),
     updatedAt: s.updated_at,
@@ -449,6 +462,5 @@ function chunk(batch: string, slot: string, writes: readonly StoredWrite[]): Jou
  * previous owner's next commit point fails. (FerretDB's conditional updates are not atomic under concurrency: run
  * one projector there.)
  */
-const fenceFilter = (fence?: LeaseFence) =>
-  fence ? { $or: [{ fence: { $exists: false } }, { fence: null }, { fence: { $lte: fence.token } }] } : {};
+const fenceFilter = (fence?: LeaseFence) => (fence ? { $or: [{ fence: { $exists: false } }, { fence: null }, { fence: { $lte: fence.token } }] } : {});
 const fenceSet = (fence?: LeaseFence) => (fence ? { fence: fence.token } : {});

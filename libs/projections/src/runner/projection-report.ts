@@ -1,9 +1,4 @@
-import {
-  comparePositions,
-  positionToString as formatPosition,
-  type EventStoreStats,
-  type GlobalPosition,
-} from '@dob/event-store';
+import { comparePositions, positionToString as formatPosition, type EventStoreStats, type GlobalPosition } from '@dob/event-store';
 import type { ProjectionHeader, ProjectionSlot, ProjectionStatus } from '../projection';
 import type { ProjectionFault, SlotState } from '../read-model-store.port';
 

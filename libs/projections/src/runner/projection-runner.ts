@@ -138,11 +138,7 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
 
   async status(): Promise<ProjectionReport[]> {
     await this.init();
-    const [head, stats, states] = await Promise.all([
-      this.store.headPosition(),
-      this.store.stats(),
-      this.readModels.states(),
-    ]);
+    const [head, stats, states] = await Promise.all([this.store.headPosition(), this.store.stats(), this.readModels.states()]);
     return [...this.entries.values()].map((entry) => {
       const def = entry.definition;
       const matching = matchingEvents(def, stats);

@@ -1,13 +1,5 @@
 import type { SqlExecutor } from '@dob/sql';
-import {
-  parseFields,
-  parseIndexKey,
-  type CollectionSpec,
-  type CollectionSpecs,
-  type Doc,
-  type FieldType,
-  type ParsedField,
-} from '../documents/collections';
+import { parseFields, parseIndexKey, type CollectionSpec, type CollectionSpecs, type Doc, type FieldType, type ParsedField } from '../documents/collections';
 import type { DocumentSource, DocumentWrite } from '../documents/batch-state';
 import type { ProjectionTables } from '../projection';
 

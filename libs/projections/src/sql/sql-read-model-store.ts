@@ -1,21 +1,17 @@
 import { LeaseLostError, assertLeaseHeld, boundFencedTransaction, type LeaseFence } from '@dob/leases';
 import type { SqlDatabase, SqlExecutor } from '@dob/sql';
-import {
-  START,
-  positionFromString as parsePosition,
-  positionToString as formatPosition,
-  type GlobalPosition,
-  type RecordedEvent,
-} from '@dob/event-store';
+import { START, positionFromString as parsePosition, positionToString as formatPosition, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
 import { reduceBatch } from '../documents/batch-state';
 import type { Doc } from '../documents/collections';
-import { isSqlProjection, type ProjectionDefinition, type ProjectionSlot, type ProjectionStatus, type ProjectionTables, type SqlProjectionDefinition } from '../projection';
 import {
-  CheckpointConflictError,
-  type ProjectionFault,
-  type ReadModelStore,
-  type SlotState,
-} from '../read-model-store.port';
+  isSqlProjection,
+  type ProjectionDefinition,
+  type ProjectionSlot,
+  type ProjectionStatus,
+  type ProjectionTables,
+  type SqlProjectionDefinition,
+} from '../projection';
+import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type SlotState } from '../read-model-store.port';
 import { physicalTables, readModelView } from './read-model-names';
 import { SqlDocumentSource, createTablesSql, readAllDocuments, writeDocuments } from './sql-collections';
 
@@ -138,18 +134,12 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   }
 
   async state(slot: ProjectionSlot): Promise<SlotState | null> {
-    const { rows } = await this.db.query<CheckpointRow>(
-      `${SELECT_STATES} WHERE c.name = $1 AND c.version = $2 AND c.generation = $3`,
-      slotParams(slot),
-    );
+    const { rows } = await this.db.query<CheckpointRow>(`${SELECT_STATES} WHERE c.name = $1 AND c.version = $2 AND c.generation = $3`, slotParams(slot));
     return rows[0] ? toState(rows[0]) : null;
   }
 
   async activeSlot(name: string): Promise<ProjectionSlot | null> {
-    const { rows } = await this.db.query<ProjectionSlot>(
-      'SELECT name, version, generation FROM projection_active WHERE name = $1',
-      [name],
-    );
+    const { rows } = await this.db.query<ProjectionSlot>('SELECT name, version, generation FROM projection_active WHERE name = $1', [name]);
     return rows[0] ?? null;
   }
 
@@ -202,23 +192,14 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
 
   async setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void> {
     if (fault === undefined) {
-      await this.db.query(
-        `UPDATE projection_checkpoints SET status = $4, updated_at = now() WHERE ${WHERE_SLOT}`,
-        [...slotParams(slot), status],
-      );
+      await this.db.query(`UPDATE projection_checkpoints SET status = $4, updated_at = now() WHERE ${WHERE_SLOT}`, [...slotParams(slot), status]);
       return;
     }
     await this.db.query(
       `UPDATE projection_checkpoints
           SET status = $4, error = $5, failed_event_id = $6, failed_position = $7, updated_at = now()
         WHERE ${WHERE_SLOT}`,
-      [
-        ...slotParams(slot),
-        status,
-        fault?.error ?? null,
-        fault?.eventId ?? null,
-        fault?.position ? formatPosition(fault.position) : null,
-      ],
+      [...slotParams(slot), status, fault?.error ?? null, fault?.eventId ?? null, fault?.position ? formatPosition(fault.position) : null],
     );
   }
 
@@ -228,10 +209,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       const target = await lockedRow(tx, slot);
       if (!target) throw new CheckpointConflictError(slot, 'cannot activate: slot does not exist');
       if (target.status === 'faulted') throw new CheckpointConflictError(slot, 'cannot activate: slot is faulted');
-      const { rows } = await tx.query<ProjectionSlot>(
-        'SELECT name, version, generation FROM projection_active WHERE name = $1',
-        [slot.name],
-      );
+      const { rows } = await tx.query<ProjectionSlot>('SELECT name, version, generation FROM projection_active WHERE name = $1', [slot.name]);
       const previous = rows[0] ?? null;
       const previousTables = previous ? ((await lockedRow(tx, previous))?.tables ?? {}) : {};
       // Views of tables the new slot no longer has go away; the others are re-pointed. DDL is transactional in
@@ -262,10 +240,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   async dropSlot(slot: ProjectionSlot): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
-      const { rows } = await tx.query(
-        'SELECT 1 FROM projection_active WHERE name = $1 AND version = $2 AND generation = $3',
-        slotParams(slot),
-      );
+      const { rows } = await tx.query('SELECT 1 FROM projection_active WHERE name = $1 AND version = $2 AND generation = $3', slotParams(slot));
       if (rows.length) throw new Error(`refusing to drop ${slot.name} v${slot.version} g${slot.generation}: it serves`);
       const row = await lockedRow(tx, slot);
       if (!row) return;
@@ -280,10 +255,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
       const row = await lockedRow(tx, slot);
       if (!row) throw new CheckpointConflictError(slot, 'cannot reset: slot does not exist');
-      const { rows } = await tx.query(
-        'SELECT 1 FROM projection_active WHERE name = $1 AND version = $2 AND generation = $3',
-        slotParams(slot),
-      );
+      const { rows } = await tx.query('SELECT 1 FROM projection_active WHERE name = $1 AND version = $2 AND generation = $3', slotParams(slot));
       const active = rows.length > 0;
       const tables = this.tablesFor(slot, logicalTables(def));
       if (active) for (const t of Object.keys(row.tables)) await tx.exec(`DROP VIEW IF EXISTS ${readModelView(slot.name, t)}`);
@@ -316,10 +288,7 @@ const fencedOut = (slot: ProjectionSlot) => (e: unknown) => {
   throw e instanceof LeaseLostError ? new CheckpointConflictError(slot, e.message) : e;
 };
 
-async function lockedRow(
-  tx: SqlExecutor,
-  slot: ProjectionSlot,
-): Promise<{ status: ProjectionStatus; tables: Record<string, string> } | undefined> {
+async function lockedRow(tx: SqlExecutor, slot: ProjectionSlot): Promise<{ status: ProjectionStatus; tables: Record<string, string> } | undefined> {
   const { rows } = await tx.query<{ status: ProjectionStatus; tables: Record<string, string> }>(
     `SELECT status, tables FROM projection_checkpoints WHERE ${WHERE_SLOT} FOR UPDATE`,
     slotParams(slot),

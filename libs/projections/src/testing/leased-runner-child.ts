@@ -21,10 +21,10 @@ export const probeProjection = (applyMs: number): SqlProjectionDefinition => ({
   },
   async apply(tx, events, tables) {
     process.stdout.write(`applying ${events.length}\n`);
-    await tx.query(
-      `INSERT INTO ${tables.applied} (event_id, pid, at) SELECT id, $2, clock_timestamp() FROM unnest($1::text[]) AS id`,
-      [events.map((e) => e.id), process.pid],
-    );
+    await tx.query(`INSERT INTO ${tables.applied} (event_id, pid, at) SELECT id, $2, clock_timestamp() FROM unnest($1::text[]) AS id`, [
+      events.map((e) => e.id),
+      process.pid,
+    ]);
     await new Promise((r) => setTimeout(r, applyMs));
   },
 });

@@ -16,13 +16,17 @@ export interface FeaturedOverride {
 }
 
 export async function migrateFeaturedOverrides(db: SqlDatabase | SqlExecutor): Promise<void> {
-  await migrateSchema(db, 'dob.featured.migrate', `CREATE TABLE IF NOT EXISTS ${FEATURED_OVERRIDES_TABLE} (
+  await migrateSchema(
+    db,
+    'dob.featured.migrate',
+    `CREATE TABLE IF NOT EXISTS ${FEATURED_OVERRIDES_TABLE} (
     network_id int  NOT NULL,
     address    text NOT NULL,
     reason     text NOT NULL,
     position   int  NOT NULL DEFAULT 0,
     PRIMARY KEY (network_id, address)
-  )`);
+  )`,
+  );
 }
 
 export async function setFeaturedOverride(db: SqlExecutor, o: FeaturedOverride): Promise<void> {

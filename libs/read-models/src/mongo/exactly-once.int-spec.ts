@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { TEST_MONGODB_URL, createTestMongoDatabase, type MongoDatabase } from '@dob/mongo';
-import { ProjectionRunner, READ_MODEL_JOURNAL, READ_MODEL_STATE, createMongoReadModelStore, type ProjectionDefinition, type ReadModelStore } from '@dob/projections';
+import {
+  ProjectionRunner,
+  READ_MODEL_JOURNAL,
+  READ_MODEL_STATE,
+  createMongoReadModelStore,
+  type ProjectionDefinition,
+  type ReadModelStore,
+} from '@dob/projections';
 import { TEST_POSTGRES_URL, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { credit, ledgerProjection } from '../../../projections/src/testing/ledger.projection';
 import { readModelProjections } from '../projections';
@@ -59,8 +66,15 @@ describe('exactly-once read models across SIGKILL (MongoDB store on FerretDB)', 
     const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '../testing/mongo-kill-child.ts')], {
       cwd: ROOT,
       env: {
-        ...process.env, NODE_OPTIONS: '', DATABASE_URL: TEST_POSTGRES_URL, SCHEMA: schema, MONGODB_URL: TEST_MONGODB_URL,
-        MONGODB_DB: crashed.db.databaseName, KILL_STEP: kill.step, KILL_AT: String(randomInt(2, 8)), KILL_DELAY_MS: String(kill.delayMs ?? 0),
+        ...process.env,
+        NODE_OPTIONS: '',
+        DATABASE_URL: TEST_POSTGRES_URL,
+        SCHEMA: schema,
+        MONGODB_URL: TEST_MONGODB_URL,
+        MONGODB_DB: crashed.db.databaseName,
+        KILL_STEP: kill.step,
+        KILL_AT: String(randomInt(2, 8)),
+        KILL_DELAY_MS: String(kill.delayMs ?? 0),
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

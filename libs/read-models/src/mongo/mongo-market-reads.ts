@@ -23,14 +23,26 @@ type SaleDoc = { network_id: number; pool: string; total_price: bigint; payment_
 
 /** Listings with their pool's name, ticker and version and their token's learned symbol (lookups, no $lookup). */
 async function toListingRows(m: Models, listings: readonly ListingDoc[]): Promise<ListingRow[]> {
-  const pools = await m.byKeys<PoolDoc>(...POOLS, listings.map((l) => ({ network_id: l.network_id, address: l.pool })));
+  const pools = await m.byKeys<PoolDoc>(
+    ...POOLS,
+    listings.map((l) => ({ network_id: l.network_id, address: l.pool })),
+  );
   return Promise.all(
     listings.map(async (l) => {
       const p = pools.get(m.id(...POOLS, { network_id: l.network_id, address: l.pool }));
       return {
-        sale_address: l.sale_address, network_id: l.network_id, pool: l.pool, seller: l.seller, shares_amount: l.shares_amount.toString(),
-        price_per_share: l.price_per_share.toString(), payment_token: l.payment_token, status: l.status, created_at: new Date(l.created_at),
-        pool_name: p?.name ?? null, pool_ticker: p?.ticker ?? null, pool_version: p?.pool_version ?? null,
+        sale_address: l.sale_address,
+        network_id: l.network_id,
+        pool: l.pool,
+        seller: l.seller,
+        shares_amount: l.shares_amount.toString(),
+        price_per_share: l.price_per_share.toString(),
+        payment_token: l.payment_token,
+        status: l.status,
+        created_at: new Date(l.created_at),
+        pool_name: p?.name ?? null,
+        pool_ticker: p?.ticker ?? null,
+        pool_version: p?.pool_version ?? null,
         payment_token_symbol: await m.symbolOf(l.network_id, l.payment_token),
       };
     }),

@@ -25,7 +25,10 @@ const DAY_MS = 86_400_000;
 
 /** Member stats of pools with members (the SQL store's `member_count > 0` join), by pool id. */
 async function memberStats(m: Models, pools: readonly PoolDoc[]): Promise<Map<string, MemberStatsDoc>> {
-  const stats = await m.byKeys<MemberStatsDoc>(...STATS, pools.map((p) => ({ network_id: p.network_id, pool: p.address })));
+  const stats = await m.byKeys<MemberStatsDoc>(
+    ...STATS,
+    pools.map((p) => ({ network_id: p.network_id, pool: p.address })),
+  );
   for (const [id, s] of stats) if (s.member_count <= 0) stats.delete(id);
   return stats;
 }
@@ -36,14 +39,33 @@ async function toPoolRows(m: Models, pools: readonly PoolDoc[]): Promise<PoolRow
     pools.map(async (p) => {
       const s = stats.get(m.id(...STATS, { network_id: p.network_id, pool: p.address }));
       return {
-        network_id: p.network_id, address: p.address, name: p.name, ticker: p.ticker, access_type: p.access_type,
-        distribution_type: p.distribution_type, estimated_apr: p.estimated_apr, max_participants: p.max_participants,
-        token_to_distribute: p.token_to_distribute, created_at: date(p.created_at), member_count: s?.member_count ?? 0,
-        total_shares: (s?.total_shares ?? 0n).toString(), pool_version: p.pool_version, creator_address: p.creator_address,
-        locked: p.locked, mutable: p.mutable, min_interval_seconds: text(p.min_interval_seconds), claim_delay_seconds: text(p.claim_delay_seconds),
-        round_expiry_seconds: text(p.round_expiry_seconds), schedule_enabled: p.schedule_enabled, schedule_first: text(p.schedule_first),
-        schedule_interval: text(p.schedule_interval), schedule_total: p.schedule_total, distribution_count: p.distribution_count,
-        total_distributed: p.total_distributed.toString(), last_distribution_at: date(p.last_distribution_at), distribution_token: p.distribution_token,
+        network_id: p.network_id,
+        address: p.address,
+        name: p.name,
+        ticker: p.ticker,
+        access_type: p.access_type,
+        distribution_type: p.distribution_type,
+        estimated_apr: p.estimated_apr,
+        max_participants: p.max_participants,
+        token_to_distribute: p.token_to_distribute,
+        created_at: date(p.created_at),
+        member_count: s?.member_count ?? 0,
+        total_shares: (s?.total_shares ?? 0n).toString(),
+        pool_version: p.pool_version,
+        creator_address: p.creator_address,
+        locked: p.locked,
+        mutable: p.mutable,
+        min_interval_seconds: text(p.min_interval_seconds),
+        claim_delay_seconds: text(p.claim_delay_seconds),
+        round_expiry_seconds: text(p.round_expiry_seconds),
+        schedule_enabled: p.schedule_enabled,
+        schedule_first: text(p.schedule_first),
+        schedule_interval: text(p.schedule_interval),
+        schedule_total: p.schedule_total,
+        distribution_count: p.distribution_count,
+        total_distributed: p.total_distributed.toString(),
+        last_distribution_at: date(p.last_distribution_at),
+        distribution_token: p.distribution_token,
         token_to_distribute_symbol: await m.symbolOf(p.network_id, p.token_to_distribute),
         distribution_token_symbol: await m.symbolOf(p.network_id, p.distribution_token),
       };
@@ -79,10 +101,19 @@ export function roundStatusFilter(status: RoundStatus, now: Date): Document {
 
 export function toRoundRow(r: RoundDoc, now: Date): RoundRow {
   return {
-    network_id: r.network_id, pool: r.pool, round_id: r.round_id, pool_version: r.pool_version, token: r.token,
-    total_amount: r.total_amount.toString(), total_shares: r.total_shares.toString(), total_claimed: r.total_claimed.toString(),
-    claim_count: r.claim_count, created_at: new Date(r.created_at), claimable_from: new Date(r.claimable_from),
-    expires_at: date(r.expires_at), status: roundStatus(r, now),
+    network_id: r.network_id,
+    pool: r.pool,
+    round_id: r.round_id,
+    pool_version: r.pool_version,
+    token: r.token,
+    total_amount: r.total_amount.toString(),
+    total_shares: r.total_shares.toString(),
+    total_claimed: r.total_claimed.toString(),
+    claim_count: r.claim_count,
+    created_at: new Date(r.created_at),
+    claimable_from: new Date(r.claimable_from),
+    expires_at: date(r.expires_at),
+    status: roundStatus(r, now),
   };
 }
 
@@ -129,7 +160,13 @@ export const mongoPoolReads = {
 
   async members(m: Models, networkId: number, pool: string, slice: Slice): Promise<{ rows: MemberRow[]; total: number; supply: bigint }> {
     const [rows, stats] = await Promise.all([
-      m.find<{ holder: string; shares: bigint; joined_at: string | null } & Doc>('pool_members', 'members', { network_id: networkId, pool, shares: POSITIVE }, { shares: -1, holder: 1 }, slice),
+      m.find<{ holder: string; shares: bigint; joined_at: string | null } & Doc>(
+        'pool_members',
+        'members',
+        { network_id: networkId, pool, shares: POSITIVE },
+        { shares: -1, holder: 1 },
+        slice,
+      ),
       m.get<MemberStatsDoc>(...STATS, { network_id: networkId, pool }),
     ]);
     // The stats document is the aggregate of the positive balances (maintained with every move).
@@ -141,7 +178,14 @@ export const mongoPoolReads = {
     };
   },
 
-  async rounds(m: Models, networkId: number, pool: string, now: Date, status: RoundStatus | undefined, slice: Slice): Promise<{ rows: RoundRow[]; total: number }> {
+  async rounds(
+    m: Models,
+    networkId: number,
+    pool: string,
+    now: Date,
+    status: RoundStatus | undefined,
+    slice: Slice,
+  ): Promise<{ rows: RoundRow[]; total: number }> {
     const filter = { network_id: networkId, pool, ...(status ? roundStatusFilter(status, now) : {}) };
     const [rows, total] = await Promise.all([
       m.find<RoundDoc>('distribution_rounds', 'rounds', filter, { created_at: -1, round_id: -1 }, slice),
@@ -158,8 +202,17 @@ export const mongoPoolReads = {
     ]);
     return {
       rows: rows.map((r) => ({
-        network_id: r.network_id, pool: r.pool, event_type: r.event_type, transaction_hash: r.transaction_hash, from_address: r.from_address,
-        to_address: r.to_address, amount: r.amount, amount_kind: r.amount_kind, token: r.token, detail: r.detail, date: new Date(r.date as unknown as string),
+        network_id: r.network_id,
+        pool: r.pool,
+        event_type: r.event_type,
+        transaction_hash: r.transaction_hash,
+        from_address: r.from_address,
+        to_address: r.to_address,
+        amount: r.amount,
+        amount_kind: r.amount_kind,
+        token: r.token,
+        detail: r.detail,
+        date: new Date(r.date as unknown as string),
       })),
       total,
     };
@@ -180,9 +233,15 @@ export const mongoPoolReads = {
       const key = `${p.network_id}/${p.address}`;
       const o = override.get(key);
       return {
-        network_id: p.network_id, address: p.address, name: p.name, ticker: p.ticker, estimated_apr: p.estimated_apr,
+        network_id: p.network_id,
+        address: p.address,
+        name: p.name,
+        ticker: p.ticker,
+        estimated_apr: p.estimated_apr,
         member_count: stats.get(m.id(...STATS, { network_id: p.network_id, pool: p.address }))?.member_count ?? 0,
-        volume_24h: (volume.get(key) ?? 0n).toString(), override_reason: o?.reason ?? null, override_position: o?.position ?? null,
+        volume_24h: (volume.get(key) ?? 0n).toString(),
+        override_reason: o?.reason ?? null,
+        override_position: o?.position ?? null,
       };
     });
   },
@@ -193,7 +252,13 @@ export const mongoPoolReads = {
     const campaigns = await m.find<CampaignDoc>('crowdfunding', 'campaigns', where, TIE);
     const [contributors, pools] = await Promise.all([
       m.find<ContributorDoc>('crowdfunding', 'contributors', { shares: POSITIVE }),
-      m.byKeys<PoolDoc>(...POOLS, campaigns.flatMap((c) => [{ network_id: c.network_id, address: c.address }, ...(c.splitter ? [{ network_id: c.network_id, address: c.splitter }] : [])])),
+      m.byKeys<PoolDoc>(
+        ...POOLS,
+        campaigns.flatMap((c) => [
+          { network_id: c.network_id, address: c.address },
+          ...(c.splitter ? [{ network_id: c.network_id, address: c.splitter }] : []),
+        ]),
+      ),
     ]);
     const counts = new Map<string, number>();
     for (const x of contributors) counts.set(`${x.network_id}/${x.campaign}`, (counts.get(`${x.network_id}/${x.campaign}`) ?? 0) + 1);
@@ -202,9 +267,15 @@ export const mongoPoolReads = {
       const own = pool(c.network_id, c.address);
       const splitter = pool(c.network_id, c.splitter);
       return {
-        network_id: c.network_id, address: c.address, name: own?.name ?? splitter?.name ?? null, ticker: own?.ticker ?? splitter?.ticker ?? null,
-        target: (c.soft_cap_shares * c.price_per_share).toString(), raised: c.total_raised.toString(),
-        contributors: counts.get(`${c.network_id}/${c.address}`) ?? 0, deadline: new Date(c.deadline), payment_token: c.payment_token,
+        network_id: c.network_id,
+        address: c.address,
+        name: own?.name ?? splitter?.name ?? null,
+        ticker: own?.ticker ?? splitter?.ticker ?? null,
+        target: (c.soft_cap_shares * c.price_per_share).toString(),
+        raised: c.total_raised.toString(),
+        contributors: counts.get(`${c.network_id}/${c.address}`) ?? 0,
+        deadline: new Date(c.deadline),
+        payment_token: c.payment_token,
         active: c.status === 'fundraising' && new Date(c.deadline) > now,
       };
     });

@@ -34,7 +34,10 @@ const estimate = (r: RoundDoc, shares: bigint): bigint | null => (r.total_shares
  */
 async function walletView(m: Models, wallet: string, filter: Document) {
   const members = await m.find<MemberDoc>('pool_members', 'members', { holder: wallet, shares: POSITIVE, ...filter }, { network_id: 1, pool: 1 });
-  const pools = await m.byKeys<PoolDoc>(...POOLS, members.map((h) => ({ network_id: h.network_id, address: h.pool })));
+  const pools = await m.byKeys<PoolDoc>(
+    ...POOLS,
+    members.map((h) => ({ network_id: h.network_id, address: h.pool })),
+  );
   const poolOf = (h: { network_id: number; pool: string }) => pools.get(m.id(...POOLS, { network_id: h.network_id, address: h.pool }));
   const mine = new Set(members.map(poolKey));
   const [rounds, claims] = await Promise.all([
@@ -59,7 +62,11 @@ export const mongoPortfolioReads = {
     if (pool !== undefined) filter.pool = pool;
     const w = await walletView(m, wallet, filter);
     const [stats, withdrawals] = await Promise.all([
-      m.byKeys<MemberStatsDoc>('pool_members', 'stats', w.members.map((h) => ({ network_id: h.network_id, pool: h.pool }))),
+      m.byKeys<MemberStatsDoc>(
+        'pool_members',
+        'stats',
+        w.members.map((h) => ({ network_id: h.network_id, pool: h.pool })),
+      ),
       m.find<WithdrawalDoc>(ROUNDS, 'withdrawals', { holder: wallet }),
     ]);
     const versionOf = new Map(w.rounds.map((r) => [`${poolKey(r)}/${r.round_id}`, r.pool_version]));
@@ -72,14 +79,27 @@ export const mongoPortfolioReads = {
       const open = w.rounds.filter((r) => poolKey(r) === poolKey(h) && r.pool_version === '2' && toRoundRow(r, now).status === 'completed' && w.unclaimed(r));
       return [
         {
-          network_id: h.network_id, pool: h.pool, shares: h.shares.toString(), joined_at: date(h.joined_at), name: p.name, ticker: p.ticker,
-          estimated_apr: p.estimated_apr, token_to_distribute: p.token_to_distribute, distribution_token: p.distribution_token,
+          network_id: h.network_id,
+          pool: h.pool,
+          shares: h.shares.toString(),
+          joined_at: date(h.joined_at),
+          name: p.name,
+          ticker: p.ticker,
+          estimated_apr: p.estimated_apr,
+          token_to_distribute: p.token_to_distribute,
+          distribution_token: p.distribution_token,
           total_shares: (s && s.member_count > 0 ? s.total_shares : 0n).toString(),
           earned: sum(claims, (c) => c.amount),
           v2_unclaimed: sum(open, (r) => estimate(r, h.shares) ?? 0n),
           v2_unclaimed_rounds: open.length,
-          v1_credited: sum(claims.filter((c) => versionOf.get(`${poolKey(c)}/${c.round_id}`) === '1'), (c) => c.amount),
-          v1_withdrawn: sum(withdrawals.filter((x) => poolKey(x) === poolKey(h)), (x) => x.amount),
+          v1_credited: sum(
+            claims.filter((c) => versionOf.get(`${poolKey(c)}/${c.round_id}`) === '1'),
+            (c) => c.amount,
+          ),
+          v1_withdrawn: sum(
+            withdrawals.filter((x) => poolKey(x) === poolKey(h)),
+            (x) => x.amount,
+          ),
         },
       ];
     });
@@ -93,13 +113,24 @@ export const mongoPortfolioReads = {
       const status = toRoundRow(r, now).status;
       if (r.pool_version !== '2' || status === 'expired' || !w.unclaimed(r)) continue;
       rows.push({
-        network_id: r.network_id, pool: r.pool, name: w.poolOf(r)?.name ?? null, round_id: r.round_id, token: r.token,
-        estimate: text(estimate(r, shares.get(poolKey(r))!)), claimable_from: new Date(r.claimable_from), expires_at: date(r.expires_at), status,
+        network_id: r.network_id,
+        pool: r.pool,
+        name: w.poolOf(r)?.name ?? null,
+        round_id: r.round_id,
+        token: r.token,
+        estimate: text(estimate(r, shares.get(poolKey(r))!)),
+        claimable_from: new Date(r.claimable_from),
+        expires_at: date(r.expires_at),
+        status,
       });
     }
     // (claimable_from, network_id, pool, round_id), as the SQL store orders them.
     return rows.sort(
-      (a, b) => a.claimable_from.getTime() - b.claimable_from.getTime() || a.network_id - b.network_id || (a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : 0) || a.round_id - b.round_id,
+      (a, b) =>
+        a.claimable_from.getTime() - b.claimable_from.getTime() ||
+        a.network_id - b.network_id ||
+        (a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : 0) ||
+        a.round_id - b.round_id,
     );
   },
 
@@ -110,8 +141,14 @@ export const mongoPortfolioReads = {
       if (!p?.schedule_enabled) return [];
       return [
         {
-          network_id: p.network_id, address: p.address, name: p.name, token_to_distribute: p.token_to_distribute, schedule_enabled: true,
-          schedule_first: text(p.schedule_first), schedule_interval: text(p.schedule_interval), schedule_total: p.schedule_total,
+          network_id: p.network_id,
+          address: p.address,
+          name: p.name,
+          token_to_distribute: p.token_to_distribute,
+          schedule_enabled: true,
+          schedule_first: text(p.schedule_first),
+          schedule_interval: text(p.schedule_interval),
+          schedule_total: p.schedule_total,
           distribution_count: p.distribution_count,
         },
       ];
@@ -126,11 +163,22 @@ export const mongoPortfolioReads = {
       m.find<EntryDoc & Doc>('wallet_history', 'entries', where, { occurred_at: -1, chain_event_id: -1, event_id: 1, side: 1 }, slice),
       m.count('wallet_history', 'entries', where),
     ]);
-    const pools = await m.byKeys<PoolDoc>(...POOLS, entries.map((e) => ({ network_id: e.network_id, address: e.pool })));
+    const pools = await m.byKeys<PoolDoc>(
+      ...POOLS,
+      entries.map((e) => ({ network_id: e.network_id, address: e.pool })),
+    );
     return {
       rows: entries.map((e) => ({
-        type: e.type, pool: e.pool, network_id: e.network_id, counterparty: e.counterparty, shares: e.shares, amount: e.amount, token: e.token,
-        tx_hash: e.tx_hash, occurred_at: new Date(e.occurred_at), name: pools.get(m.id(...POOLS, { network_id: e.network_id, address: e.pool }))?.name ?? null,
+        type: e.type,
+        pool: e.pool,
+        network_id: e.network_id,
+        counterparty: e.counterparty,
+        shares: e.shares,
+        amount: e.amount,
+        token: e.token,
+        tx_hash: e.tx_hash,
+        occurred_at: new Date(e.occurred_at),
+        name: pools.get(m.id(...POOLS, { network_id: e.network_id, address: e.pool }))?.name ?? null,
       })),
       total,
     };

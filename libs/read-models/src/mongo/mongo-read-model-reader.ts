@@ -81,7 +81,13 @@ class TokenCache {
 
 /** Operator picks in MongoDB: set or replace one, and tell readers' caches (the `changes:featured` counter). */
 export async function setMongoFeaturedOverride(mongo: Pick<MongoDatabase, 'db'>, o: FeaturedOverride): Promise<void> {
-  const doc: FeaturedOverrideDoc = { _id: JSON.stringify([o.networkId, o.address]), network_id: o.networkId, address: o.address, reason: o.reason, position: o.position };
+  const doc: FeaturedOverrideDoc = {
+    _id: JSON.stringify([o.networkId, o.address]),
+    network_id: o.networkId,
+    address: o.address,
+    reason: o.reason,
+    position: o.position,
+  };
   await mongo.db.collection<FeaturedOverrideDoc>(FEATURED_OVERRIDES).replaceOne({ _id: doc._id }, doc, { upsert: true });
   await bumpChanges(mongo.db, FEATURED_OVERRIDES);
 }

@@ -36,12 +36,20 @@ const campaign = {
   created_at: chainAt(1).closed_at,
 };
 const contributed = (n: number, shares: number, soldAfter: number) =>
-  onChain(n, 'CampaignContributed', { investor: BOB, shares: String(shares), payment: String(shares * 10_000_000), total_shares_sold: String(soldAfter) }, CAMPAIGN);
+  onChain(
+    n,
+    'CampaignContributed',
+    { investor: BOB, shares: String(shares), payment: String(shares * 10_000_000), total_shares_sold: String(soldAfter) },
+    CAMPAIGN,
+  );
 const bob = (shares: bigint, paid: bigint, refunded = 0n) => ({ network_id: 9, campaign: CAMPAIGN, investor: BOB, shares, paid, refunded });
 
 describe('campaigns projection', () => {
   it('given nothing, when a campaign is created, then it is fundraising with nothing raised', async () => {
-    await spec.given().when(created).then({ campaigns: [campaign], contributors: [] });
+    await spec
+      .given()
+      .when(created)
+      .then({ campaigns: [campaign], contributors: [] });
   });
 
   it('given a campaign, when an investor contributes twice, then raised and the contributor add up', async () => {
@@ -79,10 +87,16 @@ describe('campaigns projection', () => {
       total_raised: '0',
       observed_at: '2026-02-01T00:00:05.000Z',
     });
-    await spec.given(created).when(effectivelyFailed).then({ campaigns: [{ ...campaign, status: 'failed' }] });
+    await spec
+      .given(created)
+      .when(effectivelyFailed)
+      .then({ campaigns: [{ ...campaign, status: 'failed' }] });
   });
 
   it('given nothing, when an unknown campaign is contributed to, then no campaign is invented (the contributor row is kept)', async () => {
-    await spec.given().when(contributed(2, 30, 30)).then({ campaigns: [], contributors: [bob(30n, 300_000_000n)] });
+    await spec
+      .given()
+      .when(contributed(2, 30, 30))
+      .then({ campaigns: [], contributors: [bob(30n, 300_000_000n)] });
   });
 });

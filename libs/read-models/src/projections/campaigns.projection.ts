@@ -33,7 +33,13 @@ async function updateCampaign(s: ProjectionState, networkId: number, address: st
   if (current && changed) s.put('campaigns', { ...current, ...changed });
 }
 
-async function updateContributor(s: ProjectionState, c: Chain, investor: string, create: boolean, change: (x: ContributorDoc) => Partial<ContributorDoc>): Promise<void> {
+async function updateContributor(
+  s: ProjectionState,
+  c: Chain,
+  investor: string,
+  create: boolean,
+  change: (x: ContributorDoc) => Partial<ContributorDoc>,
+): Promise<void> {
   const key = { network_id: c.network_id, campaign: c.contract_id, investor };
   const current = (await s.get<ContributorDoc>('contributors', key)) ?? (create ? { ...key, shares: 0n, paid: 0n, refunded: 0n } : null);
   if (current) s.put('contributors', { ...current, ...change(current) });
@@ -71,9 +77,19 @@ export const campaignsProjection: ProjectionDefinition = {
   collections: {
     campaigns: {
       fields: {
-        network_id: 'int', address: 'text', admin: 'text', payment_token: 'text', price_per_share: 'amount', soft_cap_shares: 'amount',
-        hard_cap_shares: 'amount', deadline: 'timestamp', total_shares_sold: 'amount', total_raised: 'amount', status: 'text',
-        splitter: 'text?', created_at: 'timestamp',
+        network_id: 'int',
+        address: 'text',
+        admin: 'text',
+        payment_token: 'text',
+        price_per_share: 'amount',
+        soft_cap_shares: 'amount',
+        hard_cap_shares: 'amount',
+        deadline: 'timestamp',
+        total_shares_sold: 'amount',
+        total_raised: 'amount',
+        status: 'text',
+        splitter: 'text?',
+        created_at: 'timestamp',
       },
       key: ['network_id', 'address'],
       indexes: [{ keys: ['deadline', 'network_id', 'address'] }, { keys: ['splitter'] }],
@@ -91,22 +107,35 @@ export const campaignsProjection: ProjectionDefinition = {
       const key = { network_id: c.network_id, address: c.contract_id };
       if (await s.get('campaigns', key)) return;
       s.put('campaigns', {
-        ...key, admin: d.admin, payment_token: d.payment_token, price_per_share: BigInt(d.price_per_share),
-        soft_cap_shares: BigInt(d.soft_cap_shares), hard_cap_shares: BigInt(d.hard_cap_shares), deadline: d.deadline,
-        total_shares_sold: 0n, total_raised: 0n, status: 'fundraising', splitter: null, created_at: c.closed_at,
+        ...key,
+        admin: d.admin,
+        payment_token: d.payment_token,
+        price_per_share: BigInt(d.price_per_share),
+        soft_cap_shares: BigInt(d.soft_cap_shares),
+        hard_cap_shares: BigInt(d.hard_cap_shares),
+        deadline: d.deadline,
+        total_shares_sold: 0n,
+        total_raised: 0n,
+        status: 'fundraising',
+        splitter: null,
+        created_at: c.closed_at,
       });
     },
     async CampaignContributed(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
-      await updateCampaign(s, c.network_id, c.contract_id, (x) => ({ total_raised: x.total_raised + BigInt(d.payment), total_shares_sold: BigInt(d.total_shares_sold) }));
+      await updateCampaign(s, c.network_id, c.contract_id, (x) => ({
+        total_raised: x.total_raised + BigInt(d.payment),
+        total_shares_sold: BigInt(d.total_shares_sold),
+      }));
       await updateContributor(s, c, d.investor, true, (x) => ({ shares: x.shares + BigInt(d.shares), paid: x.paid + BigInt(d.payment) }));
     },
     async CampaignOptedOut(s, e) {
       const d = e.data;
       const c: Chain = d.chain;
       await updateCampaign(s, c.network_id, c.contract_id, (x) => ({
-        total_raised: x.total_raised - BigInt(d.refund_amount), total_shares_sold: x.total_shares_sold - BigInt(d.shares),
+        total_raised: x.total_raised - BigInt(d.refund_amount),
+        total_shares_sold: x.total_shares_sold - BigInt(d.shares),
       }));
       await updateContributor(s, c, d.investor, false, (x) => ({ shares: x.shares - BigInt(d.shares), paid: x.paid - BigInt(d.refund_amount) }));
     },

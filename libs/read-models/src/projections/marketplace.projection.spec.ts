@@ -35,7 +35,10 @@ const sold = (n: number, shares: string) =>
 
 describe('marketplace projection', () => {
   it('given nothing, when a seller lists, then one active listing whose id derives from the listed event', async () => {
-    await spec.given().when(listed).then({ listings: [listing], sales: [] });
+    await spec
+      .given()
+      .when(listed)
+      .then({ listings: [listing], sales: [] });
   });
 
   it('given a listing, when part of it sells, then it stays active with the rest and the sale is recorded', async () => {

@@ -43,9 +43,19 @@ export const marketplaceProjection: ProjectionDefinition = {
   collections: {
     listings: {
       fields: {
-        sale_address: 'text', network_id: 'int', pool: 'text', seller: 'text', shares_listed: 'amount', shares_amount: 'amount',
-        price_per_share: 'amount', payment_token: 'text', status: 'text', created_at: 'timestamp', chain_event_id: 'text',
-        tx_hash: 'text', closed_at: 'timestamp?',
+        sale_address: 'text',
+        network_id: 'int',
+        pool: 'text',
+        seller: 'text',
+        shares_listed: 'amount',
+        shares_amount: 'amount',
+        price_per_share: 'amount',
+        payment_token: 'text',
+        status: 'text',
+        created_at: 'timestamp',
+        chain_event_id: 'text',
+        tx_hash: 'text',
+        closed_at: 'timestamp?',
       },
       key: ['sale_address'],
       // One index per listing sort, in the exact order of marketplace-queries, behind the status filter every list
@@ -61,8 +71,17 @@ export const marketplaceProjection: ProjectionDefinition = {
     },
     sales: {
       fields: {
-        event_id: 'text', sale_address: 'text?', network_id: 'int', pool: 'text', seller: 'text', buyer: 'text', shares: 'amount',
-        total_price: 'amount', payment_token: 'text', sold_at: 'timestamp', tx_hash: 'text',
+        event_id: 'text',
+        sale_address: 'text?',
+        network_id: 'int',
+        pool: 'text',
+        seller: 'text',
+        buyer: 'text',
+        shares: 'amount',
+        total_price: 'amount',
+        payment_token: 'text',
+        sold_at: 'timestamp',
+        tx_hash: 'text',
       },
       key: ['event_id'],
       indexes: [{ keys: ['network_id', 'pool', 'sold_at'] }, { keys: ['sold_at'] }],
@@ -77,9 +96,19 @@ export const marketplaceProjection: ProjectionDefinition = {
       const address = saleAddress(c.network_id, d.pool, d.seller, c.event_id);
       if (await s.get('listings', { sale_address: address })) return;
       s.put('listings', {
-        sale_address: address, network_id: c.network_id, pool: d.pool, seller: d.seller, shares_listed: BigInt(d.shares_amount),
-        shares_amount: BigInt(d.shares_amount), price_per_share: BigInt(d.price_per_share), payment_token: d.payment_token,
-        status: 'active', created_at: c.closed_at, chain_event_id: c.event_id, tx_hash: c.tx_hash, closed_at: null,
+        sale_address: address,
+        network_id: c.network_id,
+        pool: d.pool,
+        seller: d.seller,
+        shares_listed: BigInt(d.shares_amount),
+        shares_amount: BigInt(d.shares_amount),
+        price_per_share: BigInt(d.price_per_share),
+        payment_token: d.payment_token,
+        status: 'active',
+        created_at: c.closed_at,
+        chain_event_id: c.event_id,
+        tx_hash: c.tx_hash,
+        closed_at: null,
       });
     },
     async ListingSold(s, e) {
@@ -92,8 +121,17 @@ export const marketplaceProjection: ProjectionDefinition = {
         s.put('listings', { ...l, shares_amount: left > 0n ? left : 0n, status: left <= 0n ? 'sold' : 'active', closed_at: left <= 0n ? c.closed_at : null });
       }
       s.put('sales', {
-        event_id: e.id, sale_address: hit[0]?.sale_address ?? null, network_id: c.network_id, pool: d.pool, seller: d.seller, buyer: d.buyer,
-        shares: sold, total_price: BigInt(d.total_price), payment_token: d.payment_token, sold_at: c.closed_at, tx_hash: c.tx_hash,
+        event_id: e.id,
+        sale_address: hit[0]?.sale_address ?? null,
+        network_id: c.network_id,
+        pool: d.pool,
+        seller: d.seller,
+        buyer: d.buyer,
+        shares: sold,
+        total_price: BigInt(d.total_price),
+        payment_token: d.payment_token,
+        sold_at: c.closed_at,
+        tx_hash: c.tx_hash,
       });
     },
     async ListingCancelled(s, e) {

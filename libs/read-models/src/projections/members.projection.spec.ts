@@ -35,11 +35,14 @@ describe('members projection', () => {
   const member = (holder: string, shares: bigint, joinedAt: number) => ({ network_id: 9, pool: POOL, holder, shares, joined_at: chainAt(joinedAt).closed_at });
 
   it('given nothing, when a V1 pool initialises with a cap table, then its holders are members from that ledger', async () => {
-    await spec.given().when(v1Init).then({
-      members: [member(ALICE, 6000n, 1), member(BOB, 4000n, 1)],
-      stats: [{ network_id: 9, pool: POOL, member_count: 2, total_shares: 10_000n }],
-      versions: [{ network_id: 9, pool: POOL, version: '1' }],
-    });
+    await spec
+      .given()
+      .when(v1Init)
+      .then({
+        members: [member(ALICE, 6000n, 1), member(BOB, 4000n, 1)],
+        stats: [{ network_id: 9, pool: POOL, member_count: 2, total_shares: 10_000n }],
+        versions: [{ network_id: 9, pool: POOL, version: '1' }],
+      });
   });
 
   it('given a V1 pool, when a holder transfers everything, then the sender stays with 0 shares and leaves the count', async () => {

@@ -45,7 +45,10 @@ const pool = {
 
 describe('pools projection', () => {
   it('given nothing, when an operator registers a pool, then it is listed with its metadata from the registry time', async () => {
-    await spec.given().when(registered).then({ pools: [pool] });
+    await spec
+      .given()
+      .when(registered)
+      .then({ pools: [pool] });
   });
 
   it('given a registered pool, when its init is first seen, then the init becomes its creation (docs/decisions.md#d3) and it learns the chain facts', async () => {
@@ -72,7 +75,10 @@ describe('pools projection', () => {
 
   it('given an initialised pool, when the registry updates one field, then only that field changes', async () => {
     const updated = offChain('PoolMetadataUpdated', { network_id: 9, pool: POOL, changes: { estimated_apr: '9' }, updated_at: '2026-01-05T00:00:00.000Z' });
-    await spec.given(registered).when(updated).then({ pools: [{ ...pool, estimated_apr: '9' }] });
+    await spec
+      .given(registered)
+      .when(updated)
+      .then({ pools: [{ ...pool, estimated_apr: '9' }] });
   });
 
   it('given an unregistered pool, when init is seen, then the init is its creation; a round adds to what it distributed', async () => {
@@ -85,7 +91,10 @@ describe('pools projection', () => {
       claimable_from_unix: '0',
       expires_at_unix: '0',
     });
-    const docs = await spec.given(initialized).when(round, onChain(3, 'PoolAdminChanged', { previous_admin: ALICE, new_admin: BOB })).documents();
+    const docs = await spec
+      .given(initialized)
+      .when(round, onChain(3, 'PoolAdminChanged', { previous_admin: ALICE, new_admin: BOB }))
+      .documents();
     expect(docs.pools).toEqual([
       expect.objectContaining({
         registered: false,

@@ -46,11 +46,38 @@ export type PoolDoc = {
 };
 
 const newPool = (network_id: number, address: string): PoolDoc => ({
-  network_id, address, listed: false, registered: false, name: null, ticker: null, access_type: null, distribution_type: null,
-  estimated_apr: null, max_participants: null, token_to_distribute: null, initialized: false, pool_version: null, pool_type: null,
-  creator_address: null, admin: null, mutable: null, locked: false, participation_token: null, created_at: null, created_event_id: null,
-  min_interval_seconds: null, claim_delay_seconds: null, round_expiry_seconds: null, schedule_first: null, schedule_interval: null,
-  schedule_total: null, schedule_enabled: false, total_distributed: 0n, distribution_count: 0, last_distribution_at: null, distribution_token: null,
+  network_id,
+  address,
+  listed: false,
+  registered: false,
+  name: null,
+  ticker: null,
+  access_type: null,
+  distribution_type: null,
+  estimated_apr: null,
+  max_participants: null,
+  token_to_distribute: null,
+  initialized: false,
+  pool_version: null,
+  pool_type: null,
+  creator_address: null,
+  admin: null,
+  mutable: null,
+  locked: false,
+  participation_token: null,
+  created_at: null,
+  created_event_id: null,
+  min_interval_seconds: null,
+  claim_delay_seconds: null,
+  round_expiry_seconds: null,
+  schedule_first: null,
+  schedule_interval: null,
+  schedule_total: null,
+  schedule_enabled: false,
+  total_distributed: 0n,
+  distribution_count: 0,
+  last_distribution_at: null,
+  distribution_token: null,
 });
 
 /** Reads the pool (a fresh one if this is its first event), lets `change` compute the new fields, writes it. */
@@ -84,15 +111,39 @@ export const poolsProjection: ProjectionDefinition = {
   collections: {
     pools: {
       fields: {
-        network_id: 'int', address: 'text', listed: 'bool', registered: 'bool', name: 'text?', ticker: 'text?', access_type: 'text?',
-        distribution_type: 'text?', estimated_apr: 'decimal?', max_participants: 'int?', token_to_distribute: 'text?', initialized: 'bool',
-        pool_version: 'text?', pool_type: 'text?', creator_address: 'text?', admin: 'text?', mutable: 'bool?', locked: 'bool',
-        participation_token: 'text?', created_at: 'timestamp?', created_event_id: 'text?',
+        network_id: 'int',
+        address: 'text',
+        listed: 'bool',
+        registered: 'bool',
+        name: 'text?',
+        ticker: 'text?',
+        access_type: 'text?',
+        distribution_type: 'text?',
+        estimated_apr: 'decimal?',
+        max_participants: 'int?',
+        token_to_distribute: 'text?',
+        initialized: 'bool',
+        pool_version: 'text?',
+        pool_type: 'text?',
+        creator_address: 'text?',
+        admin: 'text?',
+        mutable: 'bool?',
+        locked: 'bool',
+        participation_token: 'text?',
+        created_at: 'timestamp?',
+        created_event_id: 'text?',
         // u64 on chain (seconds): exact, like amounts.
-        min_interval_seconds: 'amount?', claim_delay_seconds: 'amount?', round_expiry_seconds: 'amount?', schedule_first: 'amount?',
+        min_interval_seconds: 'amount?',
+        claim_delay_seconds: 'amount?',
+        round_expiry_seconds: 'amount?',
+        schedule_first: 'amount?',
         schedule_interval: 'amount?',
-        schedule_total: 'int?', schedule_enabled: 'bool', total_distributed: 'amount', distribution_count: 'int',
-        last_distribution_at: 'timestamp?', distribution_token: 'text?',
+        schedule_total: 'int?',
+        schedule_enabled: 'bool',
+        total_distributed: 'amount',
+        distribution_count: 'int',
+        last_distribution_at: 'timestamp?',
+        distribution_token: 'text?',
       },
       key: ['network_id', 'address'],
       indexes: [
@@ -106,9 +157,16 @@ export const poolsProjection: ProjectionDefinition = {
     async PoolRegistered(s, e) {
       const d = e.data;
       await updatePool(s, d.network_id, d.pool, (p) => ({
-        registered: true, name: d.name, ticker: d.ticker, access_type: d.access_type, distribution_type: d.distribution_type,
-        estimated_apr: d.estimated_apr, max_participants: d.max_participants, token_to_distribute: d.token_to_distribute,
-        created_at: p.created_at ?? d.registered_at, created_event_id: p.created_event_id ?? e.id,
+        registered: true,
+        name: d.name,
+        ticker: d.ticker,
+        access_type: d.access_type,
+        distribution_type: d.distribution_type,
+        estimated_apr: d.estimated_apr,
+        max_participants: d.max_participants,
+        token_to_distribute: d.token_to_distribute,
+        created_at: p.created_at ?? d.registered_at,
+        created_event_id: p.created_event_id ?? e.id,
       }));
     },
     async PoolMetadataUpdated(s, e) {
@@ -121,8 +179,15 @@ export const poolsProjection: ProjectionDefinition = {
       const c: Chain = d.chain;
       // The first sighting of the pool on chain is its creation time (no on-chain "pool created" event, docs/contracts.md §7).
       await updatePool(s, c.network_id, c.contract_id, () => ({
-        initialized: true, pool_version: d.pool_version, pool_type: d.pool_type, creator_address: d.admin, admin: d.admin,
-        mutable: d.mutable, participation_token: d.participation_token, created_at: c.closed_at, created_event_id: c.event_id,
+        initialized: true,
+        pool_version: d.pool_version,
+        pool_type: d.pool_type,
+        creator_address: d.admin,
+        admin: d.admin,
+        mutable: d.mutable,
+        participation_token: d.participation_token,
+        created_at: c.closed_at,
+        created_event_id: c.event_id,
       }));
     },
     async PoolAdminChanged(s, e) {
@@ -137,7 +202,8 @@ export const poolsProjection: ProjectionDefinition = {
       const d = e.data;
       const c: Chain = d.chain;
       await updatePool(s, c.network_id, c.contract_id, () => ({
-        min_interval_seconds: BigInt(d.min_interval_seconds), claim_delay_seconds: BigInt(d.claim_delay_seconds),
+        min_interval_seconds: BigInt(d.min_interval_seconds),
+        claim_delay_seconds: BigInt(d.claim_delay_seconds),
         round_expiry_seconds: BigInt(d.round_expiry_seconds),
       }));
     },
@@ -145,7 +211,9 @@ export const poolsProjection: ProjectionDefinition = {
       const d = e.data;
       const c: Chain = d.chain;
       await updatePool(s, c.network_id, c.contract_id, () => ({
-        schedule_enabled: true, schedule_first: BigInt(d.first_distribution_time), schedule_interval: BigInt(d.interval_seconds),
+        schedule_enabled: true,
+        schedule_first: BigInt(d.first_distribution_time),
+        schedule_interval: BigInt(d.interval_seconds),
         schedule_total: d.total_distributions,
       }));
     },
@@ -164,7 +232,9 @@ export const poolsProjection: ProjectionDefinition = {
 
 async function addDistribution(s: ProjectionState, c: Chain, amount: string, token: string): Promise<void> {
   await updatePool(s, c.network_id, c.contract_id, (p) => ({
-    total_distributed: p.total_distributed + BigInt(amount), distribution_count: p.distribution_count + 1,
-    last_distribution_at: c.closed_at, distribution_token: token,
+    total_distributed: p.total_distributed + BigInt(amount),
+    distribution_count: p.distribution_count + 1,
+    last_distribution_at: c.closed_at,
+    distribution_token: token,
   }));
 }

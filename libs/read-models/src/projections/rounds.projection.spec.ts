@@ -36,7 +36,10 @@ const round = {
 
 describe('rounds projection', () => {
   it('given a V2 pool with 1000 shares, when a round is created, then it snapshots the supply', async () => {
-    await spec.given(...v2Pool).when(created).then({ rounds: [round], claims: [] });
+    await spec
+      .given(...v2Pool)
+      .when(created)
+      .then({ rounds: [round], claims: [] });
   });
 
   it('given a round, when a holder claims and the admin reclaims the rest, then the round carries both', async () => {
@@ -55,7 +58,10 @@ describe('rounds projection', () => {
   it('given V1 credits, when dist_all closes the round, then round 0 is claimable at once, never expires, and the credits are its claims', async () => {
     await spec
       .given(onChain(1, 'DistributionAllocated', { shareholder: ALICE, token: TOKEN, amount: '600' }))
-      .when(onChain(2, 'DistributionAllocated', { shareholder: BOB, token: TOKEN, amount: '400' }), onChain(3, 'DistributionCompleted', { token: TOKEN, total_distributed: '1000' }))
+      .when(
+        onChain(2, 'DistributionAllocated', { shareholder: BOB, token: TOKEN, amount: '400' }),
+        onChain(3, 'DistributionCompleted', { token: TOKEN, total_distributed: '1000' }),
+      )
       .then({
         rounds: [
           {

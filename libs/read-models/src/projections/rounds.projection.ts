@@ -60,21 +60,24 @@ export const roundsProjection: ProjectionDefinition = {
   // v2: share totals include V1 initial cap tables and update_shares replacements (see share-ledger).
   // v3: a document reducer for both stores; V1 credits are closed (open = false) rather than deleted.
   version: 3,
-  eventTypes: [
-    ...SHARE_EVENT_TYPES,
-    'RoundCreated',
-    'RoundClaimed',
-    'RoundReclaimed',
-    'DistributionAllocated',
-    'DistributionCompleted',
-    'AllocationWithdrawn',
-  ],
+  eventTypes: [...SHARE_EVENT_TYPES, 'RoundCreated', 'RoundClaimed', 'RoundReclaimed', 'DistributionAllocated', 'DistributionCompleted', 'AllocationWithdrawn'],
   collections: {
     rounds: {
       fields: {
-        network_id: 'int', pool: 'text', round_id: 'int8', pool_version: 'text', token: 'text', total_amount: 'amount',
-        total_shares: 'amount', total_claimed: 'amount', claim_count: 'int', reclaimed: 'amount?', created_at: 'timestamp',
-        claimable_from: 'timestamp', expires_at: 'timestamp?', tx_hash: 'text',
+        network_id: 'int',
+        pool: 'text',
+        round_id: 'int8',
+        pool_version: 'text',
+        token: 'text',
+        total_amount: 'amount',
+        total_shares: 'amount',
+        total_claimed: 'amount',
+        claim_count: 'int',
+        reclaimed: 'amount?',
+        created_at: 'timestamp',
+        claimable_from: 'timestamp',
+        expires_at: 'timestamp?',
+        tx_hash: 'text',
       },
       key: ['network_id', 'pool', 'round_id'],
       indexes: [{ keys: ['claimable_from'] }, { keys: ['network_id', 'pool', 'created_at desc', 'round_id desc'] }],
@@ -101,9 +104,18 @@ export const roundsProjection: ProjectionDefinition = {
       const key = { network_id: c.network_id, pool: c.contract_id, round_id: Number(d.round_id) };
       if (await s.get('rounds', key)) return;
       s.put('rounds', {
-        ...key, pool_version: '2', token: d.token, total_amount: BigInt(d.total_amount),
-        total_shares: (await totalsOf(s, c.network_id, c.contract_id)).total_shares, total_claimed: 0n, claim_count: 0,
-        reclaimed: null, created_at: c.closed_at, claimable_from: d.claimable_from, expires_at: d.expires_at, tx_hash: c.tx_hash,
+        ...key,
+        pool_version: '2',
+        token: d.token,
+        total_amount: BigInt(d.total_amount),
+        total_shares: (await totalsOf(s, c.network_id, c.contract_id)).total_shares,
+        total_claimed: 0n,
+        claim_count: 0,
+        reclaimed: null,
+        created_at: c.closed_at,
+        claimable_from: d.claimable_from,
+        expires_at: d.expires_at,
+        tx_hash: c.tx_hash,
       });
     },
     async RoundClaimed(s, e) {
@@ -137,15 +149,32 @@ export const roundsProjection: ProjectionDefinition = {
       // The push model credited each holder just before dist_all: those credits are this round's claims.
       const credits = await s.find<PendingDoc>('v1_pending', { network_id: c.network_id, pool: c.contract_id, token: d.token, open: true });
       for (const p of credits) {
-        s.put('claims', { network_id: p.network_id, pool: p.pool, round_id: roundId, holder: p.holder, token: p.token, amount: p.amount, claimed_at: c.closed_at });
+        s.put('claims', {
+          network_id: p.network_id,
+          pool: p.pool,
+          round_id: roundId,
+          holder: p.holder,
+          token: p.token,
+          amount: p.amount,
+          claimed_at: c.closed_at,
+        });
         s.put('v1_pending', { ...p, amount: 0n, open: false });
       }
       const key = { network_id: c.network_id, pool: c.contract_id, round_id: roundId };
       if (await s.get('rounds', key)) return;
       s.put('rounds', {
-        ...key, pool_version: '1', token: d.token, total_amount: BigInt(d.total_distributed), total_shares: V1_TOTAL_SHARES,
-        total_claimed: credits.reduce((n, p) => n + p.amount, 0n), claim_count: credits.length, reclaimed: null,
-        created_at: c.closed_at, claimable_from: c.closed_at, expires_at: null, tx_hash: c.tx_hash,
+        ...key,
+        pool_version: '1',
+        token: d.token,
+        total_amount: BigInt(d.total_distributed),
+        total_shares: V1_TOTAL_SHARES,
+        total_claimed: credits.reduce((n, p) => n + p.amount, 0n),
+        claim_count: credits.length,
+        reclaimed: null,
+        created_at: c.closed_at,
+        claimable_from: c.closed_at,
+        expires_at: null,
+        tx_hash: c.tx_hash,
       });
     },
     async AllocationWithdrawn(s, e) {

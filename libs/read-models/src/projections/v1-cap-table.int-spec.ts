@@ -15,7 +15,14 @@ describe.each(testDatabases().filter((f) => f.name === 'pglite'))('V1 cap tables
   const untracked = contractAddr('v1-no-table');
   const [admin, ann, ben, cy, dee] = ['admin', 'ann', 'ben', 'cy', 'dee'].map(accountAddr);
   const v1Init = (initial: { shareholder: string; share: string }[] | null, shares_len: number) => ({
-    pool_version: '1', contract_version: '1.2', admin, shares_len, mutable: true, participation_token: null, pool_type: null, pool_type_code: null,
+    pool_version: '1',
+    contract_version: '1.2',
+    admin,
+    shares_len,
+    mutable: true,
+    participation_token: null,
+    pool_type: null,
+    pool_type_code: null,
     ...(initial ? { initial_shares: initial } : {}),
   });
 
@@ -37,7 +44,17 @@ describe.each(testDatabases().filter((f) => f.name === 'pglite'))('V1 cap tables
 
   it('starts a V1 pool from the init table, follows transfers, and replaces the table on update_shares', async () => {
     const s = new ChainScenario(9);
-    s.chain('PoolInitialized', pool, v1Init([{ shareholder: ann, share: '6000' }, { shareholder: ben, share: '4000' }], 2));
+    s.chain(
+      'PoolInitialized',
+      pool,
+      v1Init(
+        [
+          { shareholder: ann, share: '6000' },
+          { shareholder: ben, share: '4000' },
+        ],
+        2,
+      ),
+    );
     s.chain('SharesTransferred', pool, { pool, from: ann, to: cy, shares: '1500', reason: 'direct' });
     await h.append(s.streamAppends());
     expect(await members(pool)).toEqual({ [ann]: 4500, [ben]: 4000, [cy]: 1500 });
@@ -45,7 +62,13 @@ describe.each(testDatabases().filter((f) => f.name === 'pglite'))('V1 cap tables
 
     // Later ledgers (event ids derive from the ledger: a fresh scenario must not reuse the first one's).
     const u = new ChainScenario(9, new Date('2026-02-01T00:00:00Z')).advance(50_000);
-    u.chain('ShareTableUpdated', pool, { shareholder_count: 2, shares: [{ shareholder: ben, share: '2500' }, { shareholder: dee, share: '7500' }] });
+    u.chain('ShareTableUpdated', pool, {
+      shareholder_count: 2,
+      shares: [
+        { shareholder: ben, share: '2500' },
+        { shareholder: dee, share: '7500' },
+      ],
+    });
     await h.append(u.streamAppends());
     expect(await members(pool)).toEqual({ [ben]: 2500, [dee]: 7500 });
     expect(await totalShares(pool)).toBe(10_000);

@@ -43,8 +43,19 @@ function record<K extends ChainDerivedEventType>(map: (d: ChainEventData[K], c: 
     const c: Chain = d.chain;
     for (const [i, x] of map(d, c).entries()) {
       s.put('entries', {
-        event_id: e.id, side: i, network_id: c.network_id, wallet: x.wallet, type: x.type, pool: x.pool, counterparty: x.counterparty ?? null,
-        shares: x.shares ?? null, amount: x.amount ?? null, token: x.token ?? null, tx_hash: c.tx_hash, occurred_at: c.closed_at, chain_event_id: c.event_id,
+        event_id: e.id,
+        side: i,
+        network_id: c.network_id,
+        wallet: x.wallet,
+        type: x.type,
+        pool: x.pool,
+        counterparty: x.counterparty ?? null,
+        shares: x.shares ?? null,
+        amount: x.amount ?? null,
+        token: x.token ?? null,
+        tx_hash: c.tx_hash,
+        occurred_at: c.closed_at,
+        chain_event_id: c.event_id,
       });
     }
   };
@@ -69,8 +80,19 @@ export const walletHistoryProjection: ProjectionDefinition = {
   collections: {
     entries: {
       fields: {
-        event_id: 'text', side: 'int', network_id: 'int', wallet: 'text', type: 'text', pool: 'text', counterparty: 'text?', shares: 'text?',
-        amount: 'text?', token: 'text?', tx_hash: 'text', occurred_at: 'timestamp', chain_event_id: 'text',
+        event_id: 'text',
+        side: 'int',
+        network_id: 'int',
+        wallet: 'text',
+        type: 'text',
+        pool: 'text',
+        counterparty: 'text?',
+        shares: 'text?',
+        amount: 'text?',
+        token: 'text?',
+        tx_hash: 'text',
+        occurred_at: 'timestamp',
+        chain_event_id: 'text',
       },
       key: ['event_id', 'side'],
       indexes: [{ keys: ['wallet', 'occurred_at desc', 'chain_event_id desc', 'event_id', 'side'] }],
@@ -88,7 +110,14 @@ export const walletHistoryProjection: ProjectionDefinition = {
     DistributionAllocated: record((d, c) => [{ wallet: d.shareholder, type: 'distribution_credited', pool: c.contract_id, amount: d.amount, token: d.token }]),
     AllocationWithdrawn: record((d, c) => [{ wallet: d.shareholder, type: 'withdraw', pool: c.contract_id, amount: d.amount, token: d.token }]),
     ListingCreated: record((d) => [
-      { wallet: d.seller, type: 'listing_created', pool: d.pool, shares: d.shares_amount, amount: (BigInt(d.shares_amount) * BigInt(d.price_per_share)).toString(), token: d.payment_token },
+      {
+        wallet: d.seller,
+        type: 'listing_created',
+        pool: d.pool,
+        shares: d.shares_amount,
+        amount: (BigInt(d.shares_amount) * BigInt(d.price_per_share)).toString(),
+        token: d.payment_token,
+      },
     ]),
     ListingSold: record((d) => [
       { wallet: d.seller, type: 'shares_sold', pool: d.pool, counterparty: d.buyer, shares: d.shares_sold, amount: d.total_price, token: d.payment_token },

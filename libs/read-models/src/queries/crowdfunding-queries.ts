@@ -47,7 +47,10 @@ export class CrowdfundingQueries {
   constructor(private readonly ctx: QueryContext) {}
 
   async list(q: { networkId?: number; sort: CrowdfundingSort; status: 'active' | 'all' }): Promise<CrowdfundingPool[]> {
-    const [rows, tokens] = await Promise.all([this.ctx.reader.campaigns(this.ctx.now(), { networkId: q.networkId, status: q.status }), this.ctx.tokens.lookup()]);
+    const [rows, tokens] = await Promise.all([
+      this.ctx.reader.campaigns(this.ctx.now(), { networkId: q.networkId, status: q.status }),
+      this.ctx.tokens.lookup(),
+    ]);
     return [...rows].sort(ORDER[q.sort]).map((r) => {
       const t = tokens.get(r.network_id, r.payment_token);
       return {

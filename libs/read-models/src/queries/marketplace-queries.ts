@@ -25,7 +25,10 @@ export interface Listing {
   created_at: string | null;
 }
 
-export type PoolListing = Pick<Listing, 'sale_address' | 'seller_address' | 'shares_amount' | 'price_per_share' | 'total_price' | 'payment_token' | 'is_active' | 'status' | 'created_at'>;
+export type PoolListing = Pick<
+  Listing,
+  'sale_address' | 'seller_address' | 'shares_amount' | 'price_per_share' | 'total_price' | 'payment_token' | 'is_active' | 'status' | 'created_at'
+>;
 
 export interface MarketplaceStats {
   pool_address: string;
@@ -45,7 +48,9 @@ export interface MarketplaceStats {
 
 /** The tokens of listing rows (symbols joined by the query; configured tokens win). */
 export function listingTokens(directory: TokenDirectory, rows: readonly ListingRow[]): TokenResolver {
-  return directory.withLearned(rows.flatMap((r) => (r.payment_token_symbol === null ? [] : [{ network_id: r.network_id, address: r.payment_token, symbol: r.payment_token_symbol }])));
+  return directory.withLearned(
+    rows.flatMap((r) => (r.payment_token_symbol === null ? [] : [{ network_id: r.network_id, address: r.payment_token, symbol: r.payment_token_symbol }])),
+  );
 }
 
 export function toListing(r: ListingRow, tokens: TokenResolver): Listing {
@@ -87,7 +92,11 @@ export class MarketplaceQueries {
 
   async listings(q: ListingQuery): Promise<Page<Listing>> {
     const paymentTokens = q.paymentToken ? (await this.ctx.tokens.lookup()).addressesFor(q.networkId, q.paymentToken) : undefined;
-    const { rows, total } = await this.ctx.reader.listingPage({ status: q.status, networkId: q.networkId, paymentTokens, seller: q.seller }, q.sort, sliceOf(q));
+    const { rows, total } = await this.ctx.reader.listingPage(
+      { status: q.status, networkId: q.networkId, paymentTokens, seller: q.seller },
+      q.sort,
+      sliceOf(q),
+    );
     const tokens = listingTokens(this.ctx.tokens, rows);
     return { items: rows.map((r) => toListing(r, tokens)), page: q.page, limit: q.limit, total };
   }

@@ -55,8 +55,10 @@ export interface PoolDetail extends PoolListItem {
 function learnedTokens(rows: readonly PoolRow[]): LearnedToken[] {
   const out: LearnedToken[] = [];
   for (const r of rows) {
-    if (r.token_to_distribute && r.token_to_distribute_symbol !== null) out.push({ network_id: r.network_id, address: r.token_to_distribute, symbol: r.token_to_distribute_symbol });
-    if (r.distribution_token && r.distribution_token_symbol !== null) out.push({ network_id: r.network_id, address: r.distribution_token, symbol: r.distribution_token_symbol });
+    if (r.token_to_distribute && r.token_to_distribute_symbol !== null)
+      out.push({ network_id: r.network_id, address: r.token_to_distribute, symbol: r.token_to_distribute_symbol });
+    if (r.distribution_token && r.distribution_token_symbol !== null)
+      out.push({ network_id: r.network_id, address: r.distribution_token, symbol: r.distribution_token_symbol });
   }
   return out;
 }
@@ -110,7 +112,11 @@ export class PoolQueries {
     const memberCount = int(r.member_count);
     return {
       ...item,
-      pool_data: { ...item.pool_data, way_to_access: r.access_type ? (WAY_TO_ACCESS[r.access_type] ?? r.access_type) : null, token_to_distribute: item.token_to_distribute },
+      pool_data: {
+        ...item.pool_data,
+        way_to_access: r.access_type ? (WAY_TO_ACCESS[r.access_type] ?? r.access_type) : null,
+        token_to_distribute: item.token_to_distribute,
+      },
       creator_address: r.creator_address,
       total_distributed: formatAmount(r.total_distributed, decimals),
       total_shares: int(r.total_shares),
@@ -139,7 +145,10 @@ function distributionConfig(r: PoolRow): PoolDetail['distribution_config'] {
  * The next scheduled distribution of a V2 auto-schedule: the first slot of first + k × interval that is not yet
  * past and not yet used (the schedule ends after total_distributions; 0 = unlimited). Null without a schedule.
  */
-export function nextDistribution(r: Pick<PoolRow, 'schedule_enabled' | 'schedule_first' | 'schedule_interval' | 'schedule_total' | 'distribution_count'>, now: Date): string | null {
+export function nextDistribution(
+  r: Pick<PoolRow, 'schedule_enabled' | 'schedule_first' | 'schedule_interval' | 'schedule_total' | 'distribution_count'>,
+  now: Date,
+): string | null {
   if (!r.schedule_enabled || r.schedule_first === null || r.schedule_interval === null) return null;
   const first = BigInt(r.schedule_first);
   const interval = BigInt(r.schedule_interval);
@@ -149,4 +158,3 @@ export function nextDistribution(r: Pick<PoolRow, 'schedule_enabled' | 'schedule
   if (r.schedule_total && k >= BigInt(r.schedule_total)) return null;
   return iso(new Date(Number(first + k * interval) * 1000));
 }
-

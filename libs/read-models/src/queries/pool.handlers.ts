@@ -12,7 +12,10 @@ export class ListPoolsQuery {
 }
 
 export class PoolDetailQuery {
-  constructor(readonly address: string, readonly networkId?: number) {}
+  constructor(
+    readonly address: string,
+    readonly networkId?: number,
+  ) {}
 }
 
 export class FeaturedPoolsQuery {

@@ -149,9 +149,25 @@ export class PortfolioQueries {
     }
     for (const p of pools) {
       const at = nextDistribution(p, now);
-      if (at) upcoming.push({ pool_address: p.address, pool_name: p.name, network_id: p.network_id, round_id: null, token: tokenLabel(tokens, p.network_id, p.token_to_distribute), estimated_amount: null, claimable_from: at, expires_at: null, kind: 'scheduled' });
+      if (at)
+        upcoming.push({
+          pool_address: p.address,
+          pool_name: p.name,
+          network_id: p.network_id,
+          round_id: null,
+          token: tokenLabel(tokens, p.network_id, p.token_to_distribute),
+          estimated_amount: null,
+          claimable_from: at,
+          expires_at: null,
+          kind: 'scheduled',
+        });
     }
-    upcoming.sort((a, b) => (a.claimable_from ?? '').localeCompare(b.claimable_from ?? '') || a.pool_address.localeCompare(b.pool_address) || (a.round_id ?? -1) - (b.round_id ?? -1));
+    upcoming.sort(
+      (a, b) =>
+        (a.claimable_from ?? '').localeCompare(b.claimable_from ?? '') ||
+        a.pool_address.localeCompare(b.pool_address) ||
+        (a.round_id ?? -1) - (b.round_id ?? -1),
+    );
     return { claimable, upcoming };
   }
 

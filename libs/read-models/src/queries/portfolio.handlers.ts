@@ -2,23 +2,39 @@ import type { PortfolioQueries } from './portfolio-queries';
 
 /** A wallet's portfolio reads as queries and their handlers over PortfolioQueries (the wallet is the API key's). */
 export class HoldingsQuery {
-  constructor(readonly wallet: string, readonly networkId?: number) {}
+  constructor(
+    readonly wallet: string,
+    readonly networkId?: number,
+  ) {}
 }
 
 export class PositionQuery {
-  constructor(readonly wallet: string, readonly poolAddress: string, readonly networkId?: number) {}
+  constructor(
+    readonly wallet: string,
+    readonly poolAddress: string,
+    readonly networkId?: number,
+  ) {}
 }
 
 export class OwnListingsQuery {
-  constructor(readonly wallet: string, readonly criteria: Parameters<PortfolioQueries['listings']>[1]) {}
+  constructor(
+    readonly wallet: string,
+    readonly criteria: Parameters<PortfolioQueries['listings']>[1],
+  ) {}
 }
 
 export class PortfolioDistributionsQuery {
-  constructor(readonly wallet: string, readonly networkId?: number) {}
+  constructor(
+    readonly wallet: string,
+    readonly networkId?: number,
+  ) {}
 }
 
 export class HistoryQuery {
-  constructor(readonly wallet: string, readonly criteria: Parameters<PortfolioQueries['history']>[1]) {}
+  constructor(
+    readonly wallet: string,
+    readonly criteria: Parameters<PortfolioQueries['history']>[1],
+  ) {}
 }
 
 type Portfolio = Pick<PortfolioQueries, 'holdings' | 'position' | 'listings' | 'distributions' | 'history'>;

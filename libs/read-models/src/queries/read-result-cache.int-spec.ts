@@ -9,7 +9,13 @@ import { createReadResultCache, type ReadResultCache } from './read-result-cache
 function onePool(name: string): ChainScenario {
   const s = new ChainScenario(9);
   s.registry('PoolRegistered', contractAddr(name), {
-    name, ticker: name.slice(0, 3).toUpperCase(), access_type: 'p', distribution_type: 'tr', estimated_apr: '5', max_participants: 10, token_to_distribute: 'USDC',
+    name,
+    ticker: name.slice(0, 3).toUpperCase(),
+    access_type: 'p',
+    distribution_type: 'tr',
+    estimated_apr: '5',
+    max_participants: 10,
+    token_to_distribute: 'USDC',
   });
   return s;
 }
@@ -64,7 +70,10 @@ describe.each(testDatabases())('read-result cache on $name', (factory) => {
     const before = await q.featured.list({ networkId: 9 });
     expect(before.some((f) => f.featured_reason === 'Operator pick: cache test')).toBe(false);
     await setFeaturedOverride(db, { networkId: 9, address: contractAddr('second'), reason: 'cache test', position: 0 });
-    const after = await eventually(() => q.featured.list({ networkId: 9 }), (l) => l[0]?.address === contractAddr('second'));
+    const after = await eventually(
+      () => q.featured.list({ networkId: 9 }),
+      (l) => l[0]?.address === contractAddr('second'),
+    );
     expect(after[0]!.address).toBe(contractAddr('second'));
   });
 

@@ -1,12 +1,32 @@
 import { AppError } from '@dob/domain';
 import { ListingsHandler, ListingsQuery, MarketplaceStatsHandler, MarketplaceStatsQuery, PoolListingsHandler, PoolListingsQuery } from './marketplace.handlers';
 import {
-  CrowdfundingCampaignsHandler, CrowdfundingCampaignsQuery, FeaturedPoolsHandler, FeaturedPoolsQuery, ListPoolsHandler, ListPoolsQuery, PoolDetailHandler,
-  PoolDetailQuery, PoolDistributionsHandler, PoolDistributionsQuery, PoolEventsHandler, PoolEventsQuery, PoolMembersHandler, PoolMembersQuery,
+  CrowdfundingCampaignsHandler,
+  CrowdfundingCampaignsQuery,
+  FeaturedPoolsHandler,
+  FeaturedPoolsQuery,
+  ListPoolsHandler,
+  ListPoolsQuery,
+  PoolDetailHandler,
+  PoolDetailQuery,
+  PoolDistributionsHandler,
+  PoolDistributionsQuery,
+  PoolEventsHandler,
+  PoolEventsQuery,
+  PoolMembersHandler,
+  PoolMembersQuery,
 } from './pool.handlers';
 import {
-  HistoryHandler, HistoryQuery, HoldingsHandler, HoldingsQuery, OwnListingsHandler, OwnListingsQuery, PortfolioDistributionsHandler,
-  PortfolioDistributionsQuery, PositionHandler, PositionQuery,
+  HistoryHandler,
+  HistoryQuery,
+  HoldingsHandler,
+  HoldingsQuery,
+  OwnListingsHandler,
+  OwnListingsQuery,
+  PortfolioDistributionsHandler,
+  PortfolioDistributionsQuery,
+  PositionHandler,
+  PositionQuery,
 } from './portfolio.handlers';
 import type { ReadQueries } from './read-queries';
 
@@ -14,13 +34,20 @@ import type { ReadQueries } from './read-queries';
 function fakeQueries(failure?: Error) {
   const calls: unknown[][] = [];
   const service = (name: string) =>
-    new Proxy({}, {
-      get: (_t, method) => (...args: unknown[]) => {
-        calls.push([`${name}.${String(method)}`, ...args]);
-        return failure ? Promise.reject(failure) : Promise.resolve(`${name}.${String(method)}`);
+    new Proxy(
+      {},
+      {
+        get:
+          (_t, method) =>
+          (...args: unknown[]) => {
+            calls.push([`${name}.${String(method)}`, ...args]);
+            return failure ? Promise.reject(failure) : Promise.resolve(`${name}.${String(method)}`);
+          },
       },
-    });
-  const queries = Object.fromEntries(['pools', 'poolActivity', 'featured', 'crowdfunding', 'marketplace', 'portfolio'].map((n) => [n, service(n)])) as unknown as ReadQueries;
+    );
+  const queries = Object.fromEntries(
+    ['pools', 'poolActivity', 'featured', 'crowdfunding', 'marketplace', 'portfolio'].map((n) => [n, service(n)]),
+  ) as unknown as ReadQueries;
   return { queries, calls };
 }
 
@@ -29,7 +56,11 @@ const scoped = { address: 'CPOOL', networkId: 1, ...paging };
 type Case = [string, (q: ReadQueries) => Promise<unknown>, unknown[]];
 
 const cases: Case[] = [
-  ['pools.list', (q) => new ListPoolsHandler(q.pools).execute(new ListPoolsQuery({ ...paging, sort: 'apr_desc', search: 'solar' })), [{ ...paging, sort: 'apr_desc', search: 'solar' }]],
+  [
+    'pools.list',
+    (q) => new ListPoolsHandler(q.pools).execute(new ListPoolsQuery({ ...paging, sort: 'apr_desc', search: 'solar' })),
+    [{ ...paging, sort: 'apr_desc', search: 'solar' }],
+  ],
   ['pools.detail', (q) => new PoolDetailHandler(q.pools).execute(new PoolDetailQuery('CPOOL', 1)), ['CPOOL', 1]],
   ['featured.list', (q) => new FeaturedPoolsHandler(q.featured).execute(new FeaturedPoolsQuery(2)), [{ networkId: 2 }]],
   [
@@ -38,7 +69,11 @@ const cases: Case[] = [
     [{ sort: 'progress_desc', status: 'all' }],
   ],
   ['poolActivity.members', (q) => new PoolMembersHandler(q.poolActivity).execute(new PoolMembersQuery(scoped)), [scoped]],
-  ['poolActivity.distributions', (q) => new PoolDistributionsHandler(q.poolActivity).execute(new PoolDistributionsQuery({ ...scoped, status: 'pending' })), [{ ...scoped, status: 'pending' }]],
+  [
+    'poolActivity.distributions',
+    (q) => new PoolDistributionsHandler(q.poolActivity).execute(new PoolDistributionsQuery({ ...scoped, status: 'pending' })),
+    [{ ...scoped, status: 'pending' }],
+  ],
   ['poolActivity.events', (q) => new PoolEventsHandler(q.poolActivity).execute(new PoolEventsQuery(scoped)), [scoped]],
   [
     'marketplace.listings',
@@ -53,7 +88,11 @@ const cases: Case[] = [
   ['marketplace.stats', (q) => new MarketplaceStatsHandler(q.marketplace).execute(new MarketplaceStatsQuery({ address: 'CPOOL' })), [{ address: 'CPOOL' }]],
   ['portfolio.holdings', (q) => new HoldingsHandler(q.portfolio).execute(new HoldingsQuery('GW', 1)), ['GW', 1]],
   ['portfolio.position', (q) => new PositionHandler(q.portfolio).execute(new PositionQuery('GW', 'CPOOL')), ['GW', 'CPOOL', undefined]],
-  ['portfolio.listings', (q) => new OwnListingsHandler(q.portfolio).execute(new OwnListingsQuery('GW', { ...paging, status: 'all' })), ['GW', { ...paging, status: 'all' }]],
+  [
+    'portfolio.listings',
+    (q) => new OwnListingsHandler(q.portfolio).execute(new OwnListingsQuery('GW', { ...paging, status: 'all' })),
+    ['GW', { ...paging, status: 'all' }],
+  ],
   ['portfolio.distributions', (q) => new PortfolioDistributionsHandler(q.portfolio).execute(new PortfolioDistributionsQuery('GW', 1)), ['GW', 1]],
   ['portfolio.history', (q) => new HistoryHandler(q.portfolio).execute(new HistoryQuery('GW', { ...paging, type: 'buy' })), ['GW', { ...paging, type: 'buy' }]],
 ];

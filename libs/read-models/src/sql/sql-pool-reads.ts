@@ -66,7 +66,10 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
     },
 
     async poolRow(networkId, address) {
-      const { rows } = await db.query<PoolRow>(`SELECT ${POOL_COLUMNS} FROM ${FROM_POOLS} WHERE p.listed AND p.network_id = $1 AND p.address = $2`, [networkId, address]);
+      const { rows } = await db.query<PoolRow>(`SELECT ${POOL_COLUMNS} FROM ${FROM_POOLS} WHERE p.listed AND p.network_id = $1 AND p.address = $2`, [
+        networkId,
+        address,
+      ]);
       return rows[0] ?? null;
     },
 
@@ -77,7 +80,8 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
           ORDER BY m.shares DESC, m.holder ASC LIMIT ${slice.limit} OFFSET ${slice.offset}`,
         [networkId, pool],
       );
-      if (rows[0]) return { rows: rows.map(({ holder, shares, joined_at }) => ({ holder, shares, joined_at })), supply: BigInt(rows[0].total), total: rows[0].n };
+      if (rows[0])
+        return { rows: rows.map(({ holder, shares, joined_at }) => ({ holder, shares, joined_at })), supply: BigInt(rows[0].total), total: rows[0].n };
       const total = await count(`SELECT COUNT(*)::int AS n FROM ${V.members} WHERE network_id = $1 AND pool = $2 AND shares > 0`, [networkId, pool]);
       return { rows: [], supply: 0n, total };
     },

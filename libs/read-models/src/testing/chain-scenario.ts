@@ -57,8 +57,14 @@ export class ChainScenario {
   /** A registry (operator) event on the pool's stream. */
   registry(type: 'PoolRegistered' | 'PoolMetadataUpdated', pool: string, fields: Record<string, unknown>): this {
     const at = new Date(this.time).toISOString();
-    const data = type === 'PoolRegistered' ? { network_id: this.networkId, pool, ...fields, registered_at: at } : { network_id: this.networkId, pool, changes: fields, updated_at: at };
-    this.appends.push({ streamId: poolStreamId(this.networkId, pool), event: { id: derivedEventId('registry', this.networkId, pool, this.appends.length), type, version: 1, data } });
+    const data =
+      type === 'PoolRegistered'
+        ? { network_id: this.networkId, pool, ...fields, registered_at: at }
+        : { network_id: this.networkId, pool, changes: fields, updated_at: at };
+    this.appends.push({
+      streamId: poolStreamId(this.networkId, pool),
+      event: { id: derivedEventId('registry', this.networkId, pool, this.appends.length), type, version: 1, data },
+    });
     return this;
   }
 

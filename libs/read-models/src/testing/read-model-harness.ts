@@ -1,13 +1,5 @@
 import { createChainEventCatalog, type EventDefinition } from '@dob/domain';
-import {
-  START,
-  comparePositions,
-  createSqlEventStore,
-  positionFromString,
-  type EventStore,
-  type GlobalPosition,
-  type StreamAppend,
-} from '@dob/event-store';
+import { START, comparePositions, createSqlEventStore, positionFromString, type EventStore, type GlobalPosition, type StreamAppend } from '@dob/event-store';
 import { ProjectionRunner, createSqlReadModelStore, type ReadModelStore } from '@dob/projections';
 import type { SqlDatabase } from '@dob/sql';
 import { migrateFeaturedOverrides } from '../featured/featured-overrides';
@@ -46,8 +38,7 @@ export async function startReadModels(
       const reports = await runner.status();
       const faulted = reports.find((r) => r.active?.status === 'faulted');
       if (faulted) throw new Error(`projection ${faulted.name} faulted: ${faulted.active!.fault?.error}`);
-      const applied = (r: (typeof reports)[number]) =>
-        !!r.active && !r.building && comparePositions(positionFromString(r.active.position), appendedUpTo) >= 0;
+      const applied = (r: (typeof reports)[number]) => !!r.active && !r.building && comparePositions(positionFromString(r.active.position), appendedUpTo) >= 0;
       if (reports.every(applied)) return;
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -65,11 +65,7 @@ export class PglitePreparedStatements {
       return serializer ? serializer(v) : String(v);
     });
     const messages = await this.db.execProtocolStream(
-      concat([
-        protocol.serialize.bind({ statement: statement.name, values }),
-        protocol.serialize.execute({}),
-        protocol.serialize.sync(),
-      ]),
+      concat([protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()]),
       { syncToFs: false },
     );
     if (!this.db.isInTransaction()) await this.db.syncToFs();

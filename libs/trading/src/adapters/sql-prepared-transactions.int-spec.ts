@@ -7,8 +7,15 @@ describe.each(testDatabases())('SqlPreparedTransactions on $name', (factory) => 
   const t0 = new Date('2026-03-01T12:00:00Z');
   const at = (s: number) => new Date(t0.getTime() + s * 1000);
   const row = (hash: string) => ({
-    hash, kind: 'buy' as const, networkId: 9, wallet: 'GWALLET', keyId: 'ak_1', xdr: 'AAAA', expiresAt: at(600),
-    context: { listing_id: 'SALE_1', shares: '10', details: { total_cost: '25.00' } }, createdAt: t0,
+    hash,
+    kind: 'buy' as const,
+    networkId: 9,
+    wallet: 'GWALLET',
+    keyId: 'ak_1',
+    xdr: 'AAAA',
+    expiresAt: at(600),
+    context: { listing_id: 'SALE_1', shares: '10', details: { total_cost: '25.00' } },
+    createdAt: t0,
   });
 
   beforeAll(async () => {

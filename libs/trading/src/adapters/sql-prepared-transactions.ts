@@ -20,7 +20,10 @@ const TABLE = 'trading_prepared_transactions';
 
 /** Creates the table once (idempotent); every statement is plain PostgreSQL, so PGlite and PostgreSQL share it. */
 export async function migratePreparedTransactions(db: SqlDatabase | SqlExecutor): Promise<void> {
-  await migrateSchema(db, 'dob.trading.migrate', `CREATE TABLE IF NOT EXISTS ${TABLE} (
+  await migrateSchema(
+    db,
+    'dob.trading.migrate',
+    `CREATE TABLE IF NOT EXISTS ${TABLE} (
     hash        text        PRIMARY KEY,
     kind        text        NOT NULL CHECK (kind IN ('buy', 'list', 'cancel', 'contribute', 'reclaim')),
     network_id  int         NOT NULL,
@@ -35,7 +38,8 @@ export async function migratePreparedTransactions(db: SqlDatabase | SqlExecutor)
     created_at  timestamptz NOT NULL,
     updated_at  timestamptz NOT NULL
   );
-  CREATE INDEX IF NOT EXISTS ${TABLE}_wallet ON ${TABLE} (wallet, created_at DESC);`);
+  CREATE INDEX IF NOT EXISTS ${TABLE}_wallet ON ${TABLE} (wallet, created_at DESC);`,
+  );
 }
 
 /**
@@ -100,6 +104,9 @@ export class SqlPreparedTransactions implements PreparedTransactions {
   }
 
   async release(hash: string, at: Date): Promise<void> {
-    await this.db.query(`UPDATE ${TABLE} SET state = 'prepared', signed_xdr = NULL, updated_at = $2 WHERE hash = $1 AND state = 'submitting'`, [hash, at.toISOString()]);
+    await this.db.query(`UPDATE ${TABLE} SET state = 'prepared', signed_xdr = NULL, updated_at = $2 WHERE hash = $1 AND state = 'submitting'`, [
+      hash,
+      at.toISOString(),
+    ]);
   }
 }

@@ -3,7 +3,18 @@ import { AppError } from '@dob/domain';
 import type { StellarNetwork } from '../networks/stellar-networks';
 import { SimulationFailed, type ContractCall, type SendOutcome, type SorobanGateway, type TransactionLookup } from '../ports/soroban-gateway.port';
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'ERR_NETWORK', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+  'ERR_NETWORK',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
 
 /** Transport failures (refused, reset, timed out, 5xx) — the RPC is unreachable, not the request wrong. */
 export function isUnreachable(e: unknown): boolean {
@@ -108,7 +119,12 @@ export class StellarRpcGateway implements SorobanGateway {
 
   eventIds(network: StellarNetwork, q: { ledger: number; contractId: string; txHash: string }) {
     return this.call(network, 'getEvents', async (s) => {
-      const r = await s.getEvents({ startLedger: q.ledger, endLedger: q.ledger + 1, filters: [{ type: 'contract', contractIds: [q.contractId] }], limit: 1000 });
+      const r = await s.getEvents({
+        startLedger: q.ledger,
+        endLedger: q.ledger + 1,
+        filters: [{ type: 'contract', contractIds: [q.contractId] }],
+        limit: 1000,
+      });
       return r.events.filter((e) => e.txHash === q.txHash).map((e) => ({ id: e.id, topic: e.topic }));
     });
   }

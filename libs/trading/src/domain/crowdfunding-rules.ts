@@ -30,7 +30,10 @@ export interface ContributionPlan {
  * amount above the remaining target (stating the maximum), balance too low. "Not a crowdfunding pool" is decided
  * by the pool lookup before this. The contract takes a share count: shares = floor(amount / price) (docs/decisions.md#d10).
  */
-export function planContribution(c: CampaignConfig, input: { amount: bigint; raised: bigint; balance: bigint; nowSeconds: bigint; decimals: number; symbol: string }): ContributionPlan {
+export function planContribution(
+  c: CampaignConfig,
+  input: { amount: bigint; raised: bigint; balance: bigint; nowSeconds: bigint; decimals: number; symbol: string },
+): ContributionPlan {
   const money = (v: bigint) => `${formatAmount(v, input.decimals)} ${input.symbol}`;
   if (c.status !== CAMPAIGN_STATUS.fundraising || input.nowSeconds >= c.deadline) {
     throw AppError.validation('Crowdfunding campaign deadline has passed', { deadline: new Date(Number(c.deadline) * 1000).toISOString() });
@@ -46,11 +49,16 @@ export function planContribution(c: CampaignConfig, input: { amount: bigint; rai
   }
   const shares = input.amount / c.pricePerShare;
   if (shares <= 0n) {
-    throw AppError.validation(`Contribution amount must cover at least one share (price per share: ${money(c.pricePerShare)})`, { fields: { amount: 'below the price of one share' } });
+    throw AppError.validation(`Contribution amount must cover at least one share (price per share: ${money(c.pricePerShare)})`, {
+      fields: { amount: 'below the price of one share' },
+    });
   }
   const payment = shares * c.pricePerShare;
   if (input.balance < payment) {
-    throw AppError.validation('Insufficient balance of the payment token', { required: formatAmount(payment, input.decimals), balance: formatAmount(input.balance, input.decimals) });
+    throw AppError.validation('Insufficient balance of the payment token', {
+      required: formatAmount(payment, input.decimals),
+      balance: formatAmount(input.balance, input.decimals),
+    });
   }
   return { shares, payment, target };
 }

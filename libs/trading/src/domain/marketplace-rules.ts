@@ -20,7 +20,10 @@ export function requireListing(listing: ListingInfo | null, saleAddress: string,
  */
 export function requireActive(listing: ListingInfo, onChain: ChainListing | null): ChainListing {
   if (listing.status !== 'active' || !onChain || onChain.sharesForSale <= 0n) {
-    throw AppError.conflict(`Listing ${listing.saleAddress} is no longer active`, { listing_id: listing.saleAddress, status: listing.status === 'active' ? 'closed on chain' : listing.status });
+    throw AppError.conflict(`Listing ${listing.saleAddress} is no longer active`, {
+      listing_id: listing.saleAddress,
+      status: listing.status === 'active' ? 'closed on chain' : listing.status,
+    });
   }
   if (onChain.pricePerShare !== listing.pricePerShare || onChain.paymentToken !== listing.paymentToken) {
     throw AppError.conflict(`Listing ${listing.saleAddress} was replaced by the seller with new terms`, { listing_id: listing.saleAddress });
@@ -44,7 +47,8 @@ export function sharesToBuy(listing: ListingInfo, onChain: ChainListing, buyer: 
 }
 
 export function checkListTerms(shares: number, pricePerShare: bigint): void {
-  if (!Number.isSafeInteger(shares) || shares <= 0) throw AppError.validation('shares_amount must be a positive integer', { fields: { shares_amount: 'must be greater than zero' } });
+  if (!Number.isSafeInteger(shares) || shares <= 0)
+    throw AppError.validation('shares_amount must be a positive integer', { fields: { shares_amount: 'must be greater than zero' } });
   if (pricePerShare <= 0n) throw AppError.validation('price_per_share must be greater than zero', { fields: { price_per_share: 'must be greater than zero' } });
 }
 
@@ -59,5 +63,6 @@ export function checkHeldShares(held: bigint, shares: bigint): void {
 }
 
 export function requireSeller(listing: ListingInfo, wallet: string): void {
-  if (listing.seller !== wallet) throw AppError.validation('Only the seller can cancel a listing', { fields: { listing_id: 'listing belongs to another wallet' } });
+  if (listing.seller !== wallet)
+    throw AppError.validation('Only the seller can cancel a listing', { fields: { listing_id: 'listing belongs to another wallet' } });
 }

@@ -7,7 +7,15 @@ import type { ListingInfo } from '../ports/listing-lookup.port';
 
 const U = 10_000_000n;
 const listing: ListingInfo = {
-  saleAddress: 'SALE_1', networkId: 9, pool: 'CPOOL', seller: 'GSELLER', sharesAmount: 30n, pricePerShare: 25_000_000n, paymentToken: 'CUSDC', status: 'active', poolVersion: '1',
+  saleAddress: 'SALE_1',
+  networkId: 9,
+  pool: 'CPOOL',
+  seller: 'GSELLER',
+  sharesAmount: 30n,
+  pricePerShare: 25_000_000n,
+  paymentToken: 'CUSDC',
+  status: 'active',
+  poolVersion: '1',
 };
 const onChain = { sharesForSale: 30n, pricePerShare: 25_000_000n, paymentToken: 'CUSDC' };
 const failure = (fn: () => unknown): AppError => {
@@ -53,7 +61,15 @@ describe('marketplace rules', () => {
 });
 
 describe('crowdfunding rules (the five failures of docs/agent-api.md#errors)', () => {
-  const config: CampaignConfig = { paymentToken: 'CUSDC', pricePerShare: U, softCapShares: 1_000n, hardCapShares: 5_000n, deadline: 2_000n, status: 0, totalSharesSold: 0n };
+  const config: CampaignConfig = {
+    paymentToken: 'CUSDC',
+    pricePerShare: U,
+    softCapShares: 1_000n,
+    hardCapShares: 5_000n,
+    deadline: 2_000n,
+    status: 0,
+    totalSharesSold: 0n,
+  };
   const plan = (over: Partial<{ amount: bigint; raised: bigint; balance: bigint; nowSeconds: bigint }>, c = config) =>
     planContribution(c, { amount: 10n * U, raised: 0n, balance: 10_000n * U, nowSeconds: 1_000n, decimals: 7, symbol: 'USDC', ...over });
 
@@ -94,7 +110,11 @@ describe('contract error names per version', () => {
   });
 
   it('reads the code out of a host error text', () => {
-    expect(describeContractError('splitter_v1', 'HostError: Error(Contract, #14)')).toEqual({ code: 14, name: 'InsufficientSharesInListing', contract: 'splitter_v1' });
+    expect(describeContractError('splitter_v1', 'HostError: Error(Contract, #14)')).toEqual({
+      code: 14,
+      name: 'InsufficientSharesInListing',
+      contract: 'splitter_v1',
+    });
     expect(describeContractError('crowdfunding', 'HostError: Error(Auth, InvalidAction)')).toBeNull();
   });
 });

@@ -21,9 +21,7 @@ export class ChainReads {
   /** Splitter get_listing(seller) → Option<SaleListingDataKey> (same shape in V1 and V2). */
   async listing(net: StellarNetwork, caller: string, pool: string, seller: string): Promise<ChainListing | null> {
     const v = scValToNative(await this.chain.read(net, caller, { contractId: pool, fn: 'get_listing', args: [addressArg(seller)] })) as
-      | { shares_for_sale: bigint; price_per_share: bigint; payment_token: string }
-      | null
-      | undefined;
+      { shares_for_sale: bigint; price_per_share: bigint; payment_token: string } | null | undefined;
     if (!v) return null;
     return { sharesForSale: big(v.shares_for_sale), pricePerShare: big(v.price_per_share), paymentToken: String(v.payment_token) };
   }

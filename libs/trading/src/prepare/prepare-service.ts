@@ -62,9 +62,12 @@ export class PrepareService {
     const shares = sharesToBuy(listing, active, caller.wallet, req.amount);
     const total = shares * active.pricePerShare;
     const built = await buildInvocation(
-      this.deps.chain, net, { wallet: caller.wallet, sequence: requireAccount(sequence, caller.wallet, net.id) },
+      this.deps.chain,
+      net,
+      { wallet: caller.wallet, sequence: requireAccount(sequence, caller.wallet, net.id) },
       { contractId: listing.pool, fn: 'buy_shares', args: [addressArg(caller.wallet), addressArg(listing.seller), i128Arg(shares)] },
-      splitterFamily(listing.poolVersion), this.now(),
+      splitterFamily(listing.poolVersion),
+      this.now(),
     );
     const details = {
       listing_id: listing.saleAddress,
@@ -75,17 +78,31 @@ export class PrepareService {
       seller_address: listing.seller,
     };
     return this.remember('buy', net, caller, built, details, {
-      listing_id: listing.saleAddress, pool: listing.pool, seller: listing.seller, pool_version: listing.poolVersion,
-      shares: shares.toString(), total_cost: total.toString(), payment_token: listing.paymentToken, token_symbol: token.symbol, decimals: token.decimals,
+      listing_id: listing.saleAddress,
+      pool: listing.pool,
+      seller: listing.seller,
+      pool_version: listing.poolVersion,
+      shares: shares.toString(),
+      total_cost: total.toString(),
+      payment_token: listing.paymentToken,
+      token_symbol: token.symbol,
+      decimals: token.decimals,
     });
   }
 
-  async prepareList(caller: Caller, req: { pool_address: string; shares_amount: number; price_per_share: string; payment_token: string; network_id: number }): Promise<PrepareResponse> {
+  async prepareList(
+    caller: Caller,
+    req: { pool_address: string; shares_amount: number; price_per_share: string; payment_token: string; network_id: number },
+  ): Promise<PrepareResponse> {
     const net = this.deps.networks.get(req.network_id);
     const pool = await this.requirePool(net, req.pool_address);
-    if (pool.kind !== 'splitter') throw AppError.validation(`${req.pool_address} is a crowdfunding campaign, not a pool with a share marketplace`, { fields: { pool_address: 'not a splitter pool' } });
+    if (pool.kind !== 'splitter')
+      throw AppError.validation(`${req.pool_address} is a crowdfunding campaign, not a pool with a share marketplace`, {
+        fields: { pool_address: 'not a splitter pool' },
+      });
     const tokenAddress = this.tokens.resolve(net, req.payment_token);
-    if (!tokenAddress) throw AppError.validation(`Unknown payment token ${req.payment_token} on network ${net.id}`, { fields: { payment_token: 'unknown token symbol' } });
+    if (!tokenAddress)
+      throw AppError.validation(`Unknown payment token ${req.payment_token} on network ${net.id}`, { fields: { payment_token: 'unknown token symbol' } });
     const [sequence, held, token, existing] = await Promise.all([
       this.deps.chain.accountSequence(net, caller.wallet),
       this.reads.shares(net, caller.wallet, pool.address, caller.wallet),
@@ -99,9 +116,12 @@ export class PrepareService {
     if (existing) throw AppError.conflict('This wallet already has an active listing in this pool; cancel it first', { pool_address: pool.address });
     checkHeldShares(held, shares);
     const built = await buildInvocation(
-      this.deps.chain, net, { wallet: caller.wallet, sequence: requireAccount(sequence, caller.wallet, net.id) },
+      this.deps.chain,
+      net,
+      { wallet: caller.wallet, sequence: requireAccount(sequence, caller.wallet, net.id) },
       { contractId: pool.address, fn: 'list_shares_for_sale', args: [addressArg(caller.wallet), i128Arg(shares), i128Arg(price), addressArg(tokenAddress)] },
-      splitterFamily(pool.poolVersion), this.now(),
+      splitterFamily(pool.poolVersion),
+      this.now(),
     );
     const details = {
       pool_address: pool.address,
@@ -111,8 +131,13 @@ export class PrepareService {
       payment_token: token.symbol,
     };
     return this.remember('list', net, caller, built, details, {
-      pool: pool.address, pool_version: pool.poolVersion, shares: shares.toString(), price_per_share: price.toString(),
-      payment_token: tokenAddress, token_symbol: token.symbol, decimals: token.decimals,
+      pool: pool.address,
+      pool_version: pool.poolVersion,
+      shares: shares.toString(),
+      price_per_share: price.toString(),
+      payment_token: tokenAddress,
+      token_symbol: token.symbol,
+      decimals: token.decimals,
     });
   }
 
@@ -126,20 +151,27 @@ export class PrepareService {
     ]);
     const active = requireActive(listing, onChain);
     const built = await buildInvocation(
-      this.deps.chain, net, { wallet: caller.wallet, sequence: requireAccount(sequence, caller.wallet, net.id) },
+      this.deps.chain,
+      net,
+      { wallet: caller.wallet, sequence: requireAccount(sequence, caller.wallet, net.id) },
       { contractId: listing.pool, fn: 'cancel_listing', args: [addressArg(caller.wallet)] },
-      splitterFamily(listing.poolVersion), this.now(),
+      splitterFamily(listing.poolVersion),
+      this.now(),
     );
     const details = { listing_id: listing.saleAddress, shares_returned: Number(active.sharesForSale) };
     return this.remember('cancel', net, caller, built, details, {
-      listing_id: listing.saleAddress, pool: listing.pool, pool_version: listing.poolVersion, shares_returned: active.sharesForSale.toString(),
+      listing_id: listing.saleAddress,
+      pool: listing.pool,
+      pool_version: listing.poolVersion,
+      shares_returned: active.sharesForSale.toString(),
     });
   }
 
   async prepareContribute(caller: Caller, req: { pool_address: string; amount: string; network_id: number }): Promise<PrepareResponse> {
     const net = this.deps.networks.get(req.network_id);
     const pool = await this.requirePool(net, req.pool_address);
-    if (pool.kind !== 'crowdfunding') throw AppError.validation('Pool is not a crowdfunding campaign', { fields: { pool_address: 'not a crowdfunding campaign' } });
+    if (pool.kind !== 'crowdfunding')
+      throw AppError.validation('Pool is not a crowdfunding campaign', { fields: { pool_address: 'not a crowdfunding campaign' } });
     const [sequence, config, raised, token] = await Promise.all([
       this.deps.chain.accountSequence(net, caller.wallet),
       this.reads.campaignConfig(net, caller.wallet, pool.address),
@@ -149,11 +181,21 @@ export class PrepareService {
     const amount = parseTokenAmount(req.amount, token.decimals, 'amount');
     // The balance read waits for the amount to be valid: one more simulate only for requests that can succeed.
     const balance = amount > 0n ? await this.reads.balance(net, caller.wallet, config.paymentToken, caller.wallet) : 0n;
-    const plan = planContribution(config, { amount, raised, balance, nowSeconds: BigInt(Math.floor(this.now().getTime() / 1000)), decimals: token.decimals, symbol: token.symbol });
+    const plan = planContribution(config, {
+      amount,
+      raised,
+      balance,
+      nowSeconds: BigInt(Math.floor(this.now().getTime() / 1000)),
+      decimals: token.decimals,
+      symbol: token.symbol,
+    });
     const built = await buildInvocation(
-      this.deps.chain, net, { wallet: caller.wallet, sequence: requireAccount(sequence, caller.wallet, net.id) },
+      this.deps.chain,
+      net,
+      { wallet: caller.wallet, sequence: requireAccount(sequence, caller.wallet, net.id) },
       { contractId: pool.address, fn: 'contribute', args: [addressArg(caller.wallet), i128Arg(plan.shares)] },
-      'crowdfunding', this.now(),
+      'crowdfunding',
+      this.now(),
     );
     const details = {
       pool_address: pool.address,
@@ -167,15 +209,22 @@ export class PrepareService {
       deadline: iso(new Date(Number(config.deadline) * 1000)),
     };
     return this.remember('contribute', net, caller, built, details, {
-      pool: pool.address, shares: plan.shares.toString(), payment: plan.payment.toString(), price_per_share: config.pricePerShare.toString(),
-      target: plan.target.toString(), payment_token: config.paymentToken, token_symbol: token.symbol, decimals: token.decimals,
+      pool: pool.address,
+      shares: plan.shares.toString(),
+      payment: plan.payment.toString(),
+      price_per_share: config.pricePerShare.toString(),
+      target: plan.target.toString(),
+      payment_token: config.paymentToken,
+      token_symbol: token.symbol,
+      decimals: token.decimals,
     });
   }
 
   async prepareReclaim(caller: Caller, req: { pool_address: string; network_id: number }): Promise<PrepareResponse> {
     const net = this.deps.networks.get(req.network_id);
     const pool = await this.requirePool(net, req.pool_address);
-    if (pool.kind !== 'crowdfunding') throw AppError.validation('Pool is not a crowdfunding campaign', { fields: { pool_address: 'not a crowdfunding campaign' } });
+    if (pool.kind !== 'crowdfunding')
+      throw AppError.validation('Pool is not a crowdfunding campaign', { fields: { pool_address: 'not a crowdfunding campaign' } });
     const [sequence, config, contribution, token] = await Promise.all([
       this.deps.chain.accountSequence(net, caller.wallet),
       this.reads.campaignConfig(net, caller.wallet, pool.address),
@@ -185,13 +234,27 @@ export class PrepareService {
     checkReclaim(config, contribution, BigInt(Math.floor(this.now().getTime() / 1000)));
     const refund = contribution * config.pricePerShare;
     const built = await buildInvocation(
-      this.deps.chain, net, { wallet: caller.wallet, sequence: requireAccount(sequence, caller.wallet, net.id) },
+      this.deps.chain,
+      net,
+      { wallet: caller.wallet, sequence: requireAccount(sequence, caller.wallet, net.id) },
       { contractId: pool.address, fn: 'refund', args: [addressArg(caller.wallet)] },
-      'crowdfunding', this.now(),
+      'crowdfunding',
+      this.now(),
     );
-    const details = { pool_address: pool.address, pool_name: pool.name, amount: formatAmount(refund, token.decimals), payment_token: token.symbol, shares: Number(contribution) };
+    const details = {
+      pool_address: pool.address,
+      pool_name: pool.name,
+      amount: formatAmount(refund, token.decimals),
+      payment_token: token.symbol,
+      shares: Number(contribution),
+    };
     return this.remember('reclaim', net, caller, built, details, {
-      pool: pool.address, shares: contribution.toString(), refund: refund.toString(), payment_token: config.paymentToken, token_symbol: token.symbol, decimals: token.decimals,
+      pool: pool.address,
+      shares: contribution.toString(),
+      refund: refund.toString(),
+      payment_token: config.paymentToken,
+      token_symbol: token.symbol,
+      decimals: token.decimals,
     });
   }
 
@@ -201,11 +264,25 @@ export class PrepareService {
     return pool;
   }
 
-  private async remember(kind: TradeKind, net: StellarNetwork, caller: Caller, built: BuiltTransaction, details: Record<string, unknown>, context: Record<string, unknown>): Promise<PrepareResponse> {
+  private async remember(
+    kind: TradeKind,
+    net: StellarNetwork,
+    caller: Caller,
+    built: BuiltTransaction,
+    details: Record<string, unknown>,
+    context: Record<string, unknown>,
+  ): Promise<PrepareResponse> {
     const xdr = built.tx.toXDR();
     await this.deps.prepared.save({
-      hash: built.hash, kind, networkId: net.id, wallet: caller.wallet, keyId: caller.keyId, xdr, expiresAt: built.expiresAt,
-      context: { ...context, details }, createdAt: this.now(),
+      hash: built.hash,
+      kind,
+      networkId: net.id,
+      wallet: caller.wallet,
+      keyId: caller.keyId,
+      xdr,
+      expiresAt: built.expiresAt,
+      context: { ...context, details },
+      createdAt: this.now(),
     });
     return { xdr, transaction_details: details, expires_at: iso(built.expiresAt), network_passphrase: net.passphrase };
   }

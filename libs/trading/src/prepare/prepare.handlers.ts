@@ -7,23 +7,38 @@ type PrepareRequest<M extends keyof PrepareService> = PrepareService[M] extends 
  * over the prepare use cases, so the rules stay in PrepareService and the framework stays in the API.
  */
 export class PrepareBuyCommand {
-  constructor(readonly caller: Caller, readonly request: PrepareRequest<'prepareBuy'>) {}
+  constructor(
+    readonly caller: Caller,
+    readonly request: PrepareRequest<'prepareBuy'>,
+  ) {}
 }
 
 export class PrepareListCommand {
-  constructor(readonly caller: Caller, readonly request: PrepareRequest<'prepareList'>) {}
+  constructor(
+    readonly caller: Caller,
+    readonly request: PrepareRequest<'prepareList'>,
+  ) {}
 }
 
 export class PrepareCancelCommand {
-  constructor(readonly caller: Caller, readonly request: PrepareRequest<'prepareCancel'>) {}
+  constructor(
+    readonly caller: Caller,
+    readonly request: PrepareRequest<'prepareCancel'>,
+  ) {}
 }
 
 export class PrepareContributeCommand {
-  constructor(readonly caller: Caller, readonly request: PrepareRequest<'prepareContribute'>) {}
+  constructor(
+    readonly caller: Caller,
+    readonly request: PrepareRequest<'prepareContribute'>,
+  ) {}
 }
 
 export class PrepareReclaimCommand {
-  constructor(readonly caller: Caller, readonly request: PrepareRequest<'prepareReclaim'>) {}
+  constructor(
+    readonly caller: Caller,
+    readonly request: PrepareRequest<'prepareReclaim'>,
+  ) {}
 }
 
 type Preparer = Pick<PrepareService, 'prepareBuy' | 'prepareList' | 'prepareCancel' | 'prepareContribute' | 'prepareReclaim'>;

@@ -14,10 +14,14 @@ export function parseSignedEnvelope(signedXdr: string, passphrase: string): Pars
   try {
     parsed = TransactionBuilder.fromXDR(signedXdr.trim(), passphrase);
   } catch {
-    throw AppError.validation('signed_xdr is not a valid Stellar transaction envelope (base64 XDR)', { fields: { signed_xdr: 'invalid transaction envelope' } });
+    throw AppError.validation('signed_xdr is not a valid Stellar transaction envelope (base64 XDR)', {
+      fields: { signed_xdr: 'invalid transaction envelope' },
+    });
   }
   if (parsed instanceof FeeBumpTransaction) {
-    throw AppError.validation('signed_xdr must be the prepared transaction, not a fee-bump envelope', { fields: { signed_xdr: 'fee-bump envelopes are not accepted' } });
+    throw AppError.validation('signed_xdr must be the prepared transaction, not a fee-bump envelope', {
+      fields: { signed_xdr: 'fee-bump envelopes are not accepted' },
+    });
   }
   return { tx: parsed, hash: Buffer.from(parsed.hash()).toString('hex') };
 }

@@ -8,7 +8,16 @@ const PT = contract(2);
 const seller = Keypair.random().publicKey();
 
 const cancelRow = (sharesAtPrepare: string): PreparedTransaction => ({
-  hash: 'ab'.repeat(32), kind: 'cancel', networkId: 9, wallet: seller, keyId: 'ak_1', xdr: '', expiresAt: new Date(), state: 'submitting', outcome: null, createdAt: new Date(),
+  hash: 'ab'.repeat(32),
+  kind: 'cancel',
+  networkId: 9,
+  wallet: seller,
+  keyId: 'ak_1',
+  xdr: '',
+  expiresAt: new Date(),
+  state: 'submitting',
+  outcome: null,
+  createdAt: new Date(),
   context: { listing_id: 'SALE_x', pool: POOL, pool_version: '2', shares_returned: sharesAtPrepare },
 });
 const canceled: DecodedEvent = { contractId: POOL, name: 'canceled', topics: [seller], data: true };
@@ -25,7 +34,7 @@ describe('cancel outcome: shares_returned', () => {
     expect(submitResponse(cancelRow('600'), 'ab'.repeat(32), [canceled], 'https://x/tx/ab').shares_returned).toBe(600);
   });
 
-  it('ignores transfers that are not the escrow return: the splitter\'s own share transfer, other recipients, other senders', () => {
+  it("ignores transfers that are not the escrow return: the splitter's own share transfer, other recipients, other senders", () => {
     const other = Keypair.random().publicKey();
     expect(sharesReturned([{ contractId: POOL, name: 'transfer', topics: [POOL, seller], data: 7n }], POOL, seller)).toBeNull();
     expect(sharesReturned([{ contractId: PT, name: 'transfer', topics: [POOL, other], data: 7n }], POOL, seller)).toBeNull();

@@ -55,7 +55,13 @@ export function sharesReturned(events: readonly DecodedEvent[], pool: string, se
  * The submit response of each flow (the OpenAPI document), from what the transaction did (its events) plus what was prepared.
  * `listedEventId` is the getEvents id of the `listed` event, from which sale_address derives (docs/decisions.md#d2).
  */
-export function submitResponse(p: PreparedTransaction, hash: string, events: readonly DecodedEvent[], explorerUrl: string, listedEventId?: string): Record<string, unknown> {
+export function submitResponse(
+  p: PreparedTransaction,
+  hash: string,
+  events: readonly DecodedEvent[],
+  explorerUrl: string,
+  listedEventId?: string,
+): Record<string, unknown> {
   const c = ctx(p);
   const decimals = Number(c.decimals ?? 7);
   const pool = String(c.pool);
@@ -64,7 +70,14 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
     case 'buy': {
       // sold(seller, buyer) → (shares_amount, total_price, payment_token), docs/contracts.md §2.4 / §3.3
       const [shares, total] = tupleOf(events, 'sold', pool);
-      return { ...common, listing_id: c.listing_id, shares_bought: Number(big(shares)), total_cost: formatAmount(big(total), decimals), payment_token: c.token_symbol, stellar_explorer_url: explorerUrl };
+      return {
+        ...common,
+        listing_id: c.listing_id,
+        shares_bought: Number(big(shares)),
+        total_cost: formatAmount(big(total), decimals),
+        payment_token: c.token_symbol,
+        stellar_explorer_url: explorerUrl,
+      };
     }
     case 'list': {
       const [shares, price] = tupleOf(events, 'listed', pool);
@@ -81,7 +94,12 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
     }
     case 'cancel': {
       const seller = String(find(events, 'canceled', pool).topics[0]);
-      return { ...common, listing_id: c.listing_id, shares_returned: Number(sharesReturned(events, pool, seller) ?? BigInt(String(c.shares_returned))), stellar_explorer_url: explorerUrl };
+      return {
+        ...common,
+        listing_id: c.listing_id,
+        shares_returned: Number(sharesReturned(events, pool, seller) ?? BigInt(String(c.shares_returned))),
+        stellar_explorer_url: explorerUrl,
+      };
     }
     case 'contribute': {
       // cf_ctrb(investor) → (shares_amount, payment, total_shares_sold_after), docs/contracts.md §4.4
@@ -101,7 +119,14 @@ export function submitResponse(p: PreparedTransaction, hash: string, events: rea
     case 'reclaim': {
       // cf_rfnd(investor) → (shares, refund_amount)
       const [shares, refund] = tupleOf(events, 'cf_rfnd', pool).map(big);
-      return { ...common, pool_address: pool, amount_reclaimed: formatAmount(refund, decimals), payment_token: c.token_symbol, shares_refunded: Number(shares), stellar_explorer_url: explorerUrl };
+      return {
+        ...common,
+        pool_address: pool,
+        amount_reclaimed: formatAmount(refund, decimals),
+        payment_token: c.token_symbol,
+        shares_refunded: Number(shares),
+        stellar_explorer_url: explorerUrl,
+      };
     }
   }
 }

@@ -68,8 +68,24 @@ class ScriptedChain implements Partial<SorobanGateway> {
 async function setup(chain: ScriptedChain, tx = unsigned()) {
   const prepared = new MemoryPrepared();
   const hash = Buffer.from(tx.hash()).toString('hex');
-  await prepared.save({ hash, kind: 'cancel', networkId: 9, wallet: wallet.publicKey(), keyId: 'ak_1', xdr: tx.toXDR(), expiresAt: new Date(Number(tx.timeBounds!.maxTime) * 1000), context: { listing_id: 'SALE_1', pool: POOL, pool_version: '1', shares_returned: '5' }, createdAt: new Date(NOW) });
-  const service = new SubmitService({ networks, chain: chain as unknown as SorobanGateway, prepared, clock: () => new Date(NOW), sleep: async () => undefined });
+  await prepared.save({
+    hash,
+    kind: 'cancel',
+    networkId: 9,
+    wallet: wallet.publicKey(),
+    keyId: 'ak_1',
+    xdr: tx.toXDR(),
+    expiresAt: new Date(Number(tx.timeBounds!.maxTime) * 1000),
+    context: { listing_id: 'SALE_1', pool: POOL, pool_version: '1', shares_returned: '5' },
+    createdAt: new Date(NOW),
+  });
+  const service = new SubmitService({
+    networks,
+    chain: chain as unknown as SorobanGateway,
+    prepared,
+    clock: () => new Date(NOW),
+    sleep: async () => undefined,
+  });
   const signed = TransactionBuilder.fromXDR(tx.toXDR(), PASS) as Transaction;
   signed.sign(wallet);
   return { service, prepared, hash, signed: signed.toXDR() };
@@ -80,13 +96,26 @@ const canceledEvent = () =>
     ext: { v: 0 },
     contractId: StrKey.decodeContract(POOL),
     type: 1,
-    body: { v: 0, v0: { topics: [xdr.ScVal.scvSymbol('canceled').toXdrObject(), new Address(wallet.publicKey()).toScVal().toXdrObject()], data: nativeToScVal(true).toXdrObject() } },
+    body: {
+      v: 0,
+      v0: {
+        topics: [xdr.ScVal.scvSymbol('canceled').toXdrObject(), new Address(wallet.publicKey()).toScVal().toXdrObject()],
+        data: nativeToScVal(true).toXdrObject(),
+      },
+    },
   } as unknown as Parameters<typeof xdr.ContractEvent.fromXdrObject>[0]);
 
 describe('signed envelope checks (native ed25519)', () => {
   it('accepts the wallet signature and refuses another signer or another network passphrase', () => {
     const tx = unsigned();
-    const { tx: parsed } = parseSignedEnvelope(((): string => { const t = TransactionBuilder.fromXDR(tx.toXDR(), PASS) as Transaction; t.sign(wallet); return t.toXDR(); })(), PASS);
+    const { tx: parsed } = parseSignedEnvelope(
+      ((): string => {
+        const t = TransactionBuilder.fromXDR(tx.toXDR(), PASS) as Transaction;
+        t.sign(wallet);
+        return t.toXDR();
+      })(),
+      PASS,
+    );
     expect(isSignedBy(parsed, wallet.publicKey())).toBe(true);
     const other = TransactionBuilder.fromXDR(tx.toXDR(), PASS) as Transaction;
     other.sign(Keypair.random());
@@ -105,14 +134,21 @@ describe('submit state machine', () => {
   it('polls past NOT_FOUND and TRY_AGAIN_LATER, treats DUPLICATE as sent, then replays the first result as CONFLICT', async () => {
     const chain = new ScriptedChain(
       [{ status: 'TRY_AGAIN_LATER' }, { status: 'DUPLICATE' }],
-      [{ status: 'NOT_FOUND', latestLedgerCloseTime: NOW / 1000 }, { status: 'NOT_FOUND', latestLedgerCloseTime: NOW / 1000 + 5 }, { status: 'SUCCESS', ledger: 7, events: [canceledEvent()], returnValue: null }],
+      [
+        { status: 'NOT_FOUND', latestLedgerCloseTime: NOW / 1000 },
+        { status: 'NOT_FOUND', latestLedgerCloseTime: NOW / 1000 + 5 },
+        { status: 'SUCCESS', ledger: 7, events: [canceledEvent()], returnValue: null },
+      ],
     );
     const { service, prepared, hash, signed } = await setup(chain);
     const result = await service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 });
     expect(result).toEqual({ transaction_hash: hash, listing_id: 'SALE_1', shares_returned: 5, stellar_explorer_url: `https://explorer/tx/${hash}` });
     expect(chain.sent).toBe(2);
     expect((await prepared.find(hash))!.state).toBe('succeeded');
-    await expect(service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 })).rejects.toMatchObject({ code: 'CONFLICT', details: { first_result: result } });
+    await expect(service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { first_result: result },
+    });
     expect(chain.sent).toBe(2);
   });
 
@@ -123,11 +159,18 @@ describe('submit state machine', () => {
   });
 
   it('a trapped transaction is TRANSACTION_FAILED 422 naming the contract error of its version', async () => {
-    const chain = new ScriptedChain([], [{ status: 'FAILED', ledger: 9, resultCode: 'txFailed', operationResultCode: 'invokeHostFunctionTrapped', diagnostics: [] }]);
+    const chain = new ScriptedChain(
+      [],
+      [{ status: 'FAILED', ledger: 9, resultCode: 'txFailed', operationResultCode: 'invokeHostFunctionTrapped', diagnostics: [] }],
+    );
     const { service, signed, prepared, hash } = await setup(chain);
     const err = await service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 }).catch((e) => e);
     expect(err).toMatchObject({ code: 'TRANSACTION_FAILED', status: 422 });
-    expect(err.details).toMatchObject({ result_code: 'txFailed', operation_result_code: 'invokeHostFunctionTrapped', contract_error: { code: 13, name: 'NoActiveListing', contract: 'splitter_v1' } });
+    expect(err.details).toMatchObject({
+      result_code: 'txFailed',
+      operation_result_code: 'invokeHostFunctionTrapped',
+      contract_error: { code: 13, name: 'NoActiveListing', contract: 'splitter_v1' },
+    });
     expect((await prepared.find(hash))!.outcome).toMatchObject({ state: 'failed' });
   });
 
@@ -137,17 +180,25 @@ describe('submit state machine', () => {
     await expect(old.service.submit('cancel', caller, { signed_xdr: old.signed, network_id: 9 })).rejects.toMatchObject({ code: 'TRANSACTION_EXPIRED' });
     const { service, signed } = await setup(chain);
     await expect(service.submit('buy', caller, { signed_xdr: signed, network_id: 9 })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
-    await expect(service.submit('cancel', { keyId: 'ak_2', wallet: Keypair.random().publicKey() }, { signed_xdr: signed, network_id: 9 })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(
+      service.submit('cancel', { keyId: 'ak_2', wallet: Keypair.random().publicKey() }, { signed_xdr: signed, network_id: 9 }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     await expect(service.submit('cancel', caller, { signed_xdr: signed, network_id: 8453 })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     const stranger = unsigned(NOW / 1000 + 599);
     stranger.sign(wallet);
-    await expect(service.submit('cancel', caller, { signed_xdr: stranger.toXDR(), network_id: 9 })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/not prepared by this service/) });
+    await expect(service.submit('cancel', caller, { signed_xdr: stranger.toXDR(), network_id: 9 })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/not prepared by this service/),
+    });
     expect(chain.sent).toBe(0);
   });
 
   it('a refused send is TRANSACTION_FAILED with the result code (txBadSeq)', async () => {
     const chain = new ScriptedChain([{ status: 'ERROR', resultCode: 'txBadSeq' }], []);
     const { service, signed } = await setup(chain);
-    await expect(service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 })).rejects.toMatchObject({ code: 'TRANSACTION_FAILED', details: { result_code: 'txBadSeq' } });
+    await expect(service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 })).rejects.toMatchObject({
+      code: 'TRANSACTION_FAILED',
+      details: { result_code: 'txBadSeq' },
+    });
   });
 });

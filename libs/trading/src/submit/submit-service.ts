@@ -76,11 +76,13 @@ export class SubmitService {
         const r = await this.deps.chain.send(net, tx);
         if (r.status === 'PENDING' || r.status === 'DUPLICATE') break; // DUPLICATE: already in the queue = sent
         if (r.status === 'ERROR') {
-          if (r.resultCode === 'txTooLate') return failed('TRANSACTION_EXPIRED', 'Transaction expired before it reached the network', { result_code: r.resultCode, transaction_hash: hash });
+          if (r.resultCode === 'txTooLate')
+            return failed('TRANSACTION_EXPIRED', 'Transaction expired before it reached the network', { result_code: r.resultCode, transaction_hash: hash });
           return failed('TRANSACTION_FAILED', `The network refused the transaction (${r.resultCode})`, { result_code: r.resultCode, transaction_hash: hash });
         }
         // TRY_AGAIN_LATER: the node's queue is full; retry until the transaction's maxTime.
-        if (this.now().getTime() > row.expiresAt.getTime()) return failed('TRANSACTION_EXPIRED', 'Transaction expired while the network asked to try again later', { transaction_hash: hash });
+        if (this.now().getTime() > row.expiresAt.getTime())
+          return failed('TRANSACTION_EXPIRED', 'Transaction expired while the network asked to try again later', { transaction_hash: hash });
         await this.sleep(1000);
       }
       sent = true;
@@ -103,7 +105,12 @@ export class SubmitService {
     }
   }
 
-  private async settled(net: StellarNetwork, tx: Transaction, row: PreparedTransaction, r: Exclude<TransactionLookup, { status: 'NOT_FOUND' }>): Promise<SubmitOutcome> {
+  private async settled(
+    net: StellarNetwork,
+    tx: Transaction,
+    row: PreparedTransaction,
+    r: Exclude<TransactionLookup, { status: 'NOT_FOUND' }>,
+  ): Promise<SubmitOutcome> {
     const url = explorerTxUrl(net, row.hash);
     if (r.status === 'SUCCESS') {
       const events = decodeEvents(r.events);
@@ -157,10 +164,13 @@ function alreadySubmitted(row: PreparedTransaction): AppError {
   return AppError.conflict('Transaction already submitted', {
     transaction_hash: row.hash,
     state: row.state,
-    first_result: row.outcome?.state === 'succeeded' ? row.outcome.data : row.outcome?.error ?? null,
+    first_result: row.outcome?.state === 'succeeded' ? row.outcome.data : (row.outcome?.error ?? null),
   });
 }
 
 function expired(row: PreparedTransaction): AppError {
-  return new AppError('TRANSACTION_EXPIRED', `Transaction expired at ${row.expiresAt.toISOString()}; prepare a new one`, { transaction_hash: row.hash, expires_at: row.expiresAt.toISOString() });
+  return new AppError('TRANSACTION_EXPIRED', `Transaction expired at ${row.expiresAt.toISOString()}; prepare a new one`, {
+    transaction_hash: row.hash,
+    expires_at: row.expiresAt.toISOString(),
+  });
 }

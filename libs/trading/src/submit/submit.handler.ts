@@ -4,7 +4,11 @@ import type { SubmitService } from './submit-service';
 
 /** A signed envelope of one of the five trade kinds, handed back for submission (one command for every flow). */
 export class SubmitSignedTradeCommand {
-  constructor(readonly kind: TradeKind, readonly caller: Caller, readonly request: { signed_xdr: string; network_id: number }) {}
+  constructor(
+    readonly kind: TradeKind,
+    readonly caller: Caller,
+    readonly request: { signed_xdr: string; network_id: number },
+  ) {}
 }
 
 export class SubmitSignedTradeHandler {

@@ -17,7 +17,10 @@ export function reasonOfError(e: unknown): FailureReason {
   const code = String((e as NodeJS.ErrnoException | undefined)?.code ?? '');
   if (DNS_CODES.has(code)) return 'dns';
   if (CONNECT_CODES.has(code)) return 'connect';
-  if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/.test(code) || /\bTLS\b|certificate|SSL/i.test(String((e as Error)?.message))) {
+  if (
+    /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/.test(code) ||
+    /\bTLS\b|certificate|SSL/i.test(String((e as Error)?.message))
+  ) {
     return 'tls';
   }
   return 'other';

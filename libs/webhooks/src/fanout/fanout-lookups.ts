@@ -106,20 +106,18 @@ export class FanoutLookups {
   async rememberToken(networkId: number, token: string, asset: string | null): Promise<void> {
     if (!asset) return;
     const symbol = asset === 'native' ? 'XLM' : asset.split(':')[0];
-    await this.tx.query(
-      `INSERT INTO ${this.t.tokens} (network_id, token, symbol) VALUES ($1, $2, $3) ON CONFLICT (network_id, token) DO NOTHING`,
-      [networkId, token, symbol],
-    );
+    await this.tx.query(`INSERT INTO ${this.t.tokens} (network_id, token, symbol) VALUES ($1, $2, $3) ON CONFLICT (network_id, token) DO NOTHING`, [
+      networkId,
+      token,
+      symbol,
+    ]);
   }
 
   /** Configured tokens first, then symbols learned from SAC transfers, else the contract id (as the read API does). */
   async token(networkId: number, token: string): Promise<TokenLabel> {
     const known = this.knownTokens.find((k) => k.networkId === networkId && k.address === token);
     if (known) return { symbol: known.symbol, decimals: known.decimals };
-    const { rows } = await this.tx.query<{ symbol: string }>(
-      `SELECT symbol FROM ${this.t.tokens} WHERE network_id = $1 AND token = $2`,
-      [networkId, token],
-    );
+    const { rows } = await this.tx.query<{ symbol: string }>(`SELECT symbol FROM ${this.t.tokens} WHERE network_id = $1 AND token = $2`, [networkId, token]);
     return { symbol: rows[0]?.symbol ?? token, decimals: STELLAR_TOKEN_DECIMALS };
   }
 

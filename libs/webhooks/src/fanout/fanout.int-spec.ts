@@ -37,7 +37,11 @@ describe.each(testDatabases())('webhook fan-out on $name', (factory) => {
   const register = (owner: string, events: string[]) =>
     wh.service.register(owner, { url: 'https://receiver.test/hook', events, secret: 'a-very-long-secret-value' });
   const deliveries = async () =>
-    (await db.query<{ id: string; webhook_id: string; event_type: string; body: string }>(`SELECT id, webhook_id, event_type, body FROM webhook_deliveries ORDER BY id`)).rows;
+    (
+      await db.query<{ id: string; webhook_id: string; event_type: string; body: string }>(
+        `SELECT id, webhook_id, event_type, body FROM webhook_deliveries ORDER BY id`,
+      )
+    ).rows;
 
   beforeEach(async () => {
     db = await factory.create();

@@ -208,10 +208,7 @@ async function fold(l: FanoutLookups, recorded: RecordedEvent): Promise<Notifica
       const s = await l.settleCampaign(e.network_id, e.campaign, 'failed');
       if (!s.first) return null;
       const figures = await campaignFigures(l, e.network_id, e.campaign, s);
-      return payloads.crowdfundingFailed(
-        { networkId: e.network_id, campaign: e.campaign, totalRaised: e.total_raised, at: e.observed_at },
-        figures,
-      );
+      return payloads.crowdfundingFailed({ networkId: e.network_id, campaign: e.campaign, totalRaised: e.total_raised, at: e.observed_at }, figures);
     }
     default:
       return null;

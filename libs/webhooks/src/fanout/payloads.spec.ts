@@ -23,8 +23,29 @@ const SPEC_FIELDS: Record<string, string[]> = {
   claim_available: ['pool_address', 'pool_name', 'network_id', 'round_id', 'token', 'total_amount', 'amount_per_share', 'expires_at'],
   shares_transferred: ['pool_address', 'pool_name', 'network_id', 'from_address', 'to_address', 'shares', 'transaction_hash'],
   pool_created: ['pool_address', 'pool_name', 'pool_ticker', 'network_id', 'creator_address', 'access_type', 'distribution_type'],
-  marketplace_listing_created: ['sale_address', 'pool_address', 'pool_name', 'network_id', 'seller_address', 'shares_amount', 'price_per_share', 'payment_token'],
-  marketplace_sale_completed: ['sale_address', 'pool_address', 'pool_name', 'network_id', 'seller_address', 'buyer_address', 'shares', 'price_per_share', 'total_price', 'payment_token', 'transaction_hash'],
+  marketplace_listing_created: [
+    'sale_address',
+    'pool_address',
+    'pool_name',
+    'network_id',
+    'seller_address',
+    'shares_amount',
+    'price_per_share',
+    'payment_token',
+  ],
+  marketplace_sale_completed: [
+    'sale_address',
+    'pool_address',
+    'pool_name',
+    'network_id',
+    'seller_address',
+    'buyer_address',
+    'shares',
+    'price_per_share',
+    'total_price',
+    'payment_token',
+    'transaction_hash',
+  ],
   crowdfunding_finalized: ['pool_address', 'pool_name', 'network_id', 'total_raised', 'target_amount', 'contributor_count', 'payment_token'],
   crowdfunding_failed: ['pool_address', 'pool_name', 'network_id', 'total_raised', 'target_amount', 'contributor_count', 'refund_status'],
 };
@@ -78,10 +99,7 @@ describe('webhook payload mapping', () => {
   });
 
   it('distribution_created from a V1 dist_all: claimable at once, no expiry', () => {
-    const n = p.distributionCreatedV1(
-      { chain: chain(), token: TOKEN, total_distributed: '10000000' },
-      { pool, token: usdc, totalShares: 10_000n, roundId: 2 },
-    );
+    const n = p.distributionCreatedV1({ chain: chain(), token: TOKEN, total_distributed: '10000000' }, { pool, token: usdc, totalShares: 10_000n, roundId: 2 });
     expectShape(n);
     expect(n.data).toMatchObject({ round_id: 2, total_amount: '1.00', total_shares: 10000, claimable_from: '2026-03-01T12:00:00Z', expires_at: null });
   });
@@ -110,7 +128,15 @@ describe('webhook payload mapping', () => {
     const base = { chain: chain(), pool: POOL, from: ALICE, to: BOB, shares: '250' };
     const n = p.sharesTransferred({ ...base, reason: 'direct' }, { pool });
     expectShape(n);
-    expect(n!.data).toEqual({ pool_address: POOL, pool_name: 'Solar Farm', network_id: 9, from_address: ALICE, to_address: BOB, shares: 250, transaction_hash: TX });
+    expect(n!.data).toEqual({
+      pool_address: POOL,
+      pool_name: 'Solar Farm',
+      network_id: 9,
+      from_address: ALICE,
+      to_address: BOB,
+      shares: 250,
+      transaction_hash: TX,
+    });
     expect(p.sharesTransferred({ ...base, reason: 'marketplace_sale' }, { pool })).toBeNull();
     expect(p.sharesTransferred({ ...base, reason: 'crowdfunding_allocation' }, { pool })).toBeNull();
   });
@@ -129,7 +155,15 @@ describe('webhook payload mapping', () => {
     };
     const n = p.poolCreated(init, { pool });
     expectShape(n);
-    expect(n.data).toEqual({ pool_address: POOL, pool_name: 'Solar Farm', pool_ticker: 'SOLAR', network_id: 9, creator_address: ALICE, access_type: 'p', distribution_type: 'tr' });
+    expect(n.data).toEqual({
+      pool_address: POOL,
+      pool_name: 'Solar Farm',
+      pool_ticker: 'SOLAR',
+      network_id: 9,
+      creator_address: ALICE,
+      access_type: 'p',
+      distribution_type: 'tr',
+    });
     expect(p.poolCreated(init, { pool: p.UNKNOWN_POOL }).data).toMatchObject({ pool_name: null, pool_ticker: null });
   });
 
@@ -142,7 +176,17 @@ describe('webhook payload mapping', () => {
     expectShape(listed);
     expect(listed.data).toMatchObject({ sale_address: sale, shares_amount: 40, price_per_share: '2.50', payment_token: 'USDC', seller_address: ALICE });
     const sold = p.saleCompleted(
-      { chain: { ...chain(), tx_hash: 'cd'.repeat(32) }, pool: POOL, seller: ALICE, buyer: BOB, shares_sold: '10', total_price: '250000000', price_per_share: null, payment_token: TOKEN, shares_remaining: null },
+      {
+        chain: { ...chain(), tx_hash: 'cd'.repeat(32) },
+        pool: POOL,
+        seller: ALICE,
+        buyer: BOB,
+        shares_sold: '10',
+        total_price: '250000000',
+        price_per_share: null,
+        payment_token: TOKEN,
+        shares_remaining: null,
+      },
       { pool, token: usdc, saleAddress: sale },
     );
     expectShape(sold);

@@ -42,10 +42,7 @@ type P<D> = PayloadOf<D>;
 
 // Field lists are exactly docs/agent-api.md#webhook-payloads, in its order.
 
-export function distributionCreated(
-  e: P<typeof RoundCreated>,
-  ctx: { pool: PoolLabel; token: TokenLabel; totalShares: bigint },
-): Notification {
+export function distributionCreated(e: P<typeof RoundCreated>, ctx: { pool: PoolLabel; token: TokenLabel; totalShares: bigint }): Notification {
   return {
     event: 'distribution_created',
     timestamp: e.chain.closed_at,
@@ -85,10 +82,7 @@ export function distributionCreatedV1(
   };
 }
 
-export function claimAvailable(
-  e: P<typeof RoundClaimAvailable>,
-  ctx: { pool: PoolLabel; token: TokenLabel; totalShares: bigint },
-): Notification {
+export function claimAvailable(e: P<typeof RoundClaimAvailable>, ctx: { pool: PoolLabel; token: TokenLabel; totalShares: bigint }): Notification {
   const total = BigInt(e.total_amount);
   const perShare = ctx.totalShares > 0n ? total / ctx.totalShares : 0n;
   return {
@@ -145,10 +139,7 @@ export function poolCreated(e: P<typeof PoolInitialized>, ctx: { pool: PoolLabel
   };
 }
 
-export function listingCreated(
-  e: P<typeof ListingCreated>,
-  ctx: { pool: PoolLabel; token: TokenLabel; saleAddress: string },
-): Notification {
+export function listingCreated(e: P<typeof ListingCreated>, ctx: { pool: PoolLabel; token: TokenLabel; saleAddress: string }): Notification {
   return {
     event: 'marketplace_listing_created',
     timestamp: e.chain.closed_at,
@@ -165,10 +156,7 @@ export function listingCreated(
   };
 }
 
-export function saleCompleted(
-  e: P<typeof ListingSold>,
-  ctx: { pool: PoolLabel; token: TokenLabel; saleAddress: string | null },
-): Notification {
+export function saleCompleted(e: P<typeof ListingSold>, ctx: { pool: PoolLabel; token: TokenLabel; saleAddress: string | null }): Notification {
   const shares = BigInt(e.shares_sold);
   const total = BigInt(e.total_price);
   // On chain total = shares × price exactly (marketplace.events.ts), so the division is exact when the event lacks it.
@@ -217,10 +205,7 @@ export function crowdfundingFinalized(e: P<typeof CampaignFinalized>, ctx: Campa
 }
 
 /** From `cf_done` with outcome failed, or the time-driven CampaignEffectivelyFailed (deadline passed, not finalized). */
-export function crowdfundingFailed(
-  e: { networkId: number; campaign: string; totalRaised: string; at: string },
-  ctx: CampaignFigures,
-): Notification {
+export function crowdfundingFailed(e: { networkId: number; campaign: string; totalRaised: string; at: string }, ctx: CampaignFigures): Notification {
   return {
     event: 'crowdfunding_failed',
     timestamp: e.at,

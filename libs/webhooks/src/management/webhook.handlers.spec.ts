@@ -1,8 +1,19 @@
 import { AppError } from '@dob/domain';
 import {
-  ListWebhooksHandler, ListWebhooksQuery, RedeliverWebhookCommand, RedeliverWebhookHandler, RegisterWebhookCommand, RegisterWebhookHandler,
-  RemoveWebhookCommand, RemoveWebhookHandler, SendTestWebhookCommand, SendTestWebhookHandler, UpdateWebhookCommand, UpdateWebhookHandler,
-  WebhookDeliveriesHandler, WebhookDeliveriesQuery,
+  ListWebhooksHandler,
+  ListWebhooksQuery,
+  RedeliverWebhookCommand,
+  RedeliverWebhookHandler,
+  RegisterWebhookCommand,
+  RegisterWebhookHandler,
+  RemoveWebhookCommand,
+  RemoveWebhookHandler,
+  SendTestWebhookCommand,
+  SendTestWebhookHandler,
+  UpdateWebhookCommand,
+  UpdateWebhookHandler,
+  WebhookDeliveriesHandler,
+  WebhookDeliveriesQuery,
 } from './webhook.handlers';
 import type { WebhookService } from './webhook-service';
 
@@ -10,10 +21,15 @@ import type { WebhookService } from './webhook-service';
 function fakeWebhooks(failure?: Error) {
   const calls: unknown[][] = [];
   const methods = ['register', 'update', 'remove', 'sendTest', 'redeliver', 'list', 'deliveries'];
-  const service = Object.fromEntries(methods.map((name) => [name, (...args: unknown[]) => {
-    calls.push([name, ...args]);
-    return failure ? Promise.reject(failure) : Promise.resolve({ answeredBy: name });
-  }])) as unknown as WebhookService;
+  const service = Object.fromEntries(
+    methods.map((name) => [
+      name,
+      (...args: unknown[]) => {
+        calls.push([name, ...args]);
+        return failure ? Promise.reject(failure) : Promise.resolve({ answeredBy: name });
+      },
+    ]),
+  ) as unknown as WebhookService;
   return { service, calls };
 }
 
@@ -35,7 +51,7 @@ describe('webhook command and query handlers', () => {
     expect(calls).toEqual([[method, ...args]]);
   });
 
-  it('a refusal (another key\'s webhook: NOT_FOUND) passes through unchanged', async () => {
+  it("a refusal (another key's webhook: NOT_FOUND) passes through unchanged", async () => {
     const refusal = AppError.notFound('Webhook not found');
     const { service } = fakeWebhooks(refusal);
     await expect(new RemoveWebhookHandler(service).execute(new RemoveWebhookCommand('key-2', 'wh-1'))).rejects.toBe(refusal);

@@ -5,23 +5,40 @@ import type { TestSendResult, WebhookService, WebhookView } from './webhook-serv
  * scoped to the API key that owns the webhooks; the handlers are plain classes over WebhookService.
  */
 export class RegisterWebhookCommand {
-  constructor(readonly ownerKeyId: string, readonly body: unknown) {}
+  constructor(
+    readonly ownerKeyId: string,
+    readonly body: unknown,
+  ) {}
 }
 
 export class UpdateWebhookCommand {
-  constructor(readonly ownerKeyId: string, readonly webhookId: string, readonly body: unknown) {}
+  constructor(
+    readonly ownerKeyId: string,
+    readonly webhookId: string,
+    readonly body: unknown,
+  ) {}
 }
 
 export class RemoveWebhookCommand {
-  constructor(readonly ownerKeyId: string, readonly webhookId: string) {}
+  constructor(
+    readonly ownerKeyId: string,
+    readonly webhookId: string,
+  ) {}
 }
 
 export class SendTestWebhookCommand {
-  constructor(readonly ownerKeyId: string, readonly webhookId: string) {}
+  constructor(
+    readonly ownerKeyId: string,
+    readonly webhookId: string,
+  ) {}
 }
 
 export class RedeliverWebhookCommand {
-  constructor(readonly ownerKeyId: string, readonly webhookId: string, readonly deliveryId: string) {}
+  constructor(
+    readonly ownerKeyId: string,
+    readonly webhookId: string,
+    readonly deliveryId: string,
+  ) {}
 }
 
 export class ListWebhooksQuery {
@@ -29,7 +46,12 @@ export class ListWebhooksQuery {
 }
 
 export class WebhookDeliveriesQuery {
-  constructor(readonly ownerKeyId: string, readonly webhookId: string, readonly page: number, readonly limit: number) {}
+  constructor(
+    readonly ownerKeyId: string,
+    readonly webhookId: string,
+    readonly page: number,
+    readonly limit: number,
+  ) {}
 }
 
 type Webhooks = Pick<WebhookService, 'register' | 'update' | 'remove' | 'sendTest' | 'redeliver' | 'list' | 'deliveries'>;

@@ -18,9 +18,7 @@ describe('delivery signatures', () => {
   });
 
   it('matches a known HMAC-SHA256 vector (RFC 4231 test case 2)', () => {
-    expect(svcSignature('Jefe', 'what do ya want for nothing?')).toBe(
-      'sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
-    );
+    expect(svcSignature('Jefe', 'what do ya want for nothing?')).toBe('sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
   });
 
   it('the Standard Webhooks signature verifies with the reference library (raw-secret key)', () => {

@@ -13,10 +13,7 @@ export function svcSignature(secret: string, body: string | Buffer): string {
 }
 
 export function standardWebhookSignature(secret: string, id: string, timestampSeconds: number, body: string | Buffer): string {
-  const mac = createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${id}.${timestampSeconds}.`)
-    .update(body)
-    .digest('base64');
+  const mac = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${id}.${timestampSeconds}.`).update(body).digest('base64');
   return `v1,${mac}`;
 }
 

@@ -3,19 +3,24 @@ import type { LookupAddress } from 'node:dns';
 import { createHttpsSender } from '../delivery/https-sender';
 import { DestinationGuard, UnsafeDestinationError, type ResolveAll } from './destination-guard';
 
-const dns = (table: Record<string, string[]>): ResolveAll => async (host) => {
-  const ips = table[host];
-  if (!ips) throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
-  return ips.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const dns =
+  (table: Record<string, string[]>): ResolveAll =>
+  async (host) => {
+    const ips = table[host];
+    if (!ips) throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return ips.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
 
 describe('DestinationGuard', () => {
-  const guard = new DestinationGuard({}, dns({
-    'hooks.example.com': ['93.184.216.34'],
-    'evil.example.com': ['127.0.0.1'],
-    'mixed.example.com': ['93.184.216.34', '10.0.0.5'],
-    'mapped.example.com': ['::ffff:127.0.0.1'],
-  }));
+  const guard = new DestinationGuard(
+    {},
+    dns({
+      'hooks.example.com': ['93.184.216.34'],
+      'evil.example.com': ['127.0.0.1'],
+      'mixed.example.com': ['93.184.216.34', '10.0.0.5'],
+      'mapped.example.com': ['::ffff:127.0.0.1'],
+    }),
+  );
 
   it('accepts an https URL whose host resolves only to public addresses', async () => {
     await expect(guard.checkUrl('https://hooks.example.com/dob')).resolves.toBeInstanceOf(URL);

@@ -6,9 +6,7 @@ import { classifyAddress, isIpLiteral, stripBrackets, type SsrfAllowList } from 
 export type ResolveAll = (host: string) => Promise<LookupAddress[]>;
 
 export const systemResolveAll: ResolveAll = (host) =>
-  new Promise((resolve, reject) =>
-    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
-  );
+  new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 
 export class UnsafeDestinationError extends Error {
   override readonly name = 'UnsafeDestinationError';

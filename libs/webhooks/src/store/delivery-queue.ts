@@ -70,10 +70,7 @@ export class SqlDeliveryQueue {
        SELECT x.id, x.webhook_id, x.event_id, x.event_type, x.body, 'pending', $2, $2
          FROM jsonb_to_recordset($1::jsonb) AS x(id text, webhook_id text, event_id text, event_type text, body text)
        ON CONFLICT (id) DO NOTHING`,
-      [
-        JSON.stringify(rows.map((r) => ({ id: r.id, webhook_id: r.webhookId, event_id: r.eventId, event_type: r.eventType, body: r.body }))),
-        now.toISOString(),
-      ],
+      [JSON.stringify(rows.map((r) => ({ id: r.id, webhook_id: r.webhookId, event_id: r.eventId, event_type: r.eventType, body: r.body }))), now.toISOString()],
     );
     return r.rowCount;
   }
@@ -196,10 +193,7 @@ export class SqlDeliveryQueue {
       ]);
       const delay = retryDelayMs(Number(rows[0].failed_in_cycle), schedule);
       if (delay !== null) {
-        await tx.query(`UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id = $1`, [
-          claim.id,
-          new Date(outcome.at.getTime() + delay).toISOString(),
-        ]);
+        await tx.query(`UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id = $1`, [claim.id, new Date(outcome.at.getTime() + delay).toISOString()]);
         return 'retry' as const;
       }
       await tx.query(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = $1`, [claim.id]);
@@ -212,8 +206,14 @@ export class SqlDeliveryQueue {
   async listForWebhook(webhookId: string, page: number, limit: number): Promise<{ deliveries: DeliveryView[]; total: number }> {
     const [list, count] = await Promise.all([
       this.db.query<{
-        id: string; webhook_id: string; event_id: string; event_type: string; status: DeliveryStatus;
-        next_attempt_at: Date | string | null; created_at: Date | string; delivered_at: Date | string | null;
+        id: string;
+        webhook_id: string;
+        event_id: string;
+        event_type: string;
+        status: DeliveryStatus;
+        next_attempt_at: Date | string | null;
+        created_at: Date | string;
+        delivered_at: Date | string | null;
       }>(
         `SELECT id, webhook_id, event_id, event_type, status, next_attempt_at, created_at, delivered_at
            FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
@@ -224,7 +224,14 @@ export class SqlDeliveryQueue {
     const ids = list.rows.map((r) => r.id);
     const attempts = ids.length
       ? (
-          await this.db.query<{ delivery_id: string; attempt: number; attempted_at: Date | string; response_code: number | null; duration_ms: number; error: string | null }>(
+          await this.db.query<{
+            delivery_id: string;
+            attempt: number;
+            attempted_at: Date | string;
+            response_code: number | null;
+            duration_ms: number;
+            error: string | null;
+          }>(
             `SELECT delivery_id, attempt, attempted_at, response_code, duration_ms, error FROM webhook_delivery_attempts
               WHERE delivery_id = ANY($1::text[]) ORDER BY delivery_id, attempt`,
             [ids],
@@ -268,9 +275,7 @@ export class SqlDeliveryQueue {
 
   /** Counts by status (health, tests, benchmark). */
   async counts(): Promise<Record<DeliveryStatus, number>> {
-    const { rows } = await this.db.query<{ status: DeliveryStatus; n: string }>(
-      `SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status`,
-    );
+    const { rows } = await this.db.query<{ status: DeliveryStatus; n: string }>(`SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status`);
     const out: Record<DeliveryStatus, number> = { pending: 0, delivered: 0, failed: 0 };
     for (const r of rows) out[r.status] = Number(r.n);
     return out;

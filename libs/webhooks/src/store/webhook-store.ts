@@ -98,10 +98,7 @@ export class SqlWebhookStore {
   }
 
   async listByOwner(ownerKeyId: string): Promise<StoredWebhook[]> {
-    const { rows } = await this.db.query<Row>(
-      `SELECT ${COLUMNS} FROM webhooks WHERE owner_key_id = $1 ORDER BY created_at, id`,
-      [ownerKeyId],
-    );
+    const { rows } = await this.db.query<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE owner_key_id = $1 ORDER BY created_at, id`, [ownerKeyId]);
     return rows.map(toRecord);
   }
 
@@ -123,14 +120,7 @@ export class SqlWebhookStore {
            updated_at = clock_timestamp()
          WHERE id = $1 AND owner_key_id = $2
          RETURNING ${COLUMNS}`,
-        [
-          id,
-          ownerKeyId,
-          patch.url ?? null,
-          patch.events ? JSON.stringify(patch.events) : null,
-          patch.secretSealed ?? null,
-          patch.isActive ?? null,
-        ],
+        [id, ownerKeyId, patch.url ?? null, patch.events ? JSON.stringify(patch.events) : null, patch.secretSealed ?? null, patch.isActive ?? null],
       );
       if (!rows[0]) return null;
       if (patch.isActive === false) await failPendingDeliveries(tx, id, 'webhook deactivated');

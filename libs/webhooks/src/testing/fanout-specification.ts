@@ -52,16 +52,17 @@ async function notifications(given: readonly SpecAppend[], when: readonly SpecAp
     await fanOut(given);
     const before = await deliveryCount(db);
     await fanOut(when);
-    const rows = await db.query<{ body: string; event_id: string }>(
-      `SELECT body, event_id FROM webhook_deliveries ORDER BY created_at, id OFFSET $1`,
-      [before],
-    );
+    const rows = await db.query<{ body: string; event_id: string }>(`SELECT body, event_id FROM webhook_deliveries ORDER BY created_at, id OFFSET $1`, [
+      before,
+    ]);
     // one batch shares a created_at: order by the `when` events, as a receiver would get them
     const order = (r: { event_id: string }) => when.findIndex((e) => e.event.id === r.event_id);
-    return rows.rows.sort((a, b) => order(a) - order(b)).map((r) => {
-      const body = JSON.parse(r.body) as { event: string; data: Record<string, unknown> };
-      return { event: body.event, data: body.data };
-    });
+    return rows.rows
+      .sort((a, b) => order(a) - order(b))
+      .map((r) => {
+        const body = JSON.parse(r.body) as { event: string; data: Record<string, unknown> };
+        return { event: body.event, data: body.data };
+      });
   } finally {
     await store.close();
     await db.close();

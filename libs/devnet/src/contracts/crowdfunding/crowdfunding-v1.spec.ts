@@ -51,7 +51,9 @@ describe('crowdfunding_v1 cf-v0.3.0', () => {
     h.time += 1000n;
     const fin = h.call(cf, 'finalize', []);
     expect(fin.result.toJson()).toEqual({ u32: 2 });
-    expect(h.events(fin)).toEqual([{ contract: cf, topics: [{ symbol: 'cf_done' }, { address: cf }], data: { vec: [{ u32: 2 }, { i128: '300' }, { i128: '30000' }] } }]);
+    expect(h.events(fin)).toEqual([
+      { contract: cf, topics: [{ symbol: 'cf_done' }, { address: cf }], data: { vec: [{ u32: 2 }, { i128: '300' }, { i128: '30000' }] } },
+    ]);
     expect(h.fail(cf, 'finalize', [])).toEqual({ contract: 5 });
     const refund = h.call(cf, 'refund', [addr(x)], x);
     expect(h.events(refund)[1]).toEqual({ contract: cf, topics: [{ symbol: 'cf_rfnd' }, { address: x }], data: { vec: [{ i128: '300' }, { i128: '30000' }] } });
@@ -76,8 +78,12 @@ describe('crowdfunding_v1 cf-v0.3.0', () => {
     expect(h.fail(cf, 'propose_activation', [addr(pool)], admin)).toEqual({ contract: 1 });
     h.call(pool, 'init', [addr(admin), vec([shareToScVal({ shareholder: x, share: 10000n })]), bool(true)], admin);
     const prop = h.call(cf, 'propose_activation', [addr(pool)], admin);
-    expect(h.events(prop)).toEqual([{ contract: cf, topics: [{ symbol: 'cf_prop' }, { address: cf }], data: { vec: [{ address: pool }, { u64: h.time.toString() }] } }]);
-    expect(h.events(h.call(cf, 'cancel_activation', [], admin))).toEqual([{ contract: cf, topics: [{ symbol: 'cf_cncl' }, { address: cf }], data: { address: pool } }]);
+    expect(h.events(prop)).toEqual([
+      { contract: cf, topics: [{ symbol: 'cf_prop' }, { address: cf }], data: { vec: [{ address: pool }, { u64: h.time.toString() }] } },
+    ]);
+    expect(h.events(h.call(cf, 'cancel_activation', [], admin))).toEqual([
+      { contract: cf, topics: [{ symbol: 'cf_cncl' }, { address: cf }], data: { address: pool } },
+    ]);
     expect(h.fail(cf, 'opt_out', [addr(y)], y)).toEqual({ contract: 17 });
     h.call(cf, 'propose_activation', [addr(pool)], admin);
     const other = h.deploy('splitter_v1_2');

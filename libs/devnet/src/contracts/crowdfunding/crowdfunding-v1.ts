@@ -4,9 +4,26 @@ import { expectArgs, type ContractDefinition, type ContractEnv, type ContractFun
 import { checked } from '../shared/checked';
 import { tokenClient } from '../shared/token-client';
 import {
-  ACTIVATION_DEADLINE_SECONDS, ACTIVATION_TIMELOCK_SECONDS, clearPending, configToScVal, ERR, isInitialized, MAX_SHARES,
-  PAYOUT, readConfig, readContribution, readPending, readSplitter, readTotalRaised, STATUS, writeConfig,
-  writeContribution, writePending, writeSplitter, writeTotalRaised, type CrowdfundConfig,
+  ACTIVATION_DEADLINE_SECONDS,
+  ACTIVATION_TIMELOCK_SECONDS,
+  clearPending,
+  configToScVal,
+  ERR,
+  isInitialized,
+  MAX_SHARES,
+  PAYOUT,
+  readConfig,
+  readContribution,
+  readPending,
+  readSplitter,
+  readTotalRaised,
+  STATUS,
+  writeConfig,
+  writeContribution,
+  writePending,
+  writeSplitter,
+  writeTotalRaised,
+  type CrowdfundConfig,
 } from './storage';
 
 /**
@@ -46,8 +63,15 @@ const fns: Record<string, ContractFunction> = {
     if (deadline <= env.timestamp) throw HostError.contract(ERR.InvalidDeadline);
     if (payoutMode !== PAYOUT.Escrow && payoutMode !== PAYOUT.DirectToOwner) throw HostError.contract(ERR.InvalidPayoutMode);
     writeConfig(env, {
-      admin, paymentToken, pricePerShare: price, softCapShares: soft, hardCapShares: hard, deadline,
-      status: STATUS.Fundraising, totalSharesSold: 0n, payoutMode,
+      admin,
+      paymentToken,
+      pricePerShare: price,
+      softCapShares: soft,
+      hardCapShares: hard,
+      deadline,
+      status: STATUS.Fundraising,
+      totalSharesSold: 0n,
+      payoutMode,
     });
     writeTotalRaised(env, 0n);
     env.emit([sym('cf_init'), addr(admin)], vec([addr(paymentToken), i128(price), i128(soft), i128(hard), u64(deadline), u32(payoutMode)]));

@@ -102,8 +102,7 @@ export const readContribution = (env: ContractEnv, investor: string): bigint => 
   const v = env.persistent.get(contributionKey(investor));
   return v ? asI128(v) : 0n;
 };
-export const writeContribution = (env: ContractEnv, investor: string, n: bigint): void =>
-  env.persistent.set(contributionKey(investor), i128(n));
+export const writeContribution = (env: ContractEnv, investor: string, n: bigint): void => env.persistent.set(contributionKey(investor), i128(n));
 
 export function readPending(env: ContractEnv): { splitter: string; eta: bigint } | undefined {
   const s = env.instance.get(PENDING_SPLITTER);

@@ -46,13 +46,7 @@ export function setCommissionRecipient(env: ContractEnv, defaultRecipient: strin
   writeCommission(env, { ...c, recipient: newRecipient });
 }
 
-export function setCommissionRate(
-  env: ContractEnv,
-  defaultRecipient: string,
-  which: 'buy' | 'distribution',
-  rate: bigint,
-  invalidRateCode: number,
-): void {
+export function setCommissionRate(env: ContractEnv, defaultRecipient: string, which: 'buy' | 'distribution', rate: bigint, invalidRateCode: number): void {
   const c = readCommission(env, defaultRecipient);
   env.requireAuth(c.recipient);
   if (rate < 0n || rate > MAX_COMMISSION_BPS) throw HostError.contract(invalidRateCode);

@@ -17,8 +17,7 @@ export interface Sep41Rules {
   insufficientAllowance(): Error;
 }
 
-const allowanceKey = (from: string, spender: string): xdr.ScVal =>
-  dataKey('Allowance', struct({ from: addr(from), spender: addr(spender) }));
+const allowanceKey = (from: string, spender: string): xdr.ScVal => dataKey('Allowance', struct({ from: addr(from), spender: addr(spender) }));
 
 /** The live allowance: 0 once its expiration ledger has passed. */
 export function readAllowance(env: ContractEnv, from: string, spender: string): bigint {

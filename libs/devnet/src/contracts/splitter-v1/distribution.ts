@@ -5,7 +5,13 @@ import type { ContractEnv } from '../contract';
 import { commissionOf, readCommission } from '../shared/commission';
 import { tokenClient } from '../shared/token-client';
 import {
-  ERR, readAllocation, readShare, readShareholders, readTotalAllocation, V1_DEFAULT_COMMISSION_RECIPIENT, writeAllocation,
+  ERR,
+  readAllocation,
+  readShare,
+  readShareholders,
+  readTotalAllocation,
+  V1_DEFAULT_COMMISSION_RECIPIENT,
+  writeAllocation,
   writeTotalAllocation,
 } from './storage';
 

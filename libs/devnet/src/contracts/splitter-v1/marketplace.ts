@@ -5,8 +5,16 @@ import { checked } from '../shared/checked';
 import { commissionOf, readCommission } from '../shared/commission';
 import { tokenClient } from '../shared/token-client';
 import {
-  ERR, readListing, readShare, readShareholders, removeListing, removeShare, V1_DEFAULT_COMMISSION_RECIPIENT,
-  writeListing, writeShare, writeShareholders,
+  ERR,
+  readListing,
+  readShare,
+  readShareholders,
+  removeListing,
+  removeShare,
+  V1_DEFAULT_COMMISSION_RECIPIENT,
+  writeListing,
+  writeShare,
+  writeShareholders,
 } from './storage';
 
 /**

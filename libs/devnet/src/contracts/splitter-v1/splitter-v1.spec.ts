@@ -9,7 +9,20 @@ function setup(kind: 'splitter_v1_2' | 'splitter_v1_3' = 'splitter_v1_2') {
   const admin = h.account();
   const [a, b, c] = [h.account(), h.account(), h.account()];
   const pool = h.deploy(kind);
-  h.call(pool, 'init', [addr(admin), shares([[a, 3333n], [b, 3333n], [c, 3334n]]), bool(true)], admin);
+  h.call(
+    pool,
+    'init',
+    [
+      addr(admin),
+      shares([
+        [a, 3333n],
+        [b, 3333n],
+        [c, 3334n],
+      ]),
+      bool(true),
+    ],
+    admin,
+  );
   return { h, admin, a, b, c, pool };
 }
 
@@ -20,14 +33,58 @@ describe('splitter V1.2: init and cap table', () => {
     const [a, b] = [h.account(), h.account()];
     const pool = h.deploy('splitter_v1_2');
     expect(h.fail(pool, 'init', [addr(admin), shares([]), bool(true)])).toEqual({ contract: 5 });
-    expect(h.fail(pool, 'init', [addr(admin), shares([[a, -1n], [b, 10001n]]), bool(true)])).toEqual({ contract: 22 });
-    expect(h.fail(pool, 'init', [addr(admin), shares([[a, 5000n], [a, 5000n]]), bool(true)])).toEqual({ contract: 23 });
-    expect(h.fail(pool, 'init', [addr(admin), shares([[a, 5000n], [b, 4999n]]), bool(true)])).toEqual({ contract: 6 });
+    expect(
+      h.fail(pool, 'init', [
+        addr(admin),
+        shares([
+          [a, -1n],
+          [b, 10001n],
+        ]),
+        bool(true),
+      ]),
+    ).toEqual({ contract: 22 });
+    expect(
+      h.fail(pool, 'init', [
+        addr(admin),
+        shares([
+          [a, 5000n],
+          [a, 5000n],
+        ]),
+        bool(true),
+      ]),
+    ).toEqual({ contract: 23 });
+    expect(
+      h.fail(pool, 'init', [
+        addr(admin),
+        shares([
+          [a, 5000n],
+          [b, 4999n],
+        ]),
+        bool(true),
+      ]),
+    ).toEqual({ contract: 6 });
     expect(h.fail(pool, 'get_config', [])).toEqual({ contract: 1 });
-    const r = h.call(pool, 'init', [addr(admin), shares([[a, 6000n], [b, 4000n]]), bool(false)], admin);
+    const r = h.call(
+      pool,
+      'init',
+      [
+        addr(admin),
+        shares([
+          [a, 6000n],
+          [b, 4000n],
+        ]),
+        bool(false),
+      ],
+      admin,
+    );
     expect(h.events(r)).toEqual([{ contract: pool, topics: [{ symbol: 'init' }, { address: admin }], data: { vec: [{ u32: 2 }, { bool: false }] } }]);
     expect(h.fail(pool, 'init', [addr(admin), shares([[a, 10000n]]), bool(true)])).toEqual({ contract: 2 });
-    expect(h.read(pool, 'get_config')).toEqual({ map: [{ key: { symbol: 'admin' }, val: { address: admin } }, { key: { symbol: 'mutable' }, val: { bool: false } }] });
+    expect(h.read(pool, 'get_config')).toEqual({
+      map: [
+        { key: { symbol: 'admin' }, val: { address: admin } },
+        { key: { symbol: 'mutable' }, val: { bool: false } },
+      ],
+    });
     expect(h.read(pool, 'get_share', [addr(a)])).toEqual({ i128: '6000' });
     expect(h.read(pool, 'get_share', [addr(admin)])).toEqual('void');
     // locked at init: update_shares → ContractLocked
@@ -52,9 +109,25 @@ describe('splitter V1.2: push distribution with commission and dust', () => {
     // distributable 10001, commission floor(10001*50/10000)=50, for holders 9951
     // a,b: floor(9951*3333/10000)=3316, c: floor(9951*3334/10000)=3317 → 9949, dust 2 → c (largest)
     const recipient = 'GCYBJHXG4JRODEFRVXHFWDHRQQSEYYBM2P455ME3OGETCURTQJLZVX72';
-    expect(h.events(r).map((e) => (e as { topics: Array<{ symbol?: string }> }).topics[0]!.symbol)).toEqual(['transfer', 'dist_com', 'distrib', 'distrib', 'distrib', 'dust', 'dist_all']);
-    expect(h.events(r)[1]).toEqual({ contract: pool, topics: [{ symbol: 'dist_com' }, { address: h.token }], data: { vec: [{ address: recipient }, { i128: '50' }] } });
-    expect(h.events(r)[4]).toEqual({ contract: pool, topics: [{ symbol: 'distrib' }, { address: c }], data: { vec: [{ address: h.token }, { i128: '3317' }] } });
+    expect(h.events(r).map((e) => (e as { topics: Array<{ symbol?: string }> }).topics[0]!.symbol)).toEqual([
+      'transfer',
+      'dist_com',
+      'distrib',
+      'distrib',
+      'distrib',
+      'dust',
+      'dist_all',
+    ]);
+    expect(h.events(r)[1]).toEqual({
+      contract: pool,
+      topics: [{ symbol: 'dist_com' }, { address: h.token }],
+      data: { vec: [{ address: recipient }, { i128: '50' }] },
+    });
+    expect(h.events(r)[4]).toEqual({
+      contract: pool,
+      topics: [{ symbol: 'distrib' }, { address: c }],
+      data: { vec: [{ address: h.token }, { i128: '3317' }] },
+    });
     expect(h.events(r)[5]).toEqual({ contract: pool, topics: [{ symbol: 'dust' }, { address: c }], data: { vec: [{ address: h.token }, { i128: '2' }] } });
     expect(h.events(r)[6]).toEqual({ contract: pool, topics: [{ symbol: 'dist_all' }, { address: h.token }], data: { i128: '9951' } });
     expect(h.read(pool, 'get_allocation', [addr(c), addr(h.token)])).toEqual({ i128: '3319' });
@@ -68,7 +141,11 @@ describe('splitter V1.2: push distribution with commission and dust', () => {
     expect(h.fail(pool, 'withdraw_allocation', [addr(h.token), addr(b), i128(0n)], b)).toEqual({ contract: 10 });
     expect(h.fail(pool, 'withdraw_allocation', [addr(h.token), addr(b), i128(3317n)], b)).toEqual({ contract: 11 });
     const w = h.call(pool, 'withdraw_allocation', [addr(h.token), addr(b), i128(3316n)], b);
-    expect(h.events(w)[1]).toEqual({ contract: pool, topics: [{ symbol: 'withdraw' }, { address: b }], data: { vec: [{ address: h.token }, { i128: '3316' }] } });
+    expect(h.events(w)[1]).toEqual({
+      contract: pool,
+      topics: [{ symbol: 'withdraw' }, { address: b }],
+      data: { vec: [{ address: h.token }, { i128: '3316' }] },
+    });
     expect(h.read(h.token, 'balance', [addr(b)])).toEqual({ i128: '3316' });
   });
 });
@@ -82,15 +159,23 @@ describe('splitter V1.2: marketplace (no escrow)', () => {
     expect(h.fail(pool, 'list_shares_for_sale', [addr(a), i128(10n), i128(0n), addr(h.token)], a)).toEqual({ contract: 15 });
     expect(h.fail(pool, 'list_shares_for_sale', [addr(a), i128(3334n), i128(100n), addr(h.token)], a)).toEqual({ contract: 12 });
     const listed = h.call(pool, 'list_shares_for_sale', [addr(a), i128(1000n), i128(100n), addr(h.token)], a);
-    expect(h.events(listed)).toEqual([{ contract: pool, topics: [{ symbol: 'listed' }, { address: a }], data: { vec: [{ i128: '1000' }, { i128: '100' }, { address: h.token }] } }]);
+    expect(h.events(listed)).toEqual([
+      { contract: pool, topics: [{ symbol: 'listed' }, { address: a }], data: { vec: [{ i128: '1000' }, { i128: '100' }, { address: h.token }] } },
+    ]);
     expect(h.fail(pool, 'buy_shares', [addr(a), addr(a), i128(1n)], a)).toEqual({ contract: 17 });
     expect(h.fail(pool, 'buy_shares', [addr(buyer), addr(a), i128(1001n)], buyer)).toEqual({ contract: 14 });
 
-    const sim = h.host.invoke({ contractId: pool, fn: 'buy_shares', args: [addr(buyer), addr(a), i128(400n)], source: h.issuer, ledger: h.ledger(), authMode: 'record' }, { commit: false });
+    const sim = h.host.invoke(
+      { contractId: pool, fn: 'buy_shares', args: [addr(buyer), addr(a), i128(400n)], source: h.issuer, ledger: h.ledger(), authMode: 'record' },
+      { commit: false },
+    );
     if (!sim.ok) throw new Error(sim.message);
     // root buy_shares(buyer, seller, n) with payment sub-invocations, address credentials (buyer ≠ source)
     expect(sim.auth).toHaveLength(1);
-    const root = sim.auth[0]!.toJson() as { credentials: { address: { address: string } }; root_invocation: { function: unknown; sub_invocations: Array<{ function: { contract_fn: { function_name: string; args: unknown[] } } }> } };
+    const root = sim.auth[0]!.toJson() as {
+      credentials: { address: { address: string } };
+      root_invocation: { function: unknown; sub_invocations: Array<{ function: { contract_fn: { function_name: string; args: unknown[] } } }> };
+    };
     expect(root.credentials.address.address).toBe(buyer);
     expect(root.root_invocation.sub_invocations.map((s) => s.function.contract_fn.args)).toEqual([
       [{ address: buyer }, { address: a }, { i128: '39400' }],
@@ -98,10 +183,16 @@ describe('splitter V1.2: marketplace (no escrow)', () => {
     ]);
 
     const sold = h.call(pool, 'buy_shares', [addr(buyer), addr(a), i128(400n)], buyer);
-    expect(h.events(sold)[2]).toEqual({ contract: pool, topics: [{ symbol: 'sold' }, { address: a }, { address: buyer }], data: { vec: [{ i128: '400' }, { i128: '40000' }, { address: h.token }] } });
+    expect(h.events(sold)[2]).toEqual({
+      contract: pool,
+      topics: [{ symbol: 'sold' }, { address: a }, { address: buyer }],
+      data: { vec: [{ i128: '400' }, { i128: '40000' }, { address: h.token }] },
+    });
     expect(h.read(pool, 'get_share', [addr(a)])).toEqual({ i128: '2933' });
     expect(h.read(pool, 'get_share', [addr(buyer)])).toEqual({ i128: '3733' });
-    expect(h.read(pool, 'get_listing', [addr(a)])).toMatchObject({ map: expect.arrayContaining([{ key: { symbol: 'shares_for_sale' }, val: { i128: '600' } }]) });
+    expect(h.read(pool, 'get_listing', [addr(a)])).toMatchObject({
+      map: expect.arrayContaining([{ key: { symbol: 'shares_for_sale' }, val: { i128: '600' } }]),
+    });
     h.call(pool, 'buy_shares', [addr(buyer), addr(a), i128(600n)], buyer);
     expect(h.read(pool, 'get_listing', [addr(a)])).toEqual('void');
     expect(h.read(pool, 'list_all_sales')).toEqual({ vec: [] });
@@ -111,7 +202,9 @@ describe('splitter V1.2: marketplace (no escrow)', () => {
   it('cancel_listing emits canceled; cancelling again fails #13', () => {
     const { h, a, pool } = setup();
     h.call(pool, 'list_shares_for_sale', [addr(a), i128(10n), i128(5n), addr(h.token)], a);
-    expect(h.events(h.call(pool, 'cancel_listing', [addr(a)], a))).toEqual([{ contract: pool, topics: [{ symbol: 'canceled' }, { address: a }], data: { bool: true } }]);
+    expect(h.events(h.call(pool, 'cancel_listing', [addr(a)], a))).toEqual([
+      { contract: pool, topics: [{ symbol: 'canceled' }, { address: a }], data: { bool: true } },
+    ]);
     expect(h.fail(pool, 'cancel_listing', [addr(a)], a)).toEqual({ contract: 13 });
   });
 
@@ -150,13 +243,18 @@ describe('splitter V1.3: batch distribution and set_admin', () => {
     expect(h.read(pool, 'get_allocation', [addr(c), addr(h.token)])).toEqual({ i128: '3319' });
     expect(h.fail(pool, 'process_distribution', [u32(1)], admin)).toEqual({ contract: 27 });
     const next = h.account();
-    expect(h.events(h.call(pool, 'set_admin', [addr(next)], admin))).toEqual([{ contract: pool, topics: [{ symbol: 'set_admin' }, { address: admin }], data: { address: next } }]);
+    expect(h.events(h.call(pool, 'set_admin', [addr(next)], admin))).toEqual([
+      { contract: pool, topics: [{ symbol: 'set_admin' }, { address: admin }], data: { address: next } },
+    ]);
   });
 
-  it('enforce mode: buy_shares without the buyer\'s authorization fails with Error(Auth, InvalidAction)', () => {
+  it("enforce mode: buy_shares without the buyer's authorization fails with Error(Auth, InvalidAction)", () => {
     const { h, a, b, pool } = setup();
     h.call(pool, 'list_shares_for_sale', [addr(a), i128(10n), i128(5n), addr(h.token)], a);
-    const r = h.host.invoke({ contractId: pool, fn: 'buy_shares', args: [addr(b), addr(a), i128(1n)], source: a, ledger: h.ledger(), authMode: 'enforce', authEntries: [] }, { commit: true });
+    const r = h.host.invoke(
+      { contractId: pool, fn: 'buy_shares', args: [addr(b), addr(a), i128(1n)], source: a, ledger: h.ledger(), authMode: 'enforce', authEntries: [] },
+      { commit: true },
+    );
     if (r.ok) throw new Error('expected auth failure');
     expect(r.error.toJson()).toEqual({ auth: 'invalid_action' });
   });

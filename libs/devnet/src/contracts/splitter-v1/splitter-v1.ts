@@ -1,20 +1,31 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { HostError } from '../../host/host-errors';
-import {
-  addr, asAddress, asBool, asI128, asU32, bool, i128, option, sym, u32, vec, voidVal,
-} from '../../host/scval';
+import { addr, asAddress, asBool, asI128, asU32, bool, i128, option, sym, u32, vec, voidVal } from '../../host/scval';
 import { expectArgs, type ContractDefinition, type ContractEnv, type ContractFunction } from '../contract';
 import { commissionToScVal, readCommission, setCommissionRate, setCommissionRecipient } from '../shared/commission';
 import { checkShares, sharesFromScVal, shareToScVal, type Share } from '../shared/shares';
 import { tokenClient } from '../shared/token-client';
-import {
-  distributeTokens, finalizeDistribution, hasPending, MAX_DISTRIBUTE_BATCH, processDistribution, startDistribution,
-} from './distribution';
+import { distributeTokens, finalizeDistribution, hasPending, MAX_DISTRIBUTE_BATCH, processDistribution, startDistribution } from './distribution';
 import { buyShares, cancelListing, listSharesForSale } from './marketplace';
 import {
-  configToScVal, ERR, isInitialized, listingToScVal, readActiveListings, readAllocation, readConfig, readListing,
-  readShare, readShareholders, readTotalAllocation, removeShare, V1_DEFAULT_COMMISSION_RECIPIENT, writeAllocation,
-  writeConfig, writeShare, writeShareholders, writeTotalAllocation,
+  configToScVal,
+  ERR,
+  isInitialized,
+  listingToScVal,
+  readActiveListings,
+  readAllocation,
+  readConfig,
+  readListing,
+  readShare,
+  readShareholders,
+  readTotalAllocation,
+  removeShare,
+  V1_DEFAULT_COMMISSION_RECIPIENT,
+  writeAllocation,
+  writeConfig,
+  writeShare,
+  writeShareholders,
+  writeTotalAllocation,
 } from './storage';
 
 /**
@@ -41,7 +52,10 @@ function admin(env: ContractEnv): string {
 function replaceShares(env: ContractEnv, shares: readonly Share[]): void {
   for (const old of readShareholders(env)) removeShare(env, old);
   for (const s of shares) writeShare(env, s.shareholder, s.share);
-  writeShareholders(env, shares.map((s) => s.shareholder));
+  writeShareholders(
+    env,
+    shares.map((s) => s.shareholder),
+  );
 }
 
 function transferShares(env: ContractEnv, from: string, to: string, amount: bigint): void {

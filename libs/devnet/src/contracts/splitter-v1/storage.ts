@@ -62,8 +62,7 @@ export const writeConfig = (env: ContractEnv, c: Config): void => env.instance.s
 
 const addressList = (v: xdr.ScVal | undefined): string[] => (v ? asVec(v).map((a) => asAddress(a)) : []);
 export const readShareholders = (env: ContractEnv): string[] => addressList(env.persistent.get(SHAREHOLDERS));
-export const writeShareholders = (env: ContractEnv, list: readonly string[]): void =>
-  env.persistent.set(SHAREHOLDERS, vec(list.map(addr)));
+export const writeShareholders = (env: ContractEnv, list: readonly string[]): void => env.persistent.set(SHAREHOLDERS, vec(list.map(addr)));
 
 const shareKey = (a: string) => dataKey('Share', addr(a));
 export function readShare(env: ContractEnv, a: string): bigint | undefined {
@@ -78,16 +77,14 @@ export const readTotalAllocation = (env: ContractEnv, token: string): bigint => 
   const v = env.persistent.get(totalAllocationKey(token));
   return v ? asI128(v) : 0n;
 };
-export const writeTotalAllocation = (env: ContractEnv, token: string, n: bigint): void =>
-  env.persistent.set(totalAllocationKey(token), i128(n));
+export const writeTotalAllocation = (env: ContractEnv, token: string, n: bigint): void => env.persistent.set(totalAllocationKey(token), i128(n));
 
 const allocationKey = (a: string, token: string) => dataKey('Allocation', addr(a), addr(token));
 export const readAllocation = (env: ContractEnv, a: string, token: string): bigint => {
   const v = env.persistent.get(allocationKey(a, token));
   return v ? asI128(v) : 0n;
 };
-export const writeAllocation = (env: ContractEnv, a: string, token: string, n: bigint): void =>
-  env.persistent.set(allocationKey(a, token), i128(n));
+export const writeAllocation = (env: ContractEnv, a: string, token: string, n: bigint): void => env.persistent.set(allocationKey(a, token), i128(n));
 
 /** `SaleListingDataKey {seller, shares_for_sale, price_per_share, payment_token}`. */
 export interface Listing {
@@ -122,8 +119,10 @@ export function writeListing(env: ContractEnv, l: Listing): void {
 }
 export function removeListing(env: ContractEnv, seller: string): void {
   env.persistent.remove(listingKey(seller));
-  writeActiveListings(env, readActiveListings(env).filter((s) => s !== seller));
+  writeActiveListings(
+    env,
+    readActiveListings(env).filter((s) => s !== seller),
+  );
 }
 export const readActiveListings = (env: ContractEnv): string[] => addressList(env.persistent.get(ACTIVE_LISTINGS));
-const writeActiveListings = (env: ContractEnv, list: readonly string[]): void =>
-  env.persistent.set(ACTIVE_LISTINGS, vec(list.map(addr)));
+const writeActiveListings = (env: ContractEnv, list: readonly string[]): void => env.persistent.set(ACTIVE_LISTINGS, vec(list.map(addr)));

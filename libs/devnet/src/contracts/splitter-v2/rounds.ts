@@ -5,9 +5,23 @@ import { checked } from '../shared/checked';
 import { commissionOf, readCommission } from '../shared/commission';
 import { tokenClient } from '../shared/token-client';
 import {
-  ERR, hasClaim, isSnapshotRound, readActiveRounds, readConfig, readDistributionConfig, readNextRoundId, readRound,
-  readTotalAllocation, V2_DEFAULT_COMMISSION_RECIPIENT, writeActiveRounds, writeClaim, writeDistributionConfig,
-  writeNextRoundId, writeRound, writeTotalAllocation, type Round,
+  ERR,
+  hasClaim,
+  isSnapshotRound,
+  readActiveRounds,
+  readConfig,
+  readDistributionConfig,
+  readNextRoundId,
+  readRound,
+  readTotalAllocation,
+  V2_DEFAULT_COMMISSION_RECIPIENT,
+  writeActiveRounds,
+  writeClaim,
+  writeDistributionConfig,
+  writeNextRoundId,
+  writeRound,
+  writeTotalAllocation,
+  type Round,
 } from './storage';
 
 /**
@@ -33,9 +47,16 @@ export function createRound(env: ContractEnv, token: string): bigint {
   const amount = distributable - commission;
   const id = readNextRoundId(env);
   const round: Round = {
-    id, token, totalAmount: amount, totalSupplySnapshot: cfg.totalShares, createdAt: env.timestamp,
-    claimableFrom: env.timestamp + dc.claimDelaySeconds, expiresAt: env.timestamp + dc.roundExpirySeconds,
-    isFinalized: true, totalClaimed: 0n, snapshotRoot: new Uint8Array(32),
+    id,
+    token,
+    totalAmount: amount,
+    totalSupplySnapshot: cfg.totalShares,
+    createdAt: env.timestamp,
+    claimableFrom: env.timestamp + dc.claimDelaySeconds,
+    expiresAt: env.timestamp + dc.roundExpirySeconds,
+    isFinalized: true,
+    totalClaimed: 0n,
+    snapshotRoot: new Uint8Array(32),
   };
   writeRound(env, round);
   writeActiveRounds(env, [...readActiveRounds(env), id]);
@@ -98,7 +119,10 @@ export function reclaimExpired(env: ContractEnv, id: bigint, admin: string): big
   if (unclaimed <= 0n) throw HostError.contract(ERR.NothingToReclaim);
   tokenClient(env, r.token).transfer(env.contractId, admin, unclaimed);
   writeRound(env, { ...r, totalClaimed: r.totalAmount });
-  writeActiveRounds(env, readActiveRounds(env).filter((x) => x !== id));
+  writeActiveRounds(
+    env,
+    readActiveRounds(env).filter((x) => x !== id),
+  );
   writeTotalAllocation(env, r.token, readTotalAllocation(env, r.token) - unclaimed);
   env.emit([sym('reclaim'), addr(r.token)], vec([u64(id), i128(unclaimed)]));
   return unclaimed;

@@ -8,7 +8,12 @@ function pool(h: HostHarness) {
   const pt = h.deploy('participation_token');
   const sp = h.deploy('splitter_v2');
   h.call(pt, 'initialize', [addr(sp), u32(0), str('Pool Shares'), str('SHARE')]);
-  const init = h.call(sp, 'init', [addr(admin), vec([shareToScVal({ shareholder: a, share: 600_000n }), shareToScVal({ shareholder: b, share: 400_000n })]), bool(true), addr(pt)], admin);
+  const init = h.call(
+    sp,
+    'init',
+    [addr(admin), vec([shareToScVal({ shareholder: a, share: 600_000n }), shareToScVal({ shareholder: b, share: 400_000n })]), bool(true), addr(pt)],
+    admin,
+  );
   return { admin, a, b, pt, sp, init };
 }
 
@@ -20,7 +25,11 @@ describe('splitter V2: init mints participation tokens', () => {
     const h = new HostHarness();
     const { admin, a, pt, sp, init } = pool(h);
     expect(h.events(init)[0]).toEqual({ contract: pt, topics: [{ symbol: 'mint' }, { address: sp }, { address: a }], data: { i128: '600000' } });
-    expect(h.events(init)[2]).toEqual({ contract: sp, topics: [{ symbol: 'init' }, { address: admin }], data: { vec: [{ address: pt }, { u32: 2 }, { bool: true }, { u32: 0 }] } });
+    expect(h.events(init)[2]).toEqual({
+      contract: sp,
+      topics: [{ symbol: 'init' }, { address: admin }],
+      data: { vec: [{ address: pt }, { u32: 2 }, { bool: true }, { u32: 0 }] },
+    });
     expect(h.read(sp, 'get_share', [addr(a)])).toEqual({ i128: '600000' });
   });
 });
@@ -37,19 +46,31 @@ describe('splitter V2: lazy rounds with claim windows', () => {
     const created = h.call(sp, 'create_distribution', [addr(h.token)], admin);
     const t0 = h.time;
     expect(created.result.toJson()).toEqual({ u64: '0' });
-    expect(h.events(created).at(-1)).toEqual({ contract: sp, topics: [{ symbol: 'dist_new' }, { address: h.token }], data: { vec: [{ u64: '0' }, { i128: '9950' }, { u64: (t0 + 100n).toString() }, { u64: (t0 + 3_000_000n).toString() }] } });
+    expect(h.events(created).at(-1)).toEqual({
+      contract: sp,
+      topics: [{ symbol: 'dist_new' }, { address: h.token }],
+      data: { vec: [{ u64: '0' }, { i128: '9950' }, { u64: (t0 + 100n).toString() }, { u64: (t0 + 3_000_000n).toString() }] },
+    });
     expect(h.fail(sp, 'claim', [addr(a), u64(0n)], a)).toEqual({ contract: 26 });
     expect(h.fail(sp, 'claim', [addr(a), u64(7n)], a)).toEqual({ contract: 13 });
     h.time += 100n;
     expect(h.read(sp, 'get_claimable', [addr(a), u64(0n)])).toEqual({ i128: '5970' });
     const claimed = h.call(sp, 'claim', [addr(a), u64(0n)], a);
-    expect(h.events(claimed).at(-1)).toEqual({ contract: sp, topics: [{ symbol: 'claimed' }, { address: a }], data: { vec: [{ u64: '0' }, { address: h.token }, { i128: '5970' }] } });
+    expect(h.events(claimed).at(-1)).toEqual({
+      contract: sp,
+      topics: [{ symbol: 'claimed' }, { address: a }],
+      data: { vec: [{ u64: '0' }, { address: h.token }, { i128: '5970' }] },
+    });
     expect(h.fail(sp, 'claim', [addr(a), u64(0n)], a)).toEqual({ contract: 14 });
     expect(h.fail(sp, 'reclaim_expired_round', [u64(0n)], admin)).toEqual({ contract: 33 });
     h.time = t0 + 3_000_001n;
     expect(h.fail(sp, 'claim', [addr(b), u64(0n)], b)).toEqual({ contract: 27 });
     const reclaimed = h.call(sp, 'reclaim_expired_round', [u64(0n)], admin);
-    expect(h.events(reclaimed).at(-1)).toEqual({ contract: sp, topics: [{ symbol: 'reclaim' }, { address: h.token }], data: { vec: [{ u64: '0' }, { i128: '3980' }] } });
+    expect(h.events(reclaimed).at(-1)).toEqual({
+      contract: sp,
+      topics: [{ symbol: 'reclaim' }, { address: h.token }],
+      data: { vec: [{ u64: '0' }, { i128: '3980' }] },
+    });
     expect(h.read(h.token, 'balance', [addr(admin)])).toEqual({ i128: '3980' });
     expect(h.read(sp, 'get_active_rounds')).toEqual({ vec: [] });
   });
@@ -79,7 +100,11 @@ describe('splitter V2: escrowed marketplace', () => {
     expect(h.fail(sp, 'list_shares_for_sale', [addr(a), i128(1n), i128(10n), addr(h.token)], a)).toEqual({ contract: 46 });
     expect(h.fail(sp, 'buy_shares', [addr(b), addr(a), i128(1001n)], b)).toEqual({ contract: 42 });
     const sold = h.call(sp, 'buy_shares', [addr(b), addr(a), i128(1000n)], b);
-    expect(h.events(sold).at(-1)).toEqual({ contract: sp, topics: [{ symbol: 'sold' }, { address: a }, { address: b }], data: { vec: [{ i128: '1000' }, { i128: '10000' }, { address: h.token }] } });
+    expect(h.events(sold).at(-1)).toEqual({
+      contract: sp,
+      topics: [{ symbol: 'sold' }, { address: a }, { address: b }],
+      data: { vec: [{ i128: '1000' }, { i128: '10000' }, { address: h.token }] },
+    });
     expect(h.read(pt, 'balance', [addr(b)])).toEqual({ i128: '401000' });
     expect(h.read(h.token, 'balance', [addr(a)])).toEqual({ i128: '9850' });
     expect(h.read(sp, 'get_listing', [addr(a)])).toEqual('void');
@@ -91,7 +116,11 @@ describe('splitter V2: escrowed marketplace', () => {
     const { admin, sp } = pool(h);
     const next = h.account();
     expect(h.fail(sp, 'accept_admin', [], next)).toEqual({ contract: 3 });
-    expect(h.events(h.call(sp, 'set_admin', [addr(next)], admin))).toEqual([{ contract: sp, topics: [{ symbol: 'admin_proposed' }, { address: admin }], data: { address: next } }]);
-    expect(h.events(h.call(sp, 'accept_admin', [], next))).toEqual([{ contract: sp, topics: [{ symbol: 'set_admin' }, { address: admin }], data: { address: next } }]);
+    expect(h.events(h.call(sp, 'set_admin', [addr(next)], admin))).toEqual([
+      { contract: sp, topics: [{ symbol: 'admin_proposed' }, { address: admin }], data: { address: next } },
+    ]);
+    expect(h.events(h.call(sp, 'accept_admin', [], next))).toEqual([
+      { contract: sp, topics: [{ symbol: 'set_admin' }, { address: admin }], data: { address: next } },
+    ]);
   });
 });

@@ -1,8 +1,6 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { HostError } from '../../host/host-errors';
-import {
-  addr, asAddress, asBool, asI128, asStruct, asU32, asU64, bool, field, i128, option, sym, u32, u64, vec, voidVal,
-} from '../../host/scval';
+import { addr, asAddress, asBool, asI128, asStruct, asU32, asU64, bool, field, i128, option, sym, u32, u64, vec, voidVal } from '../../host/scval';
 import { expectArgs, type ContractDefinition, type ContractEnv, type ContractFunction } from '../contract';
 import { commissionToScVal, readCommission, setCommissionRate, setCommissionRecipient } from '../shared/commission';
 import { checkShares, sharesFromScVal } from '../shared/shares';
@@ -10,10 +8,28 @@ import { tokenClient } from '../shared/token-client';
 import { buyShares, cancelListing, listingToScVal, listShares, readListing } from './marketplace';
 import { claim, claimableAmount, claimAll, createRound, isExpired, isOpen, reclaimExpired } from './rounds';
 import {
-  clearPendingAdmin, configToScVal, distributionConfigToScVal, ERR, isInitialized, readActiveRounds, readConfig,
-  readDistributionConfig, readPendingAdmin, readRequireSnapshot, readRound, readSchedule, readTotalAllocation,
-  roundToScVal, scheduleToScVal, V2_DEFAULT_COMMISSION_RECIPIENT, writeConfig, writeDistributionConfig,
-  writePendingAdmin, writeRequireSnapshot, writeSchedule, type Config,
+  clearPendingAdmin,
+  configToScVal,
+  distributionConfigToScVal,
+  ERR,
+  isInitialized,
+  readActiveRounds,
+  readConfig,
+  readDistributionConfig,
+  readPendingAdmin,
+  readRequireSnapshot,
+  readRound,
+  readSchedule,
+  readTotalAllocation,
+  roundToScVal,
+  scheduleToScVal,
+  V2_DEFAULT_COMMISSION_RECIPIENT,
+  writeConfig,
+  writeDistributionConfig,
+  writePendingAdmin,
+  writeRequireSnapshot,
+  writeSchedule,
+  type Config,
 } from './storage';
 
 /**
@@ -38,8 +54,11 @@ function init(env: ContractEnv, args: readonly xdr.ScVal[], poolType: number): x
   if (isInitialized(env)) throw HostError.contract(ERR.AlreadyInitialized);
   if (poolType >= POOL_TYPES) throw HostError.valueUnexpectedType('PoolType');
   const total = checkShares(shares, {
-    lowShareCount: ERR.LowShareCount, negativeShare: ERR.NegativeShareAmount, duplicate: ERR.DuplicateShareholder,
-    invalidTotal: ERR.InvalidShareTotal, total: 'positive',
+    lowShareCount: ERR.LowShareCount,
+    negativeShare: ERR.NegativeShareAmount,
+    duplicate: ERR.DuplicateShareholder,
+    invalidTotal: ERR.InvalidShareTotal,
+    total: 'positive',
   });
   writeConfig(env, { admin, mutable, participationToken: pt, poolType, totalShares: total });
   for (const s of shares) if (s.share > 0n) env.invoke(pt, 'mint', [addr(s.shareholder), i128(s.share)]);
@@ -69,7 +88,12 @@ const fns: Record<string, ContractFunction> = {
     adminAuth(env);
     if (expiry <= delay || expiry - delay < MIN_CLAIM_WINDOW) throw HostError.contract(ERR.InvalidScheduleConfig);
     const prev = readDistributionConfig(env);
-    writeDistributionConfig(env, { minIntervalSeconds: minInterval, claimDelaySeconds: delay, roundExpirySeconds: expiry, lastDistributionTime: prev.lastDistributionTime });
+    writeDistributionConfig(env, {
+      minIntervalSeconds: minInterval,
+      claimDelaySeconds: delay,
+      roundExpirySeconds: expiry,
+      lastDistributionTime: prev.lastDistributionTime,
+    });
     env.emit([sym('cfg_set')], vec([u64(minInterval), u64(delay), u64(expiry)]));
     return voidVal();
   },
@@ -253,8 +277,11 @@ const fns: Record<string, ContractFunction> = {
     const c = adminAuth(env);
     if (!c.mutable) throw HostError.contract(ERR.ContractLocked);
     checkShares(shares, {
-      lowShareCount: ERR.LowShareCount, negativeShare: ERR.NegativeShareAmount, duplicate: ERR.DuplicateShareholder,
-      invalidTotal: ERR.InvalidShareTotal, total: c.totalShares,
+      lowShareCount: ERR.LowShareCount,
+      negativeShare: ERR.NegativeShareAmount,
+      duplicate: ERR.DuplicateShareholder,
+      invalidTotal: ERR.InvalidShareTotal,
+      total: c.totalShares,
     });
     const ptId = c.participationToken;
     if (asI128(env.invoke(ptId, 'total_supply', [])) !== c.totalShares) throw HostError.contract(ERR.InvalidShareTotal);

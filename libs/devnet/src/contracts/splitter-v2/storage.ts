@@ -1,8 +1,24 @@
 import type { xdr } from '@stellar/stellar-sdk';
 import { HostError } from '../../host/host-errors';
 import {
-  addr, asAddress, asBool, asBytes, asI128, asStruct, asU32, asU64, asVec, bool, bytes, dataKey, field, i128, struct, u32,
-  u64, vec,
+  addr,
+  asAddress,
+  asBool,
+  asBytes,
+  asI128,
+  asStruct,
+  asU32,
+  asU64,
+  asVec,
+  bool,
+  bytes,
+  dataKey,
+  field,
+  i128,
+  struct,
+  u32,
+  u64,
+  vec,
 } from '../../host/scval';
 import type { ContractEnv } from '../contract';
 
@@ -14,15 +30,46 @@ import type { ContractEnv } from '../contract';
  * `["SaleListing", seller]`.
  */
 export const ERR = {
-  NotInitialized: 1, AlreadyInitialized: 2, Unauthorized: 3, ContractLocked: 4, LowShareCount: 5, InvalidShareTotal: 6,
-  NegativeShareAmount: 7, DuplicateShareholder: 8, ZeroTransferAmount: 9, TransferAmountAboveBalance: 10,
-  TransferAmountAboveUnusedBalance: 11, RoundNotFound: 13, AlreadyClaimed: 14, NothingToClaim: 15, RoundNotFinalized: 16,
-  Overflow: 20, InvalidCommissionRate: 22, ZeroWithdrawalAmount: 23, WithdrawalAmountAboveAllocation: 24,
-  DistributionTooSoon: 25, ClaimsNotOpenYet: 26, RoundExpired: 27, ScheduleNotConfigured: 28, ScheduleNotEnabled: 29,
-  ScheduleCompleted: 30, ScheduledDistributionNotDue: 31, InvalidScheduleConfig: 32, RoundNotExpired: 33,
-  NothingToReclaim: 34, NoSharesToTransfer: 35, InsufficientSharesToTransfer: 36, CannotTransferToSelf: 37,
-  InvalidShareAmount: 38, InvalidPrice: 39, NoSharesToSell: 40, NoActiveListing: 41, InsufficientSharesInListing: 42,
-  CannotBuyOwnShares: 43, NotSnapshotRound: 45, ListingAlreadyExists: 46,
+  NotInitialized: 1,
+  AlreadyInitialized: 2,
+  Unauthorized: 3,
+  ContractLocked: 4,
+  LowShareCount: 5,
+  InvalidShareTotal: 6,
+  NegativeShareAmount: 7,
+  DuplicateShareholder: 8,
+  ZeroTransferAmount: 9,
+  TransferAmountAboveBalance: 10,
+  TransferAmountAboveUnusedBalance: 11,
+  RoundNotFound: 13,
+  AlreadyClaimed: 14,
+  NothingToClaim: 15,
+  RoundNotFinalized: 16,
+  Overflow: 20,
+  InvalidCommissionRate: 22,
+  ZeroWithdrawalAmount: 23,
+  WithdrawalAmountAboveAllocation: 24,
+  DistributionTooSoon: 25,
+  ClaimsNotOpenYet: 26,
+  RoundExpired: 27,
+  ScheduleNotConfigured: 28,
+  ScheduleNotEnabled: 29,
+  ScheduleCompleted: 30,
+  ScheduledDistributionNotDue: 31,
+  InvalidScheduleConfig: 32,
+  RoundNotExpired: 33,
+  NothingToReclaim: 34,
+  NoSharesToTransfer: 35,
+  InsufficientSharesToTransfer: 36,
+  CannotTransferToSelf: 37,
+  InvalidShareAmount: 38,
+  InvalidPrice: 39,
+  NoSharesToSell: 40,
+  NoActiveListing: 41,
+  InsufficientSharesInListing: 42,
+  CannotBuyOwnShares: 43,
+  NotSnapshotRound: 45,
+  ListingAlreadyExists: 46,
 } as const;
 
 /** d6291db default commission recipient ("the old GCYBJHXG… key is LOST"). */
@@ -51,8 +98,11 @@ export function readConfig(env: ContractEnv): Config {
 }
 export const configToScVal = (c: Config): xdr.ScVal =>
   struct({
-    admin: addr(c.admin), mutable: bool(c.mutable), participation_token: addr(c.participationToken),
-    pool_type: u32(c.poolType), total_shares: i128(c.totalShares),
+    admin: addr(c.admin),
+    mutable: bool(c.mutable),
+    participation_token: addr(c.participationToken),
+    pool_type: u32(c.poolType),
+    total_shares: i128(c.totalShares),
   });
 export const writeConfig = (env: ContractEnv, c: Config) => env.instance.set(CONFIG, configToScVal(c));
 
@@ -76,8 +126,10 @@ export function readDistributionConfig(env: ContractEnv): DistributionConfig {
 }
 export const distributionConfigToScVal = (c: DistributionConfig): xdr.ScVal =>
   struct({
-    min_interval_seconds: u64(c.minIntervalSeconds), claim_delay_seconds: u64(c.claimDelaySeconds),
-    round_expiry_seconds: u64(c.roundExpirySeconds), last_distribution_time: u64(c.lastDistributionTime),
+    min_interval_seconds: u64(c.minIntervalSeconds),
+    claim_delay_seconds: u64(c.claimDelaySeconds),
+    round_expiry_seconds: u64(c.roundExpirySeconds),
+    last_distribution_time: u64(c.lastDistributionTime),
   });
 export const writeDistributionConfig = (env: ContractEnv, c: DistributionConfig) => env.instance.set(DIST_CONFIG, distributionConfigToScVal(c));
 
@@ -96,19 +148,31 @@ export interface Round {
 const roundKey = (id: bigint) => dataKey('Round', u64(id));
 export const roundToScVal = (r: Round): xdr.ScVal =>
   struct({
-    id: u64(r.id), token: addr(r.token), total_amount: i128(r.totalAmount), total_supply_snapshot: i128(r.totalSupplySnapshot),
-    created_at: u64(r.createdAt), claimable_from: u64(r.claimableFrom), expires_at: u64(r.expiresAt),
-    is_finalized: bool(r.isFinalized), total_claimed: i128(r.totalClaimed), snapshot_root: bytes(r.snapshotRoot),
+    id: u64(r.id),
+    token: addr(r.token),
+    total_amount: i128(r.totalAmount),
+    total_supply_snapshot: i128(r.totalSupplySnapshot),
+    created_at: u64(r.createdAt),
+    claimable_from: u64(r.claimableFrom),
+    expires_at: u64(r.expiresAt),
+    is_finalized: bool(r.isFinalized),
+    total_claimed: i128(r.totalClaimed),
+    snapshot_root: bytes(r.snapshotRoot),
   });
 export function readRound(env: ContractEnv, id: bigint): Round {
   const v = env.persistent.get(roundKey(id));
   if (!v) throw HostError.contract(ERR.RoundNotFound);
   const s = asStruct(v);
   return {
-    id: asU64(field(s, 'id')), token: asAddress(field(s, 'token')), totalAmount: asI128(field(s, 'total_amount')),
-    totalSupplySnapshot: asI128(field(s, 'total_supply_snapshot')), createdAt: asU64(field(s, 'created_at')),
-    claimableFrom: asU64(field(s, 'claimable_from')), expiresAt: asU64(field(s, 'expires_at')),
-    isFinalized: asBool(field(s, 'is_finalized')), totalClaimed: asI128(field(s, 'total_claimed')),
+    id: asU64(field(s, 'id')),
+    token: asAddress(field(s, 'token')),
+    totalAmount: asI128(field(s, 'total_amount')),
+    totalSupplySnapshot: asI128(field(s, 'total_supply_snapshot')),
+    createdAt: asU64(field(s, 'created_at')),
+    claimableFrom: asU64(field(s, 'claimable_from')),
+    expiresAt: asU64(field(s, 'expires_at')),
+    isFinalized: asBool(field(s, 'is_finalized')),
+    totalClaimed: asI128(field(s, 'total_claimed')),
     snapshotRoot: asBytes(field(s, 'snapshot_root')),
   };
 }
@@ -166,16 +230,21 @@ export interface Schedule {
 const SCHEDULE = dataKey('ScheduleConfig');
 export const scheduleToScVal = (s: Schedule) =>
   struct({
-    enabled: bool(s.enabled), first_distribution_time: u64(s.firstDistributionTime), interval_seconds: u64(s.intervalSeconds),
-    total_distributions: u32(s.totalDistributions), completed_distributions: u32(s.completedDistributions),
+    enabled: bool(s.enabled),
+    first_distribution_time: u64(s.firstDistributionTime),
+    interval_seconds: u64(s.intervalSeconds),
+    total_distributions: u32(s.totalDistributions),
+    completed_distributions: u32(s.completedDistributions),
   });
 export function readSchedule(env: ContractEnv): Schedule | undefined {
   const v = env.instance.get(SCHEDULE);
   if (!v) return undefined;
   const s = asStruct(v);
   return {
-    enabled: asBool(field(s, 'enabled')), firstDistributionTime: asU64(field(s, 'first_distribution_time')),
-    intervalSeconds: asU64(field(s, 'interval_seconds')), totalDistributions: asU32(field(s, 'total_distributions')),
+    enabled: asBool(field(s, 'enabled')),
+    firstDistributionTime: asU64(field(s, 'first_distribution_time')),
+    intervalSeconds: asU64(field(s, 'interval_seconds')),
+    totalDistributions: asU32(field(s, 'total_distributions')),
     completedDistributions: asU32(field(s, 'completed_distributions')),
   };
 }

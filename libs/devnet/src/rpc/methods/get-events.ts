@@ -50,10 +50,7 @@ export function getEventsMethod(chain: DevnetChain): Record<string, RpcMethod> {
       if (start.ledger < range.oldestLedger || start.ledger > range.latestLedger) {
         // Verbatim what stellar-rpc answers (observed against the public testnet RPC), so clients that parse the
         // retention floor out of it work here too.
-        throw new JsonRpcError(
-          JsonRpcCode.invalidRequest,
-          `startLedger must be within the ledger range: ${range.oldestLedger} - ${range.latestLedger}`,
-        );
+        throw new JsonRpcError(JsonRpcCode.invalidRequest, `startLedger must be within the ledger range: ${range.oldestLedger} - ${range.latestLedger}`);
       }
       let endLedger = Math.min(start.ledger + LEDGER_SCAN_LIMIT, range.latestLedger + 1);
       if (endLedgerParam) endLedger = Math.min(endLedgerParam, endLedger);

@@ -59,7 +59,7 @@ export function ledgerMethods(chain: DevnetChain, options: { friendbotUrl?: () =
       requireBase64Format(params);
       const range = ledgerRange(chain);
       const pagination = optionalObject(params, 'pagination');
-      const limit = pagination ? optionalUint32(pagination, 'limit') ?? DEFAULT_LEDGERS_LIMIT : DEFAULT_LEDGERS_LIMIT;
+      const limit = pagination ? (optionalUint32(pagination, 'limit') ?? DEFAULT_LEDGERS_LIMIT) : DEFAULT_LEDGERS_LIMIT;
       if (limit > MAX_LEDGERS_LIMIT) throw invalidParams(`limit must not exceed ${MAX_LEDGERS_LIMIT}`);
       const cursor = pagination?.cursor;
       let start: number;
