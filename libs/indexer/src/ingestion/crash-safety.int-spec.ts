@@ -41,7 +41,9 @@ describe(`indexer SIGKILLed ${KILLS} times during a backfill of ~${CRASH_EVENTS}
 
   const child = (extra: Record<string, string> = {}): { proc: ChildProcess; lines: string[]; exited: Promise<number | null> } => {
     const proc = spawn(process.execPath, ['-r', '@swc-node/register', CHILD], {
-      env: { ...process.env, NODE_OPTIONS: '', RPC_URL: large.devnet.rpcUrl, PG_URL: TEST_POSTGRES_URL, PG_SCHEMA: schema, START_LEDGER: '1', ...extra },
+      // Windows of 2,000 events (~50 over the backfill): five lives, each killed after committing at least one, stay
+      // inside the backfill however fast the indexer has become.
+      env: { ...process.env, NODE_OPTIONS: '', RPC_URL: large.devnet.rpcUrl, PG_URL: TEST_POSTGRES_URL, PG_SCHEMA: schema, START_LEDGER: '1', MAX_EVENTS_PER_APPEND: '2000', ...extra },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const lines: string[] = [];
@@ -73,9 +75,13 @@ describe(`indexer SIGKILLed ${KILLS} times during a backfill of ~${CRASH_EVENTS}
         });
       while (!progressed()) {
         if (c.proc.exitCode !== null) throw new Error(`child exited early: ${c.lines.join('\n')}`);
+        if (c.lines.some((l) => l.includes('"state":"live"'))) {
+          c.proc.kill('SIGKILL');
+          throw new Error(`life ${k + 1} went live before it could be killed mid-backfill (the backfill is too short for ${KILLS} kills)`);
+        }
         await new Promise((r) => setTimeout(r, 20));
       }
-      const afterMs = randomInt(0, 3_000);
+      const afterMs = randomInt(0, 1_000);
       await new Promise((r) => setTimeout(r, afterMs));
       c.proc.kill('SIGKILL');
       await c.exited;

@@ -1,7 +1,7 @@
 /**
  * The indexer as a separate process, for crash tests and benchmarks: `node -r @swc-node/register indexer-child.ts`.
  * Env: RPC_URL, PG_URL + PG_SCHEMA (PostgreSQL store) or PGLITE_DIR, NETWORK_ID (default 9), START_LEDGER
- * (default 1), EXIT_WHEN_LIVE=1 to exit 0 once caught up. Prints one JSON line per status change on stdout
+ * (default 1), EXIT_WHEN_LIVE=1 to exit 0 once caught up, MAX_EVENTS_PER_APPEND (default the indexer's) for smaller windows. Prints one JSON line per status change on stdout
  * ({state, nextLedger, latestLedger}) and `{"halted": reason}` if it halts. Watches the devnet's stand-in wasm
  * hashes (DEVNET_STAND_IN_WASMS) with discovery on, like the all-in-one app.
  */
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     startLedger: Number(env.START_LEDGER ?? 1),
     knownWasms: DEVNET_STAND_IN_WASMS,
     pollIntervalMs: 200,
+    ...(env.MAX_EVENTS_PER_APPEND ? { maxEventsPerAppend: Number(env.MAX_EVENTS_PER_APPEND) } : {}),
     scheduler: false,
     logger: silentLogger,
     onAlarm: (a) => console.log(JSON.stringify({ alarm: a.kind, message: a.message })),
