@@ -17,9 +17,13 @@ const ROUNDS = 3;
 const script = (withPglite: boolean, conf: string[]) => `
 const before = process.memoryUsage().rss;
 (async () => {
-  ${withPglite ? `const { PGlite } = require('@electric-sql/pglite');
+  ${
+    withPglite
+      ? `const { PGlite } = require('@electric-sql/pglite');
   const db = await PGlite.create({ dataDir: process.argv[1], postgresqlconf: ${JSON.stringify(conf)} });
-  await db.query('SELECT 1');` : ''}
+  await db.query('SELECT 1');`
+      : ''
+  }
   const m = process.memoryUsage();
   console.log(JSON.stringify({ rssBeforeMiB: before / 2 ** 20, rssMiB: m.rss / 2 ** 20, externalMiB: m.external / 2 ** 20, heapUsedMiB: m.heapUsed / 2 ** 20 }));
   process.exit(0);
@@ -37,7 +41,8 @@ function measure(flags: string[], withPglite: boolean, conf: string[] = [], reop
   for (let i = 0; i < ROUNDS; i++) {
     const dir = mkdtempSync(join(tmpdir(), 'dob-pglite-mem-'));
     try {
-      const once = () => spawnSync(process.execPath, [...flags, '-e', script(withPglite, conf), join(dir, 'pglite')], { cwd: join(__dirname, '..'), encoding: 'utf8' });
+      const once = () =>
+        spawnSync(process.execPath, [...flags, '-e', script(withPglite, conf), join(dir, 'pglite')], { cwd: join(__dirname, '..'), encoding: 'utf8' });
       // reopen: the folder is created (initdb) by a first process, and the second one — a restart — is measured.
       const r = reopen ? (once(), once()) : once();
       if (r.status !== 0) throw new Error(`variant failed: ${r.stderr}`);

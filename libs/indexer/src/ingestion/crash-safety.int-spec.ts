@@ -43,7 +43,16 @@ describe(`indexer SIGKILLed ${KILLS} times during a backfill of ~${CRASH_EVENTS}
     const proc = spawn(process.execPath, ['-r', '@swc-node/register', CHILD], {
       // Windows of 2,000 events (~50 over the backfill): five lives, each killed after committing at least one, stay
       // inside the backfill however fast the indexer has become.
-      env: { ...process.env, NODE_OPTIONS: '', RPC_URL: large.devnet.rpcUrl, PG_URL: TEST_POSTGRES_URL, PG_SCHEMA: schema, START_LEDGER: '1', MAX_EVENTS_PER_APPEND: '2000', ...extra },
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        RPC_URL: large.devnet.rpcUrl,
+        PG_URL: TEST_POSTGRES_URL,
+        PG_SCHEMA: schema,
+        START_LEDGER: '1',
+        MAX_EVENTS_PER_APPEND: '2000',
+        ...extra,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const lines: string[] = [];
