@@ -178,7 +178,15 @@ describe.each(testDatabases())('kafka relay on $name (fake broker)', (factory) =
     relay(shared());
     for (let i = 0; i < 300; i += 30) await store.appendMany(flowBatch('two', i, i + 30, 5));
     const expected = (await relayedInStore()).map((e) => e.id);
-    await until('every event published', () => new Set(log.map((m) => m.eventId)).size === expected.length);
+    // Two relays race every page of 7 (each lost race restarts the loser's subscription): slow under a loaded CI
+    // machine, so a minute, and a timeout says where each relay and the checkpoint stood.
+    await until('every event published', () => new Set(log.map((m) => m.eventId)).size === expected.length, 60_000).catch(async (e: Error) => {
+      const seen = new Set(log.map((m) => m.eventId));
+      const states = relays.map((r) => r.health().details);
+      throw new Error(
+        `${e.message}: ${seen.size}/${expected.length} published; relays ${JSON.stringify(states)}; checkpoint ${JSON.stringify(await relays[0]!.status())}`,
+      );
+    });
     const firstSeen = [...new Set(log.map((m) => m.eventId))];
     // Per key, first occurrences follow the store's order (a duplicate from the slower relay is only a repeat).
     const keyOf = new Map(log.map((m) => [m.eventId, `${m.topic}/${m.key}`]));
