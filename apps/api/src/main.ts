@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { ServiceMetrics, createLogger, instrumentEventStore } from '@dob/observability';
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
-import { devnetOf, HealthRegistry, networksOf, openStorage, runApp, systemEventCatalog, tokensOf } from '@dob/runtime';
+import { devnetOf, HealthRegistry, networksOf, openAppStorage, runApp, tokensOf } from '@dob/runtime';
 import { createWebhookComponents, webhookSettings } from '@dob/webhooks';
 import { startApi } from './bootstrap';
 import { composeApiDependencies } from './compose-api-dependencies';
@@ -21,12 +21,7 @@ runApp('api', async (config) => {
   const metrics = new ServiceMetrics({ app: 'api' });
   const devnet = await devnetOf(config, (why) => log.log(why));
   const networks = networksOf(config, devnet);
-  const opened = await openStorage({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    eventStoreUrl: config.EVENTSTORE_URL,
-    catalog: systemEventCatalog(),
-  });
+  const opened = await openAppStorage(config);
   const storage = { ...opened, eventStore: instrumentEventStore(opened.eventStore, metrics) };
   const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
   log.log(`read models: ${readModels.description}`);

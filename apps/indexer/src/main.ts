@@ -1,7 +1,7 @@
 import { createChainEventCatalog } from '@dob/domain';
 import { registerSeededPools, startLeasedNetworkIndexing, startNetworkIndexing, type NetworkIndexingOptions } from '@dob/indexer';
 import { fieldLogger, instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
-import { devnetOf, HealthRegistry, appLeases, openStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
+import { devnetOf, HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
 
 /**
  * The indexer alone: ingests one Stellar network (INDEXER_NETWORK_ID, default 9) from STELLAR_RPC_URL into the
@@ -20,12 +20,7 @@ runApp('indexer', async (config) => {
   const networkId = config.INDEXER_NETWORK_ID;
   const rpcUrl = config.STELLAR_RPC_URL ?? devnet!.rpcUrl;
   startup.waitFor('the database');
-  const storage = await openStorage({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    eventStoreUrl: config.EVENTSTORE_URL,
-    catalog: createChainEventCatalog(),
-  });
+  const storage = await openAppStorage(config, createChainEventCatalog());
   // The seeder's off-chain pool metadata, registered as npm start registers it (idempotent on restart).
   if (devnet) await registerSeededPools(storage.eventStore, networkId, devnet.pools);
   obs.log.info(

@@ -1,5 +1,5 @@
 import { instrumentEventStore, lineLogger, recordDelivery, startAppObservability } from '@dob/observability';
-import { devnetOf, HealthRegistry, appLeases, openStorage, runApp, startHealthServer, systemEventCatalog, tokensOf, trackStartup } from '@dob/runtime';
+import { devnetOf, HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer, tokensOf, trackStartup } from '@dob/runtime';
 import { createNotifier, webhookSettings } from '@dob/webhooks';
 
 /**
@@ -16,12 +16,7 @@ runApp('notifier', async (config) => {
   const healthServer = config.HEALTH_PORT === undefined ? undefined : await startHealthServer(health, config.HEALTH_PORT);
   const tokens = tokensOf(config, await devnetOf(config, startup.waitFor));
   startup.waitFor('the database');
-  const storage = await openStorage({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    eventStoreUrl: config.EVENTSTORE_URL,
-    catalog: systemEventCatalog(),
-  });
+  const storage = await openAppStorage(config);
   const leases = appLeases('notifier', storage.db, config, lineLogger(obs.log, 'leases'));
   const notifier = await createNotifier({
     db: storage.db,

@@ -1,6 +1,6 @@
 import { ProjectionRunner } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
-import { DataDirLockedError, loadAppConfig, openStorage, systemEventCatalog, type Storage } from '@dob/runtime';
+import { DataDirLockedError, loadAppConfig, openAppStorage, type Storage } from '@dob/runtime';
 
 /** What every ops command gets: the storage the apps use and a (not started) runner over the registry. */
 export interface OpsContext {
@@ -23,12 +23,7 @@ export async function openOpsContext(): Promise<OpsContext> {
   const config = loadAppConfig('ops');
   let storage: Storage;
   try {
-    storage = await openStorage({
-      dataDir: config.DATA_DIR,
-      databaseUrl: config.DATABASE_URL,
-      eventStoreUrl: config.EVENTSTORE_URL,
-      catalog: systemEventCatalog(),
-    });
+    storage = await openAppStorage(config);
   } catch (e) {
     if (e instanceof DataDirLockedError) {
       throw new OpsError(

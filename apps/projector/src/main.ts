@@ -1,7 +1,7 @@
 import { instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
-import { HealthRegistry, appLeases, openStorage, runApp, startHealthServer, systemEventCatalog } from '@dob/runtime';
+import { HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer } from '@dob/runtime';
 
 /**
  * The projector alone: follows the event store and keeps every registered projection's read models current.
@@ -11,12 +11,7 @@ import { HealthRegistry, appLeases, openStorage, runApp, startHealthServer, syst
  */
 runApp('projector', async (config) => {
   const obs = await startAppObservability({ app: 'projector', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
-  const storage = await openStorage({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    eventStoreUrl: config.EVENTSTORE_URL,
-    catalog: systemEventCatalog(),
-  });
+  const storage = await openAppStorage(config);
   const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
   obs.log.info(`read models: ${readModels.description}`);
   // Several projectors on one PostgreSQL: each projection runs in the one holding its lease (docs/projections.md).

@@ -1,6 +1,6 @@
 import { kafkaRelaySettings, startKafkaRelay } from '@dob/kafka-relay';
 import { lineLogger, startAppObservability } from '@dob/observability';
-import { ConfigError, HealthRegistry, appLeases, openStorage, runApp, startHealthServer, systemEventCatalog } from '@dob/runtime';
+import { ConfigError, HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer } from '@dob/runtime';
 
 /**
  * The Kafka relay alone: follows the event store from its checkpoint and publishes every analyst-facing domain event
@@ -13,12 +13,7 @@ runApp('relay', async (config) => {
   const settings = kafkaRelaySettings(config);
   if (!settings) throw new ConfigError('KAFKA_BROKERS is not set: the relay needs the brokers to publish to (host:port,…)');
   const obs = await startAppObservability({ app: 'relay', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
-  const storage = await openStorage({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    eventStoreUrl: config.EVENTSTORE_URL,
-    catalog: systemEventCatalog(),
-  });
+  const storage = await openAppStorage(config);
   // Several relays on one PostgreSQL: one publishes (the lease holder), the others stand by.
   const leases = appLeases('relay', storage.db, config, lineLogger(obs.log, 'leases'));
   const running = startKafkaRelay({

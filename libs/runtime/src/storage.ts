@@ -2,7 +2,9 @@ import { join, resolve } from 'node:path';
 import type { EventCatalog } from '@dob/domain';
 import { createSqlEventStore, openKurrentDbEventStore, type EventStore } from '@dob/event-store';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import type { AppConfig } from './app-config';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import { systemEventCatalog } from './system-event-catalog';
 
 export interface Storage {
   readonly db: SqlDatabase;
@@ -52,4 +54,12 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     lock?.release();
     throw e;
   }
+}
+
+/** `openStorage` from an app's validated configuration: the same three variables in every app, the system's catalog by default. */
+export function openAppStorage(
+  config: Pick<AppConfig, 'DATA_DIR' | 'DATABASE_URL' | 'EVENTSTORE_URL'>,
+  catalog: EventCatalog = systemEventCatalog(),
+): Promise<Storage> {
+  return openStorage({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, eventStoreUrl: config.EVENTSTORE_URL, catalog });
 }

@@ -3,6 +3,13 @@ import { contractAddress, isoTime, networkId } from './chain-ref';
 import { defineEvent } from './define-event';
 import { POOL_TYPES } from './pool.events';
 
+/** What a watched contract is, and the hash of its code: the same fields in discoveries and snapshots. */
+const contractKind = z.enum(['splitter', 'participation_token', 'crowdfunding', 'sac', 'exit_liquidity']);
+const wasmHash = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .nullable();
+
 /**
  * The ingestion cursor, stored on stream `indexer-<networkId>` in the same append as the domain events of the
  * ledger range it covers, so cursor and events commit together.
@@ -34,12 +41,9 @@ export const ContractDiscovered = defineEvent(
     .object({
       network_id: networkId,
       contract_id: contractAddress,
-      kind: z.enum(['splitter', 'participation_token', 'crowdfunding', 'sac', 'exit_liquidity']),
+      kind: contractKind,
       version: z.string(),
-      wasm_hash: z
-        .string()
-        .regex(/^[0-9a-f]{64}$/)
-        .nullable(),
+      wasm_hash: wasmHash,
       /** The pool a participation token belongs to. */
       pool: contractAddress.nullable(),
       /** `registry`: a pool an operator registered (PoolRegistered), confirmed by its wasm hash. */
@@ -68,12 +72,9 @@ export const IngestionSnapshotTaken = defineEvent(
         z
           .object({
             contract_id: contractAddress,
-            kind: z.enum(['splitter', 'participation_token', 'crowdfunding', 'sac', 'exit_liquidity']),
+            kind: contractKind,
             version: z.string(),
-            wasm_hash: z
-              .string()
-              .regex(/^[0-9a-f]{64}$/)
-              .nullable(),
+            wasm_hash: wasmHash,
             pool: contractAddress.nullable(),
             pool_type: z.enum(POOL_TYPES).nullable(),
           })

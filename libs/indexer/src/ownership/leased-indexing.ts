@@ -1,5 +1,5 @@
 import { IngestionCursorAdvanced, derivedEventId, indexerStreamId, isEventOf } from '@dob/domain';
-import { WrongExpectedVersionError, type EventStore } from '@dob/event-store';
+import { WrongExpectedVersionError, type EventStore, type RecordedEvent } from '@dob/event-store';
 import type { HeldLease, LeaseClaim, LeaseKeeper } from '@dob/leases';
 import { startNetworkIndexing, type NetworkIndexing, type NetworkIndexingOptions } from '../indexer-runtime';
 import type { IngestionStatus } from '../ingestion/ingestion-status';
@@ -92,9 +92,12 @@ async function fenceOutPreviousHolder(store: EventStore, options: NetworkIndexin
   const net = options.networkId;
   const streamId = indexerStreamId(net);
   for (let attempt = 0; ; attempt++) {
-    const stream = await store.readStream(streamId);
-    const revision = stream.length ? stream[stream.length - 1].revision : -1;
-    const cursor = [...stream].reverse().find((e) => isEventOf(e, [IngestionCursorAdvanced.type]))?.data;
+    // The stream's tail, newest first: every window ends with its cursor, so it is in the first few events; the
+    // whole stream is read only if a tail of discoveries hides it (start-up stays bounded, as the ingestor's).
+    const tail = await store.readStream(streamId, { direction: 'backwards', maxCount: 100 });
+    const revision = tail.length ? tail[0].revision : -1;
+    const latestCursor = (events: readonly RecordedEvent[]) => events.find((e) => isEventOf(e, [IngestionCursorAdvanced.type]))?.data;
+    const cursor = latestCursor(tail) ?? (tail.length === 100 ? latestCursor((await store.readStream(streamId)).reverse()) : undefined);
     const from = cursor?.from_ledger ?? options.startLedger;
     const to = cursor?.to_ledger ?? options.startLedger - 1;
     try {
