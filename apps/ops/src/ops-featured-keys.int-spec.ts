@@ -2,10 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
-import { createSqlAuth, RedisKeyChangeSignal, walletEvents, walletStreamId } from '@dob/auth';
+import { createSqlAuth, walletEvents, walletStreamId } from '@dob/auth';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
-import { RedisRateLimiter } from '@dob/rate-limit';
 import { FEATURED_OVERRIDES_TABLE } from '@dob/read-models';
 import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
 import { contractAddr } from '../../../libs/read-models/src/testing/chain-scenario';
@@ -76,30 +75,20 @@ describe('ops CLI: featured pools and key rate limits', () => {
     await events.close();
   });
 
-  it('with REDIS_URL, a tier change reaches an API key cache (PostgreSQL + Redis) on its next request', async () => {
-    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  it("a tier change reaches an API instance's key cache (PostgreSQL) on its next request after the command", async () => {
     const events = await createSqlEventStore(db, { catalog: createChainEventCatalog(walletEvents) });
-    const limiter = new RedisRateLimiter({ url: redisUrl }); // the production prefix, as the ops CLI uses it
-    const api = await createSqlAuth(db, events, { keyChanges: new RedisKeyChangeSignal(limiter.redis, limiter.epochKey) });
-    // What the request gate does: a (cached) lookup, the limiter's decision, confirm with the epoch it read.
-    const request = async (key: string) => {
-      const stamp = api.authenticator.cacheStamp();
-      const found = await api.authenticator.authenticate(key);
-      const decision = await limiter.consume(`key:test-${randomBytes(4).toString('hex')}`, 1000);
-      return api.authenticator.confirm(stamp, decision.epoch) ? found : api.authenticator.authenticate(key);
-    };
+    const api = await createSqlAuth(db, events); // an API instance's auth: keys cached under a lease on the key epoch
     try {
       const created = await api.keys.createKey(Keypair.random().publicKey(), { label: 'cached', scopes: ['read'], origin: 'key_management' });
-      await request(created.key);
-      expect((await request(created.key))?.rateLimitRpm).toBe(60);
-      const epochBefore = await limiter.redis.get(limiter.epochKey);
-      const r = ops(['keys', 'set-rate-limit', created.record.keyId, '300'], { ...env, REDIS_URL: redisUrl });
+      expect((await api.authenticator.authenticate(created.key))?.rateLimitRpm).toBe(60);
+      expect((await api.authenticator.authenticate(created.key))?.rateLimitRpm).toBe(60); // from memory now
+      const epochBefore = (await db.query<{ epoch: string }>('SELECT epoch::text AS epoch FROM auth_key_epoch')).rows[0]!.epoch;
+      const r = ops(['keys', 'set-rate-limit', created.record.keyId, '300'], env);
       expect([r.status, r.stderr]).toEqual([0, '']);
-      expect(await limiter.redis.get(limiter.epochKey)).not.toBe(epochBefore);
-      expect((await request(created.key))?.rateLimitRpm).toBe(300);
+      expect((await db.query<{ epoch: string }>('SELECT epoch::text AS epoch FROM auth_key_epoch')).rows[0]!.epoch).not.toBe(epochBefore);
+      expect((await api.authenticator.authenticate(created.key))?.rateLimitRpm).toBe(300);
     } finally {
       await api.close();
-      await limiter.close();
       await events.close();
     }
   });

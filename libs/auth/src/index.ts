@@ -17,4 +17,4 @@ export * from './sql/sql-challenge-store';
 export * from './sql/sql-api-key-index';
 export * from './sql/create-sql-auth';
 export * from './sql/embedded-key-cache';
-export * from './redis/redis-key-change-signal';
+export * from './sql/sql-key-change-signal';

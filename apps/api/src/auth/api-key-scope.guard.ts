@@ -39,8 +39,7 @@ export class ApiKeyScopeGuard implements CanActivate {
 
   private async authenticate(header: unknown): Promise<AgentAuthState> {
     if (header === undefined) return { keySent: false, principal: null };
-    // No request gate validated a cache for this request, so read storage itself.
-    const principal = typeof header === 'string' && this.auth ? await this.auth.authenticator.authenticate(header, { fresh: true }) : null;
+    const principal = typeof header === 'string' && this.auth ? await this.auth.authenticator.authenticate(header) : null;
     return { keySent: true, principal };
   }
 }

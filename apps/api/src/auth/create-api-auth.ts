@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { createSqlAuth, RedisKeyChangeSignal } from '@dob/auth';
+import { createSqlAuth } from '@dob/auth';
 import type { EventStore } from '@dob/event-store';
-import { InProcessRateLimiter, RedisRateLimiter, type RateLimiter } from '@dob/rate-limit';
+import { InProcessRateLimiter, type RateLimiter } from '@dob/rate-limit';
 import type { SqlDatabase } from '@dob/sql';
 import type { ApiAuthDependencies, JwtSettings } from './api-auth.dependencies';
 
@@ -22,10 +22,7 @@ export interface ApiAuthOptions {
 /** Builds ApiAuthDependencies over SQL + the event store; `close()` flushes last-used times and the limiter. */
 export async function createApiAuth(options: ApiAuthOptions): Promise<ApiAuthDependencies & { close(): Promise<void> }> {
   const rateLimiter = options.rateLimiter ?? new InProcessRateLimiter(options.clock);
-  // With the Redis limiter every request already makes one round trip that reads the shared key epoch, so key
-  // lookups can be cached on a shared database too (SharedKeyCache, docs/auth.md "Key cache").
-  const keyChanges = rateLimiter instanceof RedisRateLimiter ? new RedisKeyChangeSignal(rateLimiter.redis, rateLimiter.epochKey) : undefined;
-  const sqlAuth = await createSqlAuth(options.db, options.events, { clock: options.clock, lastUsedFlushMs: options.lastUsedFlushMs, keyChanges });
+  const sqlAuth = await createSqlAuth(options.db, options.events, { clock: options.clock, lastUsedFlushMs: options.lastUsedFlushMs });
   if (!options.jwt?.secret) new Logger('auth').warn('No JWT secret configured: using a random one (tokens die with this process)');
   return {
     ...sqlAuth,

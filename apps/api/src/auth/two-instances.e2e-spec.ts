@@ -94,8 +94,8 @@ describe('two API instances share key budgets (Redis) and key state (PostgreSQL)
 });
 
 /**
- * Two API processes (probe-api.process.ts), each with its own key cache (SharedKeyCache: PostgreSQL + the Redis
- * limiter's epoch). B has the key in memory when A revokes or rotates it; B's very next request must be refused.
+ * Two API processes (probe-api.process.ts), each with its own key cache (SharedKeyCache: a lease on the key epoch in
+ * PostgreSQL). B has the key in memory when A revokes or rotates it; B's very next request must be refused.
  */
 describe('two API processes: a key revoked or rotated on A is refused by B on its very next request', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { createSqlAuth, RedisKeyChangeSignal } from '@dob/auth';
+import { createSqlAuth } from '@dob/auth';
 import { AppError } from '@dob/domain';
-import { RedisRateLimiter } from '@dob/rate-limit';
-import { loadAppConfig } from '@dob/runtime';
 import { OpsError, withOpsContext } from '../ops-context';
 import { parseInteger } from './arguments';
 
@@ -21,12 +19,9 @@ export function registerKeyCommands(program: Command): void {
       if (!/^ak_[0-9A-Za-z]+$/.test(keyId)) throw new OpsError(`keyId must look like ak_…, got "${keyId}"`);
       const rpm = parseInteger(rpmText, 'rpm', 1);
       await withOpsContext(async ({ storage }) => {
-        // API instances on PostgreSQL + Redis cache keys under the Redis limiter's epoch: announce the change there
-        // too, so their next request uses the new tier (docs/auth.md "Key cache").
-        const redisUrl = loadAppConfig('ops').REDIS_URL;
-        const limiter = redisUrl ? new RedisRateLimiter({ url: redisUrl }) : undefined;
-        const keyChanges = limiter && new RedisKeyChangeSignal(limiter.redis, limiter.epochKey);
-        const auth = await createSqlAuth(storage.db, storage.eventStore, { keyChanges });
+        // The index moves the key epoch in the same statement, and the command returns only after every API
+        // instance's lease on the old epoch ran out: their next request uses the new tier (docs/auth.md "Key cache").
+        const auth = await createSqlAuth(storage.db, storage.eventStore);
         try {
           const key = await auth.keys.setRateLimit(keyId, rpm);
           console.log(`${key.keyId}: rate_limit_rpm = ${key.rateLimitRpm}`);
@@ -36,7 +31,6 @@ export function registerKeyCommands(program: Command): void {
           throw e;
         } finally {
           await auth.close();
-          await limiter?.close();
         }
       });
     });

@@ -5,8 +5,7 @@ import { hashApiKey, isWellFormedApiKey } from './api-key';
  * Resolves an `X-API-Key` value to its active key. Malformed keys (bad prefix, length or checksum) are refused
  * without touching storage; otherwise a lookup by SHA-256 in the index — no cache of its own; the index caches
  * only where a revoke or rotation made through any instance is still seen by the very next request here
- * (EmbeddedKeyCache on embedded PGlite; SharedKeyCache on PostgreSQL with the Redis limiter, whose epoch the
- * request gate passes to `confirm`).
+ * (EmbeddedKeyCache on embedded PGlite; SharedKeyCache, under a lease on the key epoch, on PostgreSQL).
  * `last_used_at` is collected in memory and flushed in batches (every `flushMs`), not written per request.
  */
 export class ApiKeyAuthenticator {
@@ -22,22 +21,11 @@ export class ApiKeyAuthenticator {
     this.timer.unref();
   }
 
-  /** `fresh`: read storage, not a cache (for callers that will not validate the cache with `adoptEpoch`). */
-  async authenticate(rawKey: string, options: { fresh?: boolean } = {}): Promise<ActiveApiKey | null> {
+  async authenticate(rawKey: string): Promise<ActiveApiKey | null> {
     if (!isWellFormedApiKey(rawKey)) return null;
-    const key = await this.index.findActiveByHash(hashApiKey(rawKey), options);
+    const key = await this.index.findActiveByHash(hashApiKey(rawKey));
     if (key) this.pending.set(key.keyId, (this.options.clock ?? Date.now)());
     return key;
-  }
-
-  /** Taken before `authenticate`, passed to `confirm` (ApiKeyIndex.cacheStamp). */
-  cacheStamp(): number {
-    return this.index.cacheStamp?.() ?? 0;
-  }
-
-  /** False when a lookup made since `stamp` must be made again: the shared key epoch moved (ApiKeyIndex.confirmCache). */
-  confirm(stamp: number, epoch: string | undefined): boolean {
-    return epoch === undefined || !this.index.confirmCache || this.index.confirmCache(stamp, epoch);
   }
 
   /** Writes collected last-used times (also on shutdown). Failed batches are merged back for the next flush. */

@@ -14,8 +14,7 @@ export interface ActiveApiKey {
  * plus `last_used_at`, which is written in batches rather than per request.
  */
 export interface ApiKeyIndex {
-  /** `fresh`: skip any cache and read storage (a caller that cannot validate the cache, see SharedKeyCache). */
-  findActiveByHash(keyHash: string, options?: { fresh?: boolean }): Promise<ActiveApiKey | null>;
+  findActiveByHash(keyHash: string): Promise<ActiveApiKey | null>;
   /** Which wallet holds a key (ops commands address keys by key_id alone). */
   findWalletOfKey(keyId: string): Promise<string | null>;
   /**
@@ -27,11 +26,4 @@ export interface ApiKeyIndex {
   suspend(keyId: string): Promise<void>;
   recordLastUsed(lastUsed: ReadonlyMap<string, Date>): Promise<void>;
   lastUsed(wallet: string): Promise<Map<string, Date>>;
-  /**
-   * Caches validated by a shared epoch (SharedKeyCache): `cacheStamp()` before a lookup; then, with the epoch the
-   * request's rate-limit decision read, `confirmCache(stamp, epoch)` adopts that epoch and says whether the lookup
-   * may stand (false: the cache changed meanwhile, the caller must look the key up again).
-   */
-  cacheStamp?(): number;
-  confirmCache?(stamp: number, epoch: string): boolean;
 }

@@ -1,6 +1,6 @@
 import type { ActiveApiKey, ApiKeyIndex } from './api-key-index.port';
 import type { KeyChangeSignal } from './key-change-signal.port';
-import { SharedKeyCache } from './shared-key-cache';
+import { SharedKeyCache, type KeyCacheLease } from './shared-key-cache';
 
 /** The index's rows in memory, counting reads. */
 class FakeIndex implements ApiKeyIndex {
@@ -26,100 +26,137 @@ class FakeIndex implements ApiKeyIndex {
   }
 }
 
-/** The shared epoch as Redis would hold it; notifications are delivered only when `deliver` is on. */
+/** The epoch as the database holds it; `hold()` keeps the next read pending; notifications only when `deliver`. */
 class FakeSignal implements KeyChangeSignal {
-  epoch = 'e0';
-  deliver = true;
-  private listener?: (epoch: string | null) => void;
-  private n = 0;
-  async announce() {
-    this.epoch = `e${++this.n}`;
-    if (this.deliver) this.listener?.(this.epoch);
+  epoch = 0;
+  deliver = false;
+  failing = false;
+  reads = 0;
+  private listener?: () => void;
+  private held?: { release: () => void; promise: Promise<void> };
+  /** Another instance changed a key: the epoch moves with the change's commit. */
+  change(index: FakeIndex, apply: () => void) {
+    apply();
+    this.epoch++;
+    if (this.deliver) this.listener?.();
+    void index;
   }
-  async listen(onEpoch: (epoch: string | null) => void) {
-    this.listener = onEpoch;
+  hold() {
+    let release!: () => void;
+    const promise = new Promise<void>((r) => (release = r));
+    this.held = { release, promise };
+    return () => release();
+  }
+  async readEpoch() {
+    this.reads++;
+    if (this.failing) throw new Error('database unreachable');
+    const value = String(this.epoch); // the value as of the read's start
+    if (this.held) {
+      const { promise } = this.held;
+      this.held = undefined;
+      await promise;
+    }
+    return value;
+  }
+  async listen(onChange: () => void) {
+    this.listener = onChange;
     return async () => undefined;
-  }
-  reconnect() {
-    this.listener?.(null);
   }
 }
 
 const key: ActiveApiKey = { keyId: 'ak_1', wallet: 'G1', scopes: ['read'], rateLimitRpm: 60 };
+// The timer never fires within a test: epoch reads happen only when a request finds the lease run out.
+const lease: KeyCacheLease = { leaseMs: 300, refreshEveryMs: 3_600_000, marginMs: 25 };
 
-describe('SharedKeyCache', () => {
+describe('SharedKeyCache (a lease on the key epoch)', () => {
   let index: FakeIndex;
   let signal: FakeSignal;
   let cache: SharedKeyCache;
-  /** What the request gate does: stamp, look up, then confirm with the epoch the limiter read. */
-  const request = async (hash: string) => {
-    const stamp = cache.cacheStamp();
-    const found = await cache.findActiveByHash(hash);
-    return cache.confirmCache(stamp, signal.epoch) ? found : cache.findActiveByHash(hash);
-  };
+  let now: number;
+  let slept: number[];
 
   beforeEach(async () => {
+    now = 1_000;
+    slept = [];
     index = new FakeIndex();
     index.rows.set('h1', key);
     signal = new FakeSignal();
-    cache = await SharedKeyCache.over(index, signal);
+    cache = await SharedKeyCache.over(index, signal, { lease, clock: () => now, sleep: async (ms) => void slept.push(ms) });
+  });
+  afterEach(() => cache.close());
+
+  it('serves a known key from memory while the lease holds, without reading the database or the epoch', async () => {
+    expect(await cache.findActiveByHash('h1')).toEqual(key);
+    const [reads, epochReads] = [index.reads, signal.reads];
+    for (let i = 0; i < 5; i++) expect(await cache.findActiveByHash('h1')).toEqual(key);
+    expect([index.reads, signal.reads]).toEqual([reads, epochReads]);
   });
 
-  it('serves a known key from memory once an epoch is known', async () => {
-    expect(await request('h1')).toEqual(key); // no epoch yet: read, confirm adopts e0, read again
-    const reads = index.reads;
-    for (let i = 0; i < 5; i++) expect(await request('h1')).toEqual(key);
-    expect(index.reads).toBe(reads);
+  it('a change heard by no notification: once the lease is out the epoch is read again, and the key is refused', async () => {
+    await cache.findActiveByHash('h1');
+    signal.change(index, () => index.rows.delete('h1'));
+    // The writer answers only leaseMs + margin after its commit; a request after that finds this lease run out.
+    now += lease.leaseMs + lease.marginMs;
+    expect(await cache.findActiveByHash('h1')).toBeNull();
   });
 
-  it('refuses a suspended key on the next request even when no notification arrives', async () => {
-    await request('h1');
-    await request('h1');
-    signal.deliver = false;
-    await cache.suspend('ak_1'); // commits, then announces a new epoch nobody hears
-    expect(await request('h1')).toBeNull();
+  it('an epoch read that started before a change vouches only until its start + lease', async () => {
+    await cache.findActiveByHash('h1');
+    now += lease.leaseMs; // the lease from start-up ran out
+    const release = signal.hold();
+    const request = cache.findActiveByHash('h1'); // reads the epoch (old value, returned later)
+    signal.change(index, () => index.rows.delete('h1')); // committed while that read was in flight
+    now += 10;
+    release();
+    expect(await request).toEqual(key); // a request before the writer answered may still be served
+    now += lease.leaseMs - 10; // = the read's start + lease: before the writer answers (commit + lease + margin)
+    expect(await cache.findActiveByHash('h1')).toBeNull();
   });
 
-  it('does not let a lookup that overlapped a change stand, nor store it', async () => {
-    await request('h1');
-    cache.adoptEpoch(null); // start cold
-    await request('h1');
-    signal.deliver = false;
-    // The lookup reads the key, then (before it returns) another instance revokes it and announces.
+  it('does not store a lookup that overlapped an epoch change', async () => {
+    now += lease.leaseMs;
     index.beforeReturn = () => {
       index.beforeReturn = undefined;
-      index.rows.delete('h1');
-      void signal.announce();
+      signal.change(index, () => index.rows.delete('h1'));
+      void cache.readEpoch(); // the timer's read lands while the lookup is in flight
     };
-    cache.adoptEpoch(null);
-    expect(await request('h1')).toBeNull();
-    expect(await request('h1')).toBeNull();
+    expect(await cache.findActiveByHash('h1')).toEqual(key); // read before the change: not stored
+    expect(await cache.findActiveByHash('h1')).toBeNull();
   });
 
-  it('a lookup confirmed after another request adopted the new epoch is decided again', async () => {
-    await request('h1');
-    const stamp = cache.cacheStamp();
-    const stale = await cache.findActiveByHash('h1'); // from memory
-    expect(stale).toEqual(key);
-    signal.deliver = false;
-    index.rows.delete('h1');
-    await signal.announce();
-    expect(cache.confirmCache(cache.cacheStamp(), signal.epoch)).toBe(false); // a concurrent request adopts it first
-    expect(cache.confirmCache(stamp, signal.epoch)).toBe(false); // so this one must look again
+  it('a write through this cache answers only after the lease other instances may hold (leaseMs + margin)', async () => {
+    await cache.project('G1', 2, []);
+    expect(slept).toEqual([lease.leaseMs + lease.marginMs]);
+    await cache.suspend('ak_1'); // the fail-safe before an append: the project that completes the command waits
+    expect(slept).toHaveLength(1);
   });
 
   it('never caches unknown keys, so a key created later is found at once', async () => {
-    await request('h1');
-    expect(await request('h2')).toBeNull();
+    expect(await cache.findActiveByHash('h2')).toBeNull();
     index.rows.set('h2', { ...key, keyId: 'ak_2' });
-    expect((await request('h2'))?.keyId).toBe('ak_2');
+    expect((await cache.findActiveByHash('h2'))?.keyId).toBe('ak_2');
   });
 
-  it('forgets everything on a reconnect (messages may have been missed)', async () => {
-    await request('h1');
+  it('a notification empties the cache at once', async () => {
+    signal.deliver = true;
+    await cache.findActiveByHash('h1');
+    signal.change(index, () => index.rows.delete('h1'));
+    expect(await cache.findActiveByHash('h1')).toBeNull();
+  });
+
+  it('serves nothing from memory while the epoch cannot be read', async () => {
+    await cache.findActiveByHash('h1');
+    signal.failing = true;
+    now += lease.leaseMs;
     const reads = index.reads;
-    signal.reconnect();
-    await request('h1');
-    expect(index.reads).toBeGreaterThan(reads);
+    expect(await cache.findActiveByHash('h1')).toEqual(key);
+    expect(await cache.findActiveByHash('h1')).toEqual(key);
+    expect(index.reads).toBe(reads + 2);
+    signal.failing = false;
+    now += 1;
+    await cache.findActiveByHash('h1');
+    const back = index.reads;
+    expect(await cache.findActiveByHash('h1')).toEqual(key);
+    expect(index.reads).toBe(back);
   });
 });

@@ -5,6 +5,8 @@ import { migrateSchema, type SqlDatabase } from '@dob/sql';
  * other processes starting on the same database (two API replicas raced on it: duplicate pg_type key).
  * - auth_challenges: outstanding wallet challenges, consumed by DELETE … RETURNING (single use across instances).
  * - auth_api_keys: the guard's index, projected from the wallet streams; `revision` orders concurrent writers.
+ * - auth_key_epoch: one row whose counter every change to auth_api_keys bumps in the same statement; API instances
+ *   that cache keys read it under a lease (SharedKeyCache, docs/auth.md "Key cache").
  */
 export const AUTH_MIGRATION = `
 CREATE TABLE IF NOT EXISTS auth_challenges (
@@ -29,6 +31,12 @@ CREATE TABLE IF NOT EXISTS auth_api_keys (
   last_used_at   timestamptz
 );
 CREATE INDEX IF NOT EXISTS auth_api_keys_wallet ON auth_api_keys (wallet);
+
+CREATE TABLE IF NOT EXISTS auth_key_epoch (
+  id    smallint PRIMARY KEY CHECK (id = 1),
+  epoch bigint NOT NULL
+);
+INSERT INTO auth_key_epoch (id, epoch) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
 `;
 
 export async function migrateAuthTables(db: SqlDatabase): Promise<void> {

@@ -3,6 +3,13 @@ import type { ActiveApiKey, ApiKeyIndex } from '../keys/api-key-index.port';
 import type { Scope, WalletKey } from '../wallet/wallet-keys.aggregate';
 import { API_KEYS_CHANGED } from './embedded-key-cache';
 
+/**
+ * Prefix of every statement that changes a key's admission: bumps the key epoch in the same statement (a
+ * data-modifying WITH runs exactly once whether or not it is referenced), so caches validated by the epoch
+ * (SqlKeyChangeSignal) can never miss a committed change.
+ */
+const BUMP_EPOCH = 'WITH key_epoch AS (UPDATE auth_key_epoch SET epoch = epoch + 1 WHERE id = 1)';
+
 /** The guard's index over SQL: one primary-key/unique-index lookup per authenticated request. */
 export class SqlApiKeyIndex implements ApiKeyIndex {
   constructor(private readonly db: SqlDatabase) {}
@@ -28,9 +35,10 @@ export class SqlApiKeyIndex implements ApiKeyIndex {
       keys.map((k) => ({ key_id: k.keyId, key_hash: k.keyHash, scopes: k.scopes, rate_limit_rpm: k.rateLimitRpm, revoked_at: k.revokedAt })),
     );
     // One statement for the whole wallet; rows already projected from a newer revision win (WHERE on the update);
-    // a suspended row is restored by any projection at least as new as it.
+    // a suspended row is restored by any projection at least as new as it. The key epoch moves in the same statement.
     await this.db.query(
-      `INSERT INTO auth_api_keys (key_id, wallet, key_hash, scopes, rate_limit_rpm, revoked_at, suspended, revision)
+      `${BUMP_EPOCH}
+       INSERT INTO auth_api_keys (key_id, wallet, key_hash, scopes, rate_limit_rpm, revoked_at, suspended, revision)
        SELECT k.key_id, $1, k.key_hash, k.scopes, k.rate_limit_rpm, k.revoked_at, false, $2
          FROM jsonb_to_recordset($3::jsonb) AS k(key_id text, key_hash text, scopes jsonb, rate_limit_rpm integer, revoked_at timestamptz)
        ON CONFLICT (key_id) DO UPDATE SET
@@ -44,11 +52,11 @@ export class SqlApiKeyIndex implements ApiKeyIndex {
   }
 
   async suspend(keyId: string): Promise<void> {
-    await this.db.query('UPDATE auth_api_keys SET suspended = true WHERE key_id = $1', [keyId]);
+    await this.db.query(`${BUMP_EPOCH} UPDATE auth_api_keys SET suspended = true WHERE key_id = $1`, [keyId]);
     await this.notifyChanged();
   }
 
-  /** After the change is committed: lookup caches (EmbeddedKeyCache) forget what they hold. */
+  /** After the change is committed: lookup caches (EmbeddedKeyCache, SharedKeyCache) forget what they hold now. */
   private async notifyChanged(): Promise<void> {
     await this.db.exec(`NOTIFY ${API_KEYS_CHANGED}`);
   }

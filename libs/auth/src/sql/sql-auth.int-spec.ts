@@ -5,6 +5,7 @@ import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { hashApiKey } from '../keys/api-key';
 import { walletEvents, walletStreamId } from '../wallet/wallet.events';
 import { createSqlAuth, type AuthComponents } from './create-sql-auth';
+import { SqlKeyChangeSignal } from './sql-key-change-signal';
 
 describe.each(testDatabases())('auth over SQL on $name', (factory) => {
   let db: SqlDatabase;
@@ -25,6 +26,19 @@ describe.each(testDatabases())('auth over SQL on $name', (factory) => {
     await auth.close();
     await events.close();
     await db.close();
+  });
+
+  it('every change to a key moves the key epoch (create, tier, revoke)', async () => {
+    const signal = new SqlKeyChangeSignal(db);
+    const wallet = Keypair.random().publicKey();
+    const seen = [await signal.readEpoch()];
+    const { record } = await auth.keys.createKey(wallet, { label: 'epoch', scopes: ['read'], origin: 'key_management' });
+    seen.push(await signal.readEpoch());
+    await auth.keys.setRateLimit(record.keyId, 300);
+    seen.push(await signal.readEpoch());
+    await auth.keys.revokeKey(wallet, record.keyId);
+    seen.push(await signal.readEpoch());
+    for (let i = 1; i < seen.length; i++) expect(BigInt(seen[i]!)).toBeGreaterThan(BigInt(seen[i - 1]!));
   });
 
   it('consumes a challenge exactly once, only for its wallet, only before it expires', async () => {
