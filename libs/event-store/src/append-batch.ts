@@ -15,8 +15,6 @@ export interface AppendBatch {
   readonly events: { i: number; o: number; k: number; id: string; type: string; version: number; data: unknown; metadata: Record<string, unknown> }[];
   /** No event id occurs twice in the batch: with none stored yet either, revisions are the stream's + k. */
   distinct_ids: boolean;
-  /** The events' ids again, as one small array: es_append probes them without walking the events' payloads. */
-  readonly ids: string[];
 }
 
 export function encodeExpectedVersion(expected: ExpectedVersion | undefined): string {
@@ -50,7 +48,7 @@ function checkEvent(event: NewEvent, catalog: EventCatalog | undefined): void {
 export function buildAppendBatch(appends: readonly StreamAppend[], catalog?: EventCatalog): AppendBatch {
   const seen = new Set<string>();
   const ids = new Set<string>();
-  const batch: AppendBatch = { streams: [], events: [], distinct_ids: true, ids: [] };
+  const batch: AppendBatch = { streams: [], events: [], distinct_ids: true };
   let o = 0;
   appends.forEach((append, i) => {
     if (typeof append.streamId !== 'string' || append.streamId.length === 0) throw new Error('streamId is required');
@@ -63,7 +61,6 @@ export function buildAppendBatch(appends: readonly StreamAppend[], catalog?: Eve
       const id = event.id.toLowerCase();
       if (ids.has(id)) batch.distinct_ids = false;
       ids.add(id);
-      batch.ids.push(id);
       batch.events.push({
         i,
         o: o++,

@@ -271,6 +271,20 @@ export function eventStoreContract(createBackend: () => Promise<EventStoreBacken
       expect(all.map((e) => e.id)).toEqual(appends.flatMap((a) => a.events.map((e) => e.id)));
     });
 
+    it('keeps input order in $all for a large batch over many streams, on new and existing streams', async () => {
+      const t = scope();
+      const type = t.type('Bulk');
+      const streams = Array.from({ length: 120 }, (_, i) => t.stream(`bulk-${i}`));
+      await store.appendMany(streams.filter((_, i) => i % 2 === 0).map((streamId) => ({ streamId, events: [t.event(type, { warm: true })] })));
+      const from = await store.headPosition();
+      const appends = streams.map((streamId, s) => ({ streamId, events: Array.from({ length: 1 + (s % 5) }, (_, k) => t.event(type, { s, k })) }));
+      const results = await store.appendMany(appends);
+      expect(results).toEqual(appends.map((a, s) => ({ nextExpectedVersion: a.events.length - (s % 2 === 0 ? 0 : 1), appended: a.events.length })));
+      const all = eventsOf(await readAllFrom(store, from, 1000, [type]));
+      expect(all.map((e) => e.id)).toEqual(appends.flatMap((a) => a.events.map((e) => e.id)));
+      expect(all.map((e) => e.revision)).toEqual(appends.flatMap((a, s) => a.events.map((_, k) => k + (s % 2 === 0 ? 1 : 0))));
+    });
+
     itIf(capabilities.batchSharesCommitPosition)('commits a batch as one transaction: one commit position', async () => {
       const t = scope();
       const from = await store.headPosition();

@@ -15,12 +15,12 @@ describe.each(testDatabases())('SQL event store on $name', (factory) => {
   it('migrates once and is idempotent on restart', async () => {
     const db = await factory.create();
     try {
-      expect(await migrateEventStore(db)).toEqual([1, 2]);
+      expect(await migrateEventStore(db)).toEqual([1, 2, 3]);
       expect(await migrateEventStore(db)).toEqual([]);
       const store = await createSqlEventStore(db);
       await store.close();
       const { rows } = await db.query<{ version: number }>('SELECT version FROM es_schema_migrations');
-      expect(rows.map((r) => Number(r.version)).sort()).toEqual([1, 2]);
+      expect(rows.map((r) => Number(r.version)).sort()).toEqual([1, 2, 3]);
     } finally {
       await db.close();
     }

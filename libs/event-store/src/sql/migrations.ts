@@ -35,6 +35,81 @@ const CHECK_EXPECTED_AND_RETURN = `      -- 4. Expected versions, against the re
 `;
 
 /**
+ * es_append, step 1 (every version): per-stream advisory locks, in key order, before anything is written.
+ */
+const LOCK_STREAMS = `  -- 1. Serialise appenders per stream with transaction-scoped advisory locks, taken in key order (no deadlock;
+  --    a sorted DISTINCT subquery is never flattened, so the calls follow its order) and BEFORE anything is
+  --    written. This kind of lock assigns no transaction id, so our xid is drawn only once we own our streams:
+  --    whoever appended to a stream before us has a lower xid, hence $all, read in (transaction_id, position)
+  --    order, carries each stream's revisions in order. (A row lock — SELECT ... FOR UPDATE, an upsert — would
+  --    assign the xid first and break that.)
+  PERFORM count(pg_advisory_xact_lock(q.k)) FROM (
+    SELECT DISTINCT hashtextextended(current_schema() || '/' || s.stream_id, 0) AS k
+    FROM jsonb_to_recordset(batch->'streams') AS s(stream_id text)
+    ORDER BY 1
+  ) q;
+
+`;
+
+/** es_append: whether the batch is fresh (no id repeated in it, none stored yet). */
+const FRESH_CHECK = `  fresh := COALESCE((batch->>'distinct_ids')::boolean, false) AND NOT EXISTS (
+    SELECT 1 FROM es_events x
+    WHERE x.event_id = ANY (ARRAY(SELECT jsonb_array_elements_text(batch->'ids')::uuid))
+  );
+`;
+
+/** es_append, step 3 (every version): the general path for retries, overlaps and repeated ids. */
+const RETRY_PATH = `    -- 3. A retry, a partial overlap or an id twice in the batch: write the events not stored yet, numbering revisions on from each stream's
+    --    current one in batch order (positions come from the sequence in that order), record each stream's new
+    --    revision, and report per stream what it was before and what was fresh.
+    FOR r IN
+      WITH cur AS (
+        SELECT s.i, s.stream_id, s.expected,
+               COALESCE((SELECT st.revision FROM es_streams st WHERE st.stream_id = s.stream_id), -1) AS revision
+        FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, expected text)
+      ), incoming AS (
+        SELECT e.*, NOT EXISTS (SELECT 1 FROM es_events x WHERE x.event_id = e.id) AS fresh
+        FROM jsonb_to_recordset(batch->'events')
+          AS e(i integer, o integer, id uuid, type text, version integer, data jsonb, metadata jsonb)
+      ), counted AS (
+        SELECT f.i, count(*) AS n FROM incoming f GROUP BY f.i
+      ), numbered AS (
+        SELECT f.*, c.stream_id, c.revision + row_number() OVER (PARTITION BY f.i ORDER BY f.o) AS rev
+        FROM (SELECT DISTINCT ON (f.id) f.* FROM incoming f WHERE f.fresh ORDER BY f.id, f.o) f
+        JOIN cur c ON c.i = f.i
+      ), ins AS (
+        INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
+        SELECT n.stream_id, n.rev, n.id, n.type, n.version, n.data, COALESCE(n.metadata, '{}'::jsonb)
+        FROM numbered n ORDER BY n.o
+        RETURNING es_events.stream_id, es_events.revision
+      ), per_stream AS (
+        SELECT ins.stream_id, max(ins.revision) AS rev, count(*)::integer AS n FROM ins GROUP BY ins.stream_id
+      ), bumped AS ( -- a data-modifying CTE always runs to completion, read or not
+        INSERT INTO es_streams (stream_id, revision) SELECT p.stream_id, p.rev FROM per_stream p
+        ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision
+      )
+      SELECT c.i, c.stream_id, c.expected, c.revision AS before, COALESCE(k.n, 0) AS submitted,
+             COALESCE(p.rev, c.revision) AS rev, COALESCE(p.n, 0) AS n
+      FROM cur c
+      LEFT JOIN counted k ON k.i = c.i
+      LEFT JOIN per_stream p ON p.stream_id = c.stream_id
+      ORDER BY c.i
+`;
+
+/** es_append's end (every version): the general path, then a NOTIFY when anything was written. */
+const RETRY_PATH_AND_END = `  ELSE
+${RETRY_PATH}    LOOP
+${CHECK_EXPECTED_AND_RETURN}    END LOOP;
+  END IF;
+
+  IF total > 0 THEN
+    PERFORM pg_notify('${APPENDED_CHANNEL}', '');
+  END IF;
+END
+$fn$;
+`;
+
+/**
  * The event store's own schema, versioned in `es_schema_migrations`. Every statement is idempotent
  * (IF NOT EXISTS / OR REPLACE) so a half-applied migration can simply run again.
  *
@@ -99,29 +174,13 @@ DECLARE
   r record;
   fresh boolean;
 BEGIN
-  -- 1. Serialise appenders per stream with transaction-scoped advisory locks, taken in key order (no deadlock;
-  --    a sorted DISTINCT subquery is never flattened, so the calls follow its order) and BEFORE anything is
-  --    written. This kind of lock assigns no transaction id, so our xid is drawn only once we own our streams:
-  --    whoever appended to a stream before us has a lower xid, hence $all, read in (transaction_id, position)
-  --    order, carries each stream's revisions in order. (A row lock — SELECT ... FOR UPDATE, an upsert — would
-  --    assign the xid first and break that.)
-  PERFORM count(pg_advisory_xact_lock(q.k)) FROM (
-    SELECT DISTINCT hashtextextended(current_schema() || '/' || s.stream_id, 0) AS k
-    FROM jsonb_to_recordset(batch->'streams') AS s(stream_id text)
-    ORDER BY 1
-  ) q;
-
-  -- Each statement below takes a fresh READ COMMITTED snapshot under the locks (a previous holder's commit is
+${LOCK_STREAMS}  -- Each statement below takes a fresh READ COMMITTED snapshot under the locks (a previous holder's commit is
   -- visible before its lock is released).
   -- 2. The common case first: no id repeated in the batch (the client says so) and none stored yet (one index
   --    probe per id, under the locks). Then every event is written, and a stream's revisions are its current
   --    one + the event's ordinal among the stream's events in the batch (k, counted by the client): one INSERT,
   --    no dedupe sort, no window, nothing read back.
-  fresh := COALESCE((batch->>'distinct_ids')::boolean, false) AND NOT EXISTS (
-    SELECT 1 FROM es_events x
-    WHERE x.event_id = ANY (ARRAY(SELECT jsonb_array_elements_text(batch->'ids')::uuid))
-  );
-  IF fresh THEN
+${FRESH_CHECK}  IF fresh THEN
     FOR r IN
       WITH cur AS (
         SELECT s.i, s.stream_id, s.expected, s.n,
@@ -143,52 +202,71 @@ BEGIN
       ORDER BY c.i
     LOOP
 ${CHECK_EXPECTED_AND_RETURN}    END LOOP;
-  ELSE
-    -- 3. A retry, a partial overlap or an id twice in the batch: write the events not stored yet, numbering revisions on from each stream's
-    --    current one in batch order (positions come from the sequence in that order), record each stream's new
-    --    revision, and report per stream what it was before and what was fresh.
-    FOR r IN
-      WITH cur AS (
-        SELECT s.i, s.stream_id, s.expected,
-               COALESCE((SELECT st.revision FROM es_streams st WHERE st.stream_id = s.stream_id), -1) AS revision
-        FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, expected text)
-      ), incoming AS (
-        SELECT e.*, NOT EXISTS (SELECT 1 FROM es_events x WHERE x.event_id = e.id) AS fresh
-        FROM jsonb_to_recordset(batch->'events')
-          AS e(i integer, o integer, id uuid, type text, version integer, data jsonb, metadata jsonb)
-      ), counted AS (
-        SELECT f.i, count(*) AS n FROM incoming f GROUP BY f.i
-      ), numbered AS (
-        SELECT f.*, c.stream_id, c.revision + row_number() OVER (PARTITION BY f.i ORDER BY f.o) AS rev
-        FROM (SELECT DISTINCT ON (f.id) f.* FROM incoming f WHERE f.fresh ORDER BY f.id, f.o) f
-        JOIN cur c ON c.i = f.i
-      ), ins AS (
-        INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
-        SELECT n.stream_id, n.rev, n.id, n.type, n.version, n.data, COALESCE(n.metadata, '{}'::jsonb)
-        FROM numbered n ORDER BY n.o
-        RETURNING es_events.stream_id, es_events.revision
-      ), per_stream AS (
-        SELECT ins.stream_id, max(ins.revision) AS rev, count(*)::integer AS n FROM ins GROUP BY ins.stream_id
-      ), bumped AS ( -- a data-modifying CTE always runs to completion, read or not
-        INSERT INTO es_streams (stream_id, revision) SELECT p.stream_id, p.rev FROM per_stream p
-        ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision
-      )
-      SELECT c.i, c.stream_id, c.expected, c.revision AS before, COALESCE(k.n, 0) AS submitted,
-             COALESCE(p.rev, c.revision) AS rev, COALESCE(p.n, 0) AS n
-      FROM cur c
-      LEFT JOIN counted k ON k.i = c.i
-      LEFT JOIN per_stream p ON p.stream_id = c.stream_id
-      ORDER BY c.i
-    LOOP
-${CHECK_EXPECTED_AND_RETURN}    END LOOP;
+${RETRY_PATH_AND_END}`,
+  },
+  {
+    version: 3,
+    name: 'es_append: a fresh batch is one INSERT straight from the batch, its streams as arrays; a stored id falls back',
+    sql: `
+-- Same batch, same results as version 2 (see there). The fresh path drops what the raw INSERT it is measured against
+-- does not do (bench/event-store.bench.ts, docs/benchmarks.md "Event-store append"):
+-- - no probe of every id before writing: a batch whose ids are distinct (the client says so) is inserted at once,
+--   and an id stored already makes the unique index refuse it; that unique_violation rolls back to the block's
+--   start (a subtransaction, one per append) and the general path (step 3) takes the batch, as a retry;
+-- - streams are read once into arrays indexed by stream index, and each event's stream and revision are taken from
+--   them: no join, hence no sort (a function scan feeding an INSERT writes rows, and draws their positions, in
+--   array order, which is batch order);
+-- - expected versions are checked by one query after the INSERT (a refusal aborts the whole statement, so nothing
+--   stays written), and the result rows come from the arrays.
+CREATE OR REPLACE FUNCTION es_append(batch jsonb)
+RETURNS TABLE (stream_index integer, next_revision bigint, appended integer)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  total integer := 0;
+  r record;
+  fresh boolean := false;
+  sids text[];
+  ns integer[];
+  revs bigint[];
+  bad record;
+BEGIN
+${LOCK_STREAMS}  IF COALESCE((batch->>'distinct_ids')::boolean, false) THEN
+    BEGIN
+      -- Streams arrive with i = 0, 1, 2, … (buildAppendBatch), so array slot i + 1 is stream i.
+      SELECT array_agg(s.stream_id ORDER BY s.i), array_agg(s.n ORDER BY s.i),
+             array_agg(COALESCE((SELECT st.revision FROM es_streams st WHERE st.stream_id = s.stream_id), -1) ORDER BY s.i)
+        INTO sids, ns, revs
+        FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, n integer);
+      INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
+      SELECT sids[e.i + 1], revs[e.i + 1] + e.k, e.id, e.type, e.version, e.data, COALESCE(e.metadata, '{}'::jsonb)
+      FROM jsonb_to_recordset(batch->'events') AS e(i integer, k integer, id uuid, type text, version integer, data jsonb, metadata jsonb);
+      GET DIAGNOSTICS total = ROW_COUNT;
+      fresh := true;
+    EXCEPTION WHEN unique_violation THEN
+      total := 0; -- an id stored already (a retry or an overlap): nothing of the above remains
+    END;
   END IF;
-
-  IF total > 0 THEN
-    PERFORM pg_notify('${APPENDED_CHANNEL}', '');
-  END IF;
-END
-$fn$;
-`,
+  IF fresh THEN
+    SELECT s.stream_id, s.expected, revs[s.i + 1] AS before INTO bad
+      FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, expected text)
+     WHERE NOT (CASE s.expected
+         WHEN 'any' THEN true
+         WHEN 'no_stream' THEN revs[s.i + 1] = -1
+         WHEN 'stream_exists' THEN revs[s.i + 1] >= 0
+         ELSE revs[s.i + 1] = s.expected::bigint
+       END)
+     ORDER BY s.i LIMIT 1;
+    IF FOUND THEN
+      RAISE EXCEPTION USING
+        ERRCODE = '${WRONG_EXPECTED_VERSION_SQLSTATE}',
+        MESSAGE = format('stream %s: expected version %s, actual %s', bad.stream_id, bad.expected, bad.before),
+        DETAIL = json_build_object('streamId', bad.stream_id, 'expected', bad.expected, 'actual', bad.before)::text;
+    END IF;
+    INSERT INTO es_streams (stream_id, revision)
+    SELECT u.s, u.r + u.n FROM unnest(sids, revs, ns) AS u(s, r, n) WHERE u.n > 0
+    ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision;
+    RETURN QUERY SELECT (u.o - 1)::integer, u.r + u.n, u.n FROM unnest(revs, ns) WITH ORDINALITY AS u(r, n, o);
+${RETRY_PATH_AND_END}`,
   },
 ];
 
