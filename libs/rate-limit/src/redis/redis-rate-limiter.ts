@@ -101,12 +101,12 @@ export class RedisRateLimiter implements RateLimiter {
         return d;
       }
       if (grant) this.finish(bucket, state, grant);
-      if (now < state.singlesUntil) return this.admitOne(bucket, rpm);
+      if (now < state.singlesUntil) return this.admitSingle(bucket, state);
       if (!state.pending) return this.requestGrant(bucket, state);
       state.waiting++;
       const outcome = await state.pending.finally(() => state.waiting--);
       if (outcome.kind === 'refused') return { ...outcome.decision };
-      if (outcome.kind === 'single') return this.admitOne(bucket, rpm);
+      if (outcome.kind === 'single') return this.admitSingle(bucket, state);
     }
   }
 
@@ -130,6 +130,14 @@ export class RedisRateLimiter implements RateLimiter {
   private async admitOne(bucket: string, rpm: number): Promise<RateLimitDecision> {
     const [allowed, , count, at, oldest, newest] = await this.runAdmit(bucket, rpm, this.nextMember(), 0);
     return decision(rpm, allowed === 1, count!, oldest!, newest!, at!);
+  }
+
+  /** A granted bucket within the margin of its cap: one script per request, concurrently. */
+  private async admitSingle(bucket: string, state: BucketGrants): Promise<RateLimitDecision> {
+    const d = await this.admitOne(bucket, state.rpm);
+    // Full: the next requests wait on one grant request again and are refused together with it.
+    if (!d.allowed) state.singlesUntil = -Infinity;
+    return d;
   }
 
   /** The bucket's one grant request; its sender is admitted from the grant, alone, or refused. */
