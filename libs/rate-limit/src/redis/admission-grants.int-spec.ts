@@ -148,4 +148,39 @@ describe('RedisRateLimiter admission grants (real Redis, driven clock)', () => {
     expect(refused).toEqual([]);
     expect(a.scriptCalls + b.scriptCalls).toBeLessThan(rpm * 3);
   });
+
+  it('keeps the cap when a grant is never returned (its instance died): its members count at their latest time', async () => {
+    const rpm = 600;
+    const [a, b] = [make(), make()];
+    const admitted: number[] = [];
+    const record = (ds: RateLimitDecision[]) => ds.forEach((d) => d.allowed && admitted.push(now));
+    record(await burst(a, 'orphan', rpm, 61)); // grows a's next grant
+    now += 10;
+    record(await burst(a, 'orphan', rpm, 2)); // a large grant, two members used
+    now += GRANT_LIFETIME_MS - 1;
+    record(await burst(a, 'orphan', rpm, 40)); // the rest used at the end of its life; `a` then never returns it
+    now = admitted[admitted.length - 1]! + WINDOW_MS - 50;
+    record(await burst(b, 'orphan', rpm, 700)); // b's window reaches back into the orphan's last 50 ms
+    expect(maxAdmissionsPerWindow(admitted)).toBeLessThanOrEqual(rpm + BURST); // its unused members block until they age out
+  });
+
+  it('never refuses a pacing client whose requests move between instances in runs (timers return expired grants)', async () => {
+    const rpm = 60_000;
+    const instances = [make(), make()];
+    const rand = prng(11);
+    const gap = WINDOW_MS / rpm;
+    const start = now;
+    const refused: number[] = [];
+    let at = 0;
+    for (let i = 0; i < rpm * 2; ) {
+      const run = 1 + Math.floor(rand() * 300);
+      for (let r = 0; r < run; r++, i++) {
+        now = start + Math.round(i * gap);
+        for (const l of instances) l.returnExpiredGrants(); // what each instance's expiry timer does
+        if (!(await instances[at]!.consume('pacer', rpm)).allowed) refused.push(i);
+      }
+      at = 1 - at;
+    }
+    expect(refused).toEqual([]);
+  });
 });

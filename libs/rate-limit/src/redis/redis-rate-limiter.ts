@@ -104,7 +104,12 @@ export class RedisRateLimiter implements RateLimiter {
       if (now < state.singlesUntil) return this.admitSingle(bucket, state);
       if (!state.pending) return this.requestGrant(bucket, state);
       state.waiting++;
-      const outcome = await state.pending.finally(() => state.waiting--);
+      let outcome: GrantOutcome;
+      try {
+        outcome = await state.pending;
+      } finally {
+        state.waiting--; // in each waiter's own turn, so the first to resume sizes the next grant for the others
+      }
       if (outcome.kind === 'refused') return { ...outcome.decision };
       if (outcome.kind === 'single') return this.admitSingle(bucket, state);
     }
