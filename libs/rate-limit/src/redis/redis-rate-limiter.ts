@@ -21,7 +21,16 @@ export interface RedisRateLimiterOptions {
   readonly clock?: Clock;
 }
 
-type AdmitCommand = (key: string, now: string, window: number, cap: number, member: string, wanted: number, lifetime: number, margin: number) => Promise<number[]>;
+type AdmitCommand = (
+  key: string,
+  now: string,
+  window: number,
+  cap: number,
+  member: string,
+  wanted: number,
+  lifetime: number,
+  margin: number,
+) => Promise<number[]>;
 type ReturnCommand = (key: string, base: string, at: number, granted: number, ...used: number[]) => Promise<number>;
 
 /** What a grant request brought: a grant (everyone takes from it), or one admission/refusal for its sender. */
@@ -156,7 +165,14 @@ export class RedisRateLimiter implements RateLimiter {
         state.pending = undefined;
         state.idleSince = this.local();
         if (granted! > 0) {
-          const grant = new LocalGrant(base, at!, sentAt, granted!, capacity(rpm) - (count! - granted!), decision(rpm, true, count!, oldest!, newest!, at!).resetAt);
+          const grant = new LocalGrant(
+            base,
+            at!,
+            sentAt,
+            granted!,
+            capacity(rpm) - (count! - granted!),
+            decision(rpm, true, count!, oldest!, newest!, at!).resetAt,
+          );
           state.grant = grant;
           this.scheduleReturn(bucket, state, grant);
           return { kind: 'grant', grant };
@@ -185,8 +201,8 @@ export class RedisRateLimiter implements RateLimiter {
   private runAdmit(bucket: string, rpm: number, member: string, wanted: number): Promise<number[]> {
     this.calls++;
     const now = this.options.clock ? String(this.options.clock()) : '';
-    return this.admit(this.prefix + bucket, now, WINDOW_MS, capacity(rpm), member, wanted, wanted > 0 ? GRANT_LIFETIME_MS : 0, grantMargin(rpm)).then(
-      (reply) => reply.map(Number),
+    return this.admit(this.prefix + bucket, now, WINDOW_MS, capacity(rpm), member, wanted, wanted > 0 ? GRANT_LIFETIME_MS : 0, grantMargin(rpm)).then((reply) =>
+      reply.map(Number),
     );
   }
 
