@@ -12,7 +12,7 @@ export interface LimiterFactory {
 }
 
 /** A small deterministic PRNG (mulberry32), so the simulated load is the same on every run. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

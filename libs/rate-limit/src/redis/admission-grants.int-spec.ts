@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { prng } from '../rate-limiter.contract';
 import type { Clock, RateLimitDecision } from '../rate-limiter.port';
 import { BURST, WINDOW_MS } from '../sliding-window-rule';
 import { maxAdmissionsPerWindow } from '../window-audit';
@@ -7,18 +8,6 @@ import { GRANT_LIFETIME_MS } from './admission-grants';
 import { RedisRateLimiter } from './redis-rate-limiter';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Same deterministic PRNG as the contract suite (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('RedisRateLimiter admission grants (real Redis, driven clock)', () => {
   let now = 1_710_000_000_000;
@@ -105,7 +94,7 @@ describe('RedisRateLimiter admission grants (real Redis, driven clock)', () => {
     l.returnExpiredGrants();
     await l.redis.ping(); // the return went out first on the same connection
     expect(await inspect.zcard(key)).toBe(times.length);
-    const scores = (await inspect.zrange(key, 0, -1, 'WITHSCORES')).filter((_, i) => i % 2 === 1).map(Number);
+    const scores = (await inspect.zrange(key, '0', '-1', 'WITHSCORES')).filter((_, i) => i % 2 === 1).map(Number);
     expect(scores.sort((x, y) => x - y)).toEqual(times.sort((x, y) => x - y)); // restamped to each admission's time
   });
 
