@@ -30,7 +30,8 @@ export class LocalGrant {
    * instance used of it) and approximate for the bucket (other instances' use since the grant is not seen).
    */
   take(local: number, rpm: number): RateLimitDecision {
-    const elapsed = local - this.sentAt;
+    // Whole ms, rounded up: the restamp stays an upper bound of the admission time (and ≤ the lifetime).
+    const elapsed = Math.ceil(local - this.sentAt);
     this.used.push(elapsed);
     return {
       allowed: true,
