@@ -15,11 +15,6 @@ export interface RateLimitDecision {
   readonly retryAfterSeconds: number;
   /** The limiter's clock at the decision, ms (Redis: the server's TIME), for audits of admission records. */
   readonly decidedAt: number;
-  /**
-   * Redis only: the shared epoch read in the same round trip (RedisRateLimiter.epochKey). It changes whenever an
-   * instance changes state others may have cached, so a cache compares it instead of asking storage (docs/auth.md).
-   */
-  readonly epoch?: string;
 }
 
 export interface RateLimiter {

@@ -1,8 +1,11 @@
+import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Clock, RateLimitDecision, RateLimiter } from '../rate-limiter.port';
 import { assertRpm, capacity, decision, WINDOW_MS } from '../sliding-window-rule';
-import { SLIDING_WINDOW_LUA } from './sliding-window.lua';
+import { clampGrant, GRANT_LIFETIME_MS, grantMargin, grantsApply, nextGrantSize } from './admission-grants';
+import { LocalGrant } from './local-grant';
+import { ADMIT_LUA, RETURN_LUA } from './sliding-window.lua';
 
 export interface RedisRateLimiterOptions {
   /** e.g. redis://127.0.0.1:6379; or pass an existing client (not closed by close()). */
@@ -10,27 +13,61 @@ export interface RedisRateLimiterOptions {
   readonly client?: Redis;
   /** Key namespace, so several deployments (or test runs) can share one Redis. */
   readonly prefix?: string;
-  /** Tests only: drive time from the client. Default: the Redis server clock, shared by every instance. */
+  /**
+   * Tests only: drive time from the client (server and local time alike). Default: the Redis server clock, shared
+   * by every instance, and a monotonic local clock for grant lifetimes. With a driven clock no timer returns grants:
+   * a bucket's next request, returnExpiredGrants() or close() does.
+   */
   readonly clock?: Clock;
 }
 
-type SlidingWindowCommand = (key: string, epochKey: string, now: string, window: number, cap: number, member: string) => Promise<(number | string)[]>;
+type AdmitCommand = (
+  key: string,
+  now: string,
+  window: number,
+  cap: number,
+  member: string,
+  wanted: number,
+  lifetime: number,
+  margin: number,
+) => Promise<number[]>;
+type ReturnCommand = (key: string, base: string, at: number, granted: number, ...used: number[]) => Promise<number>;
+
+/** What a grant request brought: a grant (everyone takes from it), or one admission/refusal for its sender. */
+type GrantOutcome = { readonly kind: 'grant'; readonly grant: LocalGrant } | { readonly kind: 'single' | 'refused'; readonly decision: RateLimitDecision };
+
+/** This instance's side of one busy bucket. */
+interface BucketGrants {
+  readonly rpm: number;
+  grant?: LocalGrant;
+  /** The one grant request in flight; concurrent requests of the bucket wait on it. */
+  pending?: Promise<GrantOutcome>;
+  waiting: number;
+  nextSize: number;
+  /** Near the cap grants are refused by the margin: until then requests go to Redis one by one, concurrently. */
+  singlesUntil: number;
+  idleSince: number;
+}
 
 /**
- * The production limiter: one sorted set per bucket in Redis, shared by every API instance. Each decision also
- * reports the value of `epochKey` (read by the same script, no extra round trip): whoever caches state that other
- * instances change (the API key cache, docs/auth.md) changes that value and compares it on every request.
+ * The production limiter: one sorted set per bucket in Redis, shared by every API instance. Buckets below
+ * GRANT_MIN_RPM run one script per request (exact shared `remaining`); busier buckets take admission grants and
+ * admit locally from them (admission-grants.ts has the rule and the proof that the cap stays exact).
  */
 export class RedisRateLimiter implements RateLimiter {
-  /** The client decisions run on; writers of the epoch use it (or a duplicate) so they share the server. */
+  /** The client decisions run on; others may reuse it (or a duplicate) for the same server. */
   readonly redis: Redis;
-  /** The shared epoch's key, in this limiter's namespace (instances sharing budgets share it). */
-  readonly epochKey: string;
   private readonly ownsClient: boolean;
   private readonly prefix: string;
-  private readonly run: SlidingWindowCommand;
+  private readonly admit: AdmitCommand;
+  private readonly giveBack: ReturnCommand;
+  private readonly local: Clock;
   private readonly memberPrefix = randomBytes(9).toString('base64url') + ':';
-  private admissions = 0;
+  private readonly buckets = new Map<string, BucketGrants>();
+  private readonly returns = new Set<Promise<unknown>>();
+  private readonly sweeper: NodeJS.Timeout;
+  private members = 0;
+  private calls = 0;
 
   constructor(private readonly options: RedisRateLimiterOptions = {}) {
     this.ownsClient = !options.client;
@@ -39,24 +76,167 @@ export class RedisRateLimiter implements RateLimiter {
     this.redis =
       options.client ?? new Redis(options.url ?? 'redis://127.0.0.1:6379', { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
     this.prefix = options.prefix ?? 'rl:';
-    // Buckets are `key:…` and `ip:…`, so this name cannot collide with one.
-    this.epochKey = `${this.prefix}epoch`;
+    this.local = options.clock ?? (() => performance.now());
     // defineCommand sends EVALSHA and falls back to EVAL once on NOSCRIPT (ioredis docs, "Lua Scripting").
-    this.redis.defineCommand('dobSlidingWindow', { numberOfKeys: 2, lua: SLIDING_WINDOW_LUA });
-    const cmd = (this.redis as unknown as { dobSlidingWindow: SlidingWindowCommand }).dobSlidingWindow;
-    this.run = cmd.bind(this.redis);
+    this.redis.defineCommand('dobRateLimitAdmit', { numberOfKeys: 1, lua: ADMIT_LUA });
+    this.redis.defineCommand('dobRateLimitReturn', { numberOfKeys: 1, lua: RETURN_LUA });
+    const commands = this.redis as unknown as { dobRateLimitAdmit: AdmitCommand; dobRateLimitReturn: ReturnCommand };
+    this.admit = commands.dobRateLimitAdmit.bind(this.redis);
+    this.giveBack = commands.dobRateLimitReturn.bind(this.redis);
+    this.sweeper = setInterval(() => this.sweep(), WINDOW_MS);
+    this.sweeper.unref();
+  }
+
+  /** Scripts this instance has run (ADMIT and RETURN): tests compare it with the requests decided. */
+  get scriptCalls(): number {
+    return this.calls;
   }
 
   async consume(bucket: string, rpm: number): Promise<RateLimitDecision> {
     assertRpm(rpm);
-    const now = this.options.clock ? String(this.options.clock()) : '';
-    // Unique per admission across instances: a random per-process prefix and a counter (no entropy per request).
-    const member = this.memberPrefix + (this.admissions++).toString(36);
-    const [allowed, count, at, oldest, newest, epoch] = await this.run(this.prefix + bucket, this.epochKey, now, WINDOW_MS, capacity(rpm), member);
-    return { ...decision(rpm, allowed === 1, Number(count), Number(oldest), Number(newest), Number(at)), epoch: String(epoch) };
+    if (!grantsApply(rpm)) return this.admitOne(bucket, rpm);
+    let state = this.buckets.get(bucket);
+    if (!state || state.rpm !== rpm) {
+      if (state?.grant) this.finish(bucket, state, state.grant);
+      state = { rpm, waiting: 0, nextSize: 1, singlesUntil: -Infinity, idleSince: this.local() };
+      this.buckets.set(bucket, state);
+    }
+    for (;;) {
+      const now = this.local();
+      const grant = state.grant;
+      if (grant?.usableAt(now)) {
+        const d = grant.take(now, rpm);
+        if (grant.usedUp) this.finish(bucket, state, grant, now - grant.sentAt);
+        return d;
+      }
+      if (grant) this.finish(bucket, state, grant);
+      if (now < state.singlesUntil) return this.admitSingle(bucket, state);
+      if (!state.pending) return this.requestGrant(bucket, state);
+      state.waiting++;
+      let outcome: GrantOutcome;
+      try {
+        outcome = await state.pending;
+      } finally {
+        state.waiting--; // in each waiter's own turn, so the first to resume sizes the next grant for the others
+      }
+      if (outcome.kind === 'refused') return { ...outcome.decision };
+      if (outcome.kind === 'single') return this.admitSingle(bucket, state);
+    }
+  }
+
+  /** Returns every grant whose lifetime is over (a timer does this per grant unless the clock is driven). */
+  returnExpiredGrants(): void {
+    const now = this.local();
+    for (const [bucket, state] of this.buckets) {
+      if (state.grant && !state.grant.usableAt(now)) this.finish(bucket, state, state.grant);
+    }
   }
 
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    for (const [bucket, state] of this.buckets) if (state.grant) this.finish(bucket, state, state.grant);
+    await Promise.allSettled([...this.returns]);
+    this.buckets.clear();
     if (this.ownsClient) await this.redis.quit();
+  }
+
+  /** Today's exact rule: one script decides this request alone. */
+  private async admitOne(bucket: string, rpm: number): Promise<RateLimitDecision> {
+    const [allowed, , count, at, oldest, newest] = await this.runAdmit(bucket, rpm, this.nextMember(), 0);
+    return decision(rpm, allowed === 1, count!, oldest!, newest!, at!);
+  }
+
+  /** A granted bucket within the margin of its cap: one script per request, concurrently. */
+  private async admitSingle(bucket: string, state: BucketGrants): Promise<RateLimitDecision> {
+    const d = await this.admitOne(bucket, state.rpm);
+    // Full: the next requests wait on one grant request again and are refused together with it.
+    if (!d.allowed) state.singlesUntil = -Infinity;
+    return d;
+  }
+
+  /** The bucket's one grant request; its sender is admitted from the grant, alone, or refused. */
+  private async requestGrant(bucket: string, state: BucketGrants): Promise<RateLimitDecision> {
+    const rpm = state.rpm;
+    const wanted = clampGrant(Math.max(state.nextSize, state.waiting + 1), rpm);
+    const base = this.nextMember();
+    const sentAt = this.local();
+    const request = this.runAdmit(bucket, rpm, base, wanted).then(
+      ([allowed, granted, count, at, oldest, newest]): GrantOutcome => {
+        state.pending = undefined;
+        state.idleSince = this.local();
+        if (granted! > 0) {
+          const grant = new LocalGrant(
+            base,
+            at!,
+            sentAt,
+            granted!,
+            capacity(rpm) - (count! - granted!),
+            decision(rpm, true, count!, oldest!, newest!, at!).resetAt,
+          );
+          state.grant = grant;
+          this.scheduleReturn(bucket, state, grant);
+          return { kind: 'grant', grant };
+        }
+        // No grant: the bucket is within the margin of its cap. Until a lifetime passes, decide one by one.
+        if (allowed === 1) state.singlesUntil = this.local() + GRANT_LIFETIME_MS;
+        return { kind: allowed === 1 ? 'single' : 'refused', decision: decision(rpm, allowed === 1, count!, oldest!, newest!, at!) };
+      },
+      (error: unknown) => {
+        state.pending = undefined;
+        throw error;
+      },
+    );
+    state.pending = request;
+    const outcome = await request;
+    if (outcome.kind !== 'grant') return outcome.decision;
+    const grant = outcome.grant;
+    const now = this.local();
+    // Requests waiting on this grant resume after this one, so its first member is still free (the grant holds ≥ 1).
+    if (!grant.usableAt(now)) return this.consume(bucket, rpm);
+    const d = grant.take(now, rpm);
+    if (grant.usedUp) this.finish(bucket, state, grant, now - grant.sentAt);
+    return d;
+  }
+
+  private runAdmit(bucket: string, rpm: number, member: string, wanted: number): Promise<number[]> {
+    this.calls++;
+    const now = this.options.clock ? String(this.options.clock()) : '';
+    return this.admit(this.prefix + bucket, now, WINDOW_MS, capacity(rpm), member, wanted, wanted > 0 ? GRANT_LIFETIME_MS : 0, grantMargin(rpm)).then((reply) =>
+      reply.map(Number),
+    );
+  }
+
+  private scheduleReturn(bucket: string, state: BucketGrants, grant: LocalGrant): void {
+    if (this.options.clock) return;
+    grant.timer = setTimeout(() => this.finish(bucket, state, grant), Math.max(0, grant.sentAt + GRANT_LIFETIME_MS + 1 - this.local()));
+    grant.timer.unref();
+  }
+
+  /** Ends a grant (expired, used up, replaced or closing): sizes the next one and gives back what was not used. */
+  private finish(bucket: string, state: BucketGrants, grant: LocalGrant, usedUpAfterMs?: number): void {
+    if (grant.returned) return;
+    grant.returned = true;
+    clearTimeout(grant.timer);
+    if (state.grant === grant) state.grant = undefined;
+    state.nextSize = nextGrantSize(grant.size, grant.used.length, usedUpAfterMs, state.rpm);
+    state.idleSince = this.local();
+    this.calls++;
+    // Best effort: a lost return only leaves unused members in the window until they age out (admission-grants.ts).
+    const sent = this.giveBack(this.prefix + bucket, grant.base, grant.at, grant.size, ...grant.used).catch(() => undefined);
+    this.returns.add(sent);
+    void sent.finally(() => this.returns.delete(sent));
+  }
+
+  /** Forgets buckets idle for a window (their next request starts again from a grant of 1). */
+  private sweep(): void {
+    const before = this.local() - WINDOW_MS;
+    for (const [bucket, state] of this.buckets) {
+      if (!state.grant && !state.pending && state.idleSince < before) this.buckets.delete(bucket);
+    }
+  }
+
+  /** Unique across instances: a random per-process prefix and a counter (no entropy per request). */
+  private nextMember(): string {
+    return this.memberPrefix + (this.members++).toString(36);
   }
 }

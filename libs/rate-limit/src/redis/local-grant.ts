@@ -1,0 +1,49 @@
+import type { RateLimitDecision } from '../rate-limiter.port';
+import { GRANT_LIFETIME_MS } from './admission-grants';
+
+/** Admissions an instance took from Redis in one ADMIT call and hands out locally (admission-grants.ts). */
+export class LocalGrant {
+  /** Per admission handed out, in order: local ms from sending the grant request (restamped by RETURN). */
+  readonly used: number[] = [];
+  returned = false;
+  timer?: NodeJS.Timeout;
+
+  constructor(
+    /** Member names are `${base}.1` … `${base}.${size}`. */
+    readonly base: string,
+    /** Server time the grant was made at (its members are stamped at + GRANT_LIFETIME_MS until returned). */
+    readonly at: number,
+    /** Local time (monotonic ms) the grant request was sent: it is usable until sentAt + GRANT_LIFETIME_MS. */
+    readonly sentAt: number,
+    readonly size: number,
+    /** The bucket's shared remaining budget as of the grant, before any of it was used. */
+    readonly budget: number,
+    readonly resetAt: number,
+  ) {}
+
+  usableAt(local: number): boolean {
+    return !this.returned && this.used.length < this.size && local - this.sentAt <= GRANT_LIFETIME_MS;
+  }
+
+  /**
+   * Admits one request locally. `remaining` is exact for this instance (the budget as of the grant minus what this
+   * instance used of it) and approximate for the bucket (other instances' use since the grant is not seen).
+   */
+  take(local: number, rpm: number): RateLimitDecision {
+    // Whole ms, rounded up: the restamp stays an upper bound of the admission time (and ≤ the lifetime).
+    const elapsed = Math.ceil(local - this.sentAt);
+    this.used.push(elapsed);
+    return {
+      allowed: true,
+      limit: rpm,
+      remaining: Math.max(0, this.budget - this.used.length),
+      resetAt: this.resetAt,
+      retryAfterSeconds: 0,
+      decidedAt: this.at + elapsed,
+    };
+  }
+
+  get usedUp(): boolean {
+    return this.used.length >= this.size;
+  }
+}
