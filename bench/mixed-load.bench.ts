@@ -1,10 +1,11 @@
 /**
  * A fixed-rate mixed read load, as agents would make it: pools list, pool detail, listings, a pool's market stats
  * and the key wallet's portfolio, cycled by every connection, at 1,000 requests/s overall for 60 s (autocannon
- * `overallRate`, latencies corrected for coordinated omission). Served by the real API stack (key gate + rate
+ * `overallRate`, latencies corrected for coordinated omission) and paced evenly (bench/paced-load.ts). Served by the real API stack (key gate + rate
  * limiter, validation, cached query services over projected read models) on embedded PGlite (in-process limiter,
  * as `npm start`) and on PostgreSQL (Redis limiter and the shared key cache, as a scaled deployment). The load
- * generator runs in a worker thread so it does not share the API's event loop. Goal: p99 < 10 ms, 0 non-2xx.
+ * generators do not share the API's event loop (autocannon: a worker thread; the paced load: a child process).
+ * Goal: p99 < 10 ms, 0 non-2xx, judged on the paced load.
  *   node -r @swc-node/register bench/mixed-load.bench.ts [seconds=60]   → bench/results/mixed-load.json
  */
 import { randomBytes } from 'node:crypto';
@@ -19,6 +20,7 @@ import { createApiApp } from '../apps/api/src/bootstrap';
 import { createApiAuth } from '../apps/api/src/auth';
 import { accountAddr, contractAddr } from '../libs/read-models/src/testing/chain-scenario';
 import { startReadModels } from '../libs/read-models/src/testing/read-model-harness';
+import { pacedLoad } from './paced-load';
 import { benchWorld } from './read-api.world';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
@@ -93,7 +95,11 @@ async function measure(store: 'pglite' | 'postgres', seconds: number): Promise<o
       if (r.status !== 200) throw new Error(`${p} answered ${r.status}: ${await r.text()}`);
     }
     await mixedReadLoad(base, key, paths, 5); // warm-up (JIT, caches)
-    return { readModelsAndKeys: store, limiter: store === 'postgres' ? 'redis' : 'in-process', paths, load: await mixedReadLoad(base, key, paths, seconds) };
+    // The goal is judged on the paced load (one request every ms, latency from its due time); autocannon's
+    // overallRate sends each second's quota in a burst from 20 connections, so its row is the burst case.
+    const paced = await pacedLoad({ base, paths, headers: { 'x-api-key': key }, rate: RATE, seconds, connections: CONNECTIONS, warmupSeconds: 3 });
+    const burst = await mixedReadLoad(base, key, paths, seconds);
+    return { readModelsAndKeys: store, limiter: store === 'postgres' ? 'redis' : 'in-process', paths, paced, burstsPerSecond: burst };
   } finally {
     await app.close();
     await auth.close();
@@ -113,7 +119,15 @@ export async function run(seconds = Number(process.argv[2] ?? 60)): Promise<obje
     benchmark: 'mixed-load',
     at: new Date().toISOString(),
     machine: machine('shared 2-core machine (other engineers running); autocannon in a worker thread of the API process; PostgreSQL and Redis local'),
-    parameters: { seconds, overallRate: RATE, connections: CONNECTIONS, pipelining: 1, world: `${benchWorld().size} events (bench/read-api.world.ts)` },
+    parameters: {
+      seconds,
+      rate: RATE,
+      connections: CONNECTIONS,
+      pipelining: 1,
+      world: `${benchWorld().size} events (bench/read-api.world.ts)`,
+      paced: 'bench/paced-load.ts in a child process: request n due at start + n ms, latency from its due time; 3 s of the same load first, not recorded',
+      burstsPerSecond: 'autocannon overallRate in a worker thread: each connection sends its quota of every second back to back, then idles',
+    },
     goal: { p99Ms: 10, non2xx: 0 },
     results,
   };
