@@ -87,11 +87,7 @@ export const configVariables = {
     'a devnet started by `npm run start:devnet` (e.g. http://localhost:8000): its RPC, passphrase, token, stand-in wasm hashes and seeded pools come from its /devnet/contracts',
   ),
 
-  REDIS_URL: v(
-    optionalUrl,
-    ['all', 'api', 'ops'],
-    'Redis for rate limits shared by API instances (ops: tells their key caches of a tier change); unset = in-process',
-  ),
+  REDIS_URL: v(optionalUrl, ['all', 'api'], 'Redis for rate limits shared by API instances; unset = in-process'),
   JWT_SECRET: v(
     z.string().min(32, 'must be at least 32 characters').optional(),
     ['all', 'api'],
