@@ -1,7 +1,7 @@
 import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { setFeaturedOverride } from '../featured/featured-overrides';
 import { ChainScenario, contractAddr } from '../testing/chain-scenario';
-import { demoWorld } from '../testing/demo-world';
+import { demoWorld, W } from '../testing/demo-world';
 import { startReadModels, type ReadModelHarness } from '../testing/read-model-harness';
 import { createReadQueries, type ReadQueries } from './read-queries';
 import { createReadResultCache, type ReadResultCache } from './read-result-cache';
@@ -107,6 +107,44 @@ describe.each(testDatabases())('pool member stats on $name', (factory) => {
       expect(stats.rows.length).toBeGreaterThanOrEqual(2);
       expect(stats.rows).toEqual(aggregate.rows);
     } finally {
+      await h.close();
+      await db.close();
+    }
+  });
+});
+
+describe.each(testDatabases())('clock-dependent portfolio reads through the cache on $name', (factory) => {
+  it('answer from the cache within an interval between round boundaries, and as uncached reads at every instant', async () => {
+    const db = await factory.create();
+    const world = demoWorld();
+    const h = await startReadModels(db);
+    const cache = await createReadResultCache(db, { maxAgeMs: 600_000 });
+    try {
+      await h.append([...world.testnet.streamAppends(), ...world.mainnet.streamAppends()]);
+      let clock = world.now;
+      const cached = createReadQueries({ db: cache.db, now: () => clock });
+      const direct = createReadQueries({ db, now: () => clock });
+      const read = async (q: ReadQueries) => ({ holdings: await q.portfolio.holdings(W.alice), distributions: await q.portfolio.distributions(W.alice) });
+
+      const first = await read(cached);
+      expect(first).toEqual(await read(direct));
+      expect(first.distributions.claimable.length + first.distributions.upcoming.length).toBeGreaterThan(0);
+      clock = new Date(world.now.getTime() + 1_000); // same interval: round 1 is claimable an hour after `now`
+      const hits = cache.stats.hits;
+      const misses = cache.stats.misses;
+      expect(await read(cached)).toEqual(first);
+      expect(cache.stats.misses).toBe(misses); // every query of the second read was answered from memory
+      expect(cache.stats.hits).toBeGreaterThan(hits);
+
+      // Across round 1's claimable_from and past round 0's expiry: whatever changed, cached equals uncached.
+      for (const later of [3_600_000, 3_700_000, 40 * 86_400_000]) {
+        clock = new Date(world.now.getTime() + later);
+        expect(await read(cached)).toEqual(await read(direct));
+      }
+      clock = new Date(world.now.getTime() + 3_700_000);
+      expect(await read(cached)).not.toEqual(first); // round 1 became claimable: the answer did move
+    } finally {
+      await cache.close();
       await h.close();
       await db.close();
     }

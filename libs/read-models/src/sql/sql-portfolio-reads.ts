@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '@dob/sql';
 import type { HoldingRow, HistoryRow, PortfolioReads, SchedulePoolRow, WalletRoundRow } from '../queries/read-model-reader.port';
+import { canonicalStatusInstant, roundBoundaries } from './round-status-instant';
 import { Conditions, MEMBER_STATS, ROUND_STATUS_SQL, V } from './views';
 
 const STATUS = ROUND_STATUS_SQL.replaceAll('$NOW', '$2::timestamptz');
@@ -10,9 +11,12 @@ const UNCLAIMED_V2 = `r.network_id = h.network_id AND r.pool = h.pool AND r.pool
                    AND c.round_id = r.round_id AND c.holder = h.holder)`;
 
 export function sqlPortfolioReads(db: SqlExecutor): PortfolioReads {
+  // These two queries use the clock only for round status: they run at the canonical instant of now's interval
+  // between round boundaries (same rows; the read-result cache can answer them again, round-status-instant.ts).
+  const statusInstant = async (now: Date) => canonicalStatusInstant(await roundBoundaries(db), now);
   return {
     async holdings(wallet, now, networkId, pool) {
-      const c = new Conditions([wallet, now.toISOString()]);
+      const c = new Conditions([wallet, await statusInstant(now)]);
       if (networkId !== undefined) c.add('h.network_id = ?', networkId);
       if (pool !== undefined) c.add('h.pool = ?', pool);
       // div(): the exact integer quotient, the contract's floor(total × balance / total_shares) for these non-negative values.
@@ -41,7 +45,7 @@ export function sqlPortfolioReads(db: SqlExecutor): PortfolioReads {
     },
 
     async walletRounds(wallet, now, networkId) {
-      const c = new Conditions([wallet, now.toISOString()]);
+      const c = new Conditions([wallet, await statusInstant(now)]);
       if (networkId !== undefined) c.add('h.network_id = ?', networkId);
       const { rows } = await db.query<WalletRoundRow & { round_id: string }>(
         `SELECT r.network_id, r.pool, p.name, r.round_id, r.token, div(r.total_amount * h.shares, NULLIF(r.total_shares, 0))::text AS estimate,
