@@ -15,6 +15,7 @@ const common = {
 };
 module.exports = {
   testTimeout: 120000,
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,packages}/**/*.spec.ts'] },
     { ...common, displayName: 'int', testMatch: ['<rootDir>/{apps,libs,packages,test}/**/*.int-spec.ts'] },
