@@ -9,4 +9,6 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'warn',
     },
   },
+  // Plain CommonJS files that Node or Jest load before any TypeScript loader (scripts/register.js, the test reporter).
+  { files: ['**/*.js', '**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

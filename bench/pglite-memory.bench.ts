@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EMBEDDED_POSTGRESQL_CONF } from '@dob/sql';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 /**
@@ -9,7 +10,7 @@ import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-repor
  * Node process (plain `node`, no TypeScript loader) that opens PGlite on a fresh data folder, runs one query and
  * reports its RSS; the baseline is the same process without PGlite. Variants: PGlite's defaults (on a new folder, and
  * reopening an existing one, as every `npm start` after the first), a smaller
- * shared_buffers (32 MB instead of 128 MB), and V8 compiling the WebAssembly with its baseline compiler only
+ * shared_buffers (32 MB instead of 128 MB; and the embedded settings, 16 MB, on a reopened folder), and V8 compiling the WebAssembly with its baseline compiler only
  * (`--liftoff-only`, no optimised second tier). Each variant runs three times; the median is reported.
  */
 const ROUNDS = 3;
@@ -62,6 +63,8 @@ export async function run() {
     pgliteDefaults: measure([], true),
     pgliteDefaultsReopened: measure([], true, [], true),
     sharedBuffers32MB: measure([], true, ['shared_buffers = 32MB']),
+    // What the system now opens (libs/sql EMBEDDED_POSTGRESQL_CONF; initdb runs in a child process it does not keep).
+    embeddedSettingsReopened: measure([], true, [...EMBEDDED_POSTGRESQL_CONF], true),
     liftoffOnly: measure(['--liftoff-only'], true),
   };
   const result = {

@@ -141,7 +141,7 @@ export async function run(minutes = Number(process.argv[2] ?? process.env.RSS_LO
     const result = {
       benchmark: 'rss',
       at: new Date().toISOString(),
-      machine: machine('shared 2-core machine (other engineers running); the system is `npm start` in its own processes; autocannon in a worker thread here'),
+      machine: machine('the system is `npm start` in its own processes; autocannon in a worker thread here'),
       parameters: { loadMinutes: minutes, sampleEverySeconds: SAMPLE_MS / 1000, mix: paths },
       goalMB: 400,
       afterSeedingMB: +(seededRss.total / MB).toFixed(1),

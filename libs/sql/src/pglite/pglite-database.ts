@@ -2,6 +2,7 @@ import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import type { SqlDatabase, SqlExecutor, SqlResult } from '../sql.port';
 import { assertIdentifier } from '../identifier';
 import { PglitePreparedStatements } from './prepared-statements';
+import { initPgliteDataDir } from './pglite-initdb';
 
 export interface PgliteOptions {
   /** Folder for the database files; undefined = in memory. */
@@ -11,14 +12,24 @@ export interface PgliteOptions {
 }
 
 /**
+ * PostgreSQL settings of the embedded database. shared_buffers is 16 MB instead of PostgreSQL's 128 MB: PGlite's
+ * buffers live in its WebAssembly memory, which is resident and never returned, and its files are read through the
+ * operating system's page cache anyway, so the large pool mostly doubled memory (a reopened folder: 286 → 162 MiB
+ * resident, `bench/pglite-memory.bench.ts`; read and indexer speed in docs/benchmarks.md "Memory of npm start").
+ */
+export const EMBEDDED_POSTGRESQL_CONF: readonly string[] = ['shared_buffers = 16MB'];
+
+/**
  * PGlite (PostgreSQL compiled to WASM, in-process, file-backed): the embedded default, so `npm start` needs no
  * server. It has a single connection; PGlite itself queues concurrent queries and `transaction` holds the
  * connection exclusively, so transactions are serialised — the same SQL stays correct, just without parallelism.
  * int8 is parsed as a string (PGlite's default is a lossy JS number), matching node-postgres.
  */
 export async function createPgliteDatabase(options: PgliteOptions = {}): Promise<SqlDatabase> {
+  if (options.dataDir) await initPgliteDataDir(options.dataDir, EMBEDDED_POSTGRESQL_CONF);
   const db = await PGlite.create({
     dataDir: options.dataDir,
+    postgresqlconf: [...EMBEDDED_POSTGRESQL_CONF],
     parsers: { [types.INT8]: (v: string) => v },
   });
   if (options.schema) {
