@@ -118,7 +118,9 @@ export async function run(seconds = Number(process.argv[2] ?? 60)): Promise<obje
   const result = {
     benchmark: 'mixed-load',
     at: new Date().toISOString(),
-    machine: machine('shared 2-core machine (other engineers running); autocannon in a worker thread of the API process; PostgreSQL and Redis local'),
+    machine: machine(
+      'paced load in a child process, autocannon in a worker thread of the API process; PostgreSQL and Redis local; the load average says how busy the machine was',
+    ),
     parameters: {
       seconds,
       rate: RATE,

@@ -167,7 +167,7 @@ export async function run(): Promise<object> {
     benchmark: 'read-api',
     at: new Date().toISOString(),
     machine: machine(
-      'shared 2-core machine (other engineers running); autocannon in the same process as both servers; read models on embedded PGlite (single connection), ' +
+      'the load average says how busy the machine was; autocannon in the same process as both servers; read models on embedded PGlite (single connection), ' +
         'on the local PostgreSQL server and on FerretDB 1.24 (MongoDB wire protocol, itself on that PostgreSQL)',
     ),
     parameters: {

@@ -1,7 +1,7 @@
 /**
  * Memory of the whole system as `npm start` runs it (apps/all on embedded defaults: PGlite, the seeded devnet, the
  * indexer, projections, notifier and API in one Node process), after seeding and then under the fixed-rate mixed
- * read load of mixed-load.bench.ts (1,000 req/s) for N minutes (default 10). RSS of every process of the npm
+ * read load of mixed-load.bench.ts (1,000 req/s, paced: bench/paced-load.ts) for N minutes (default 10). RSS of every process of the npm
  * start process group (npm, sh, node) is sampled every 5 s from /proc, with the API's own /metrics heap figures.
  * Goal: < 400 MB.
  *
@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { freePort, ROOT, startApp, until, type AppProcess } from '../test/app-processes';
-import { mixedReadLoad, mixedReadPaths } from './mixed-load.bench';
+import { mixedReadPaths, RATE } from './mixed-load.bench';
+import { pacedLoad } from './paced-load';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 const MB = 2 ** 20;
@@ -93,8 +94,10 @@ export async function run(minutes = Number(process.argv[2] ?? process.env.RSS_LO
   const ready = (a: AppProcess, what: string) => until(what, async () => (await fetch(`${base}/health`)).status === 200, 300_000, [a]);
   try {
     // 1. First start: the devnet seeds an empty chain; the indexer and projections catch up.
+    let t0 = Date.now();
     app = startApp('start', env);
     await ready(app, 'npm start (seeding) ready');
+    const firstStartHealthyMs = Date.now() - t0;
     const seededRss = groupRss(app.child.pid!);
     const { key, keyId } = await register(base);
     await app.stop(30_000, 'SIGINT');
@@ -105,8 +108,10 @@ export async function run(minutes = Number(process.argv[2] ?? process.env.RSS_LO
       encoding: 'utf8',
     });
     if (ops.status !== 0) throw new Error(`ops keys set-rate-limit failed: ${ops.stdout}${ops.stderr}`);
+    t0 = Date.now();
     app = startApp('start', env);
     await ready(app, 'npm start (restart) ready');
+    const restartHealthyMs = Date.now() - t0;
     const pools = (await (await fetch(`${base}/api/agent/pools?limit=1`, { headers: { 'x-api-key': key } })).json()) as { data: { address: string }[] };
     const pool = pools.data[0]?.address;
     if (!pool) throw new Error('the seeded devnet has no pool');
@@ -134,16 +139,21 @@ export async function run(minutes = Number(process.argv[2] ?? process.env.RSS_LO
     await sample();
     phase = 'load';
     const timer = setInterval(() => void sample(), SAMPLE_MS);
-    const load = await mixedReadLoad(base, key, paths, Math.round(minutes * 60)).finally(() => clearInterval(timer));
+    // Paced (a request due every ms, latency from its due time; bench/paced-load.ts), as the mixed-load goal is judged.
+    const load = await pacedLoad({ base, paths, headers: { 'x-api-key': key }, rate: RATE, seconds: Math.round(minutes * 60), connections: 20 }).finally(() =>
+      clearInterval(timer),
+    );
     phase = 'after load';
     await sample();
     const rssValues = samples.map((s) => s.rssMB);
     const result = {
       benchmark: 'rss',
       at: new Date().toISOString(),
-      machine: machine('the system is `npm start` in its own processes; autocannon in a worker thread here'),
+      machine: machine('the system is `npm start` in its own processes; the paced load in a child process of this one'),
       parameters: { loadMinutes: minutes, sampleEverySeconds: SAMPLE_MS / 1000, mix: paths },
       goalMB: 400,
+      startScript: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start,
+      healthyAfterMs: { firstStart: firstStartHealthyMs, restart: restartHealthyMs },
       afterSeedingMB: +(seededRss.total / MB).toFixed(1),
       rssMB: { start: rssValues[0], peak: Math.max(...rssValues), end: rssValues[rssValues.length - 1] },
       load,
