@@ -21,7 +21,7 @@ class FakePublisher implements EventPublisher {
   topics: string[] = [];
   /** Slow acknowledgements, to see whether a second batch is ever sent before the first was acknowledged. */
   delayMs = 0;
-  private active = 0;
+  active = 0;
   maxActive = 0;
   async ensureTopics(topics: readonly { name: string }[]): Promise<void> {
     if (this.down) throw new Error('broker unreachable');
@@ -120,6 +120,15 @@ describe.each(testDatabases())('kafka relay on $name (fake broker)', (factory) =
     expect(status).toMatchObject({ checkpoint: 'kafka_relay', status: 'live', eventsPublished: expected.length, lagEvents: 0, lagSeconds: 0 });
     expect(status.position).toBe(status.head);
     expect(r.health()).toMatchObject({ status: 'up', ready: true, degraded: false, details: { state: 'live', published: expected.length } });
+
+    // A new event while live: the relay stays 'live' while it publishes it (no flapping to catching_up per page).
+    broker.delayMs = 300;
+    const [first] = SAMPLES;
+    await store.appendToStream(first!.streamId, [{ id: derivedEventId('sample', 'late'), type: first!.type, version: 1, data: first!.data }]);
+    await until('the late event in flight', () => broker.active > 0);
+    expect(r.health().details).toMatchObject({ state: 'live' });
+    await until('the late event published', () => broker.acknowledged.some((m) => m.eventId === derivedEventId('sample', 'late')));
+    expect(r.health().details).toMatchObject({ state: 'live' });
   });
 
   it('a failing broker delays, never skips: the page is retried whole, degraded meanwhile, checkpoint only after the ack', async () => {

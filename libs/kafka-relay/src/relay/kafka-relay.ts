@@ -75,6 +75,11 @@ export class KafkaRelay {
   private position: GlobalPosition = START;
   private topicsReady = false;
   private caughtUp = false;
+  /**
+   * Reached the head since this follow began: /health's 'live'. Unlike `caughtUp` it stays set while later pages
+   * are published (following the tail is what live means), so the state does not flap with every new event.
+   */
+  private reachedHead = false;
   /** The page handed to the broker and not yet checkpointed (see onPage). */
   private inFlight: Promise<void> = Promise.resolve();
   private pagesHandedOver = 0;
@@ -120,6 +125,7 @@ export class KafkaRelay {
   leaseChanged(): void {
     if (this.o.lease && !this.o.lease.held()) {
       this.caughtUp = false;
+      this.reachedHead = false;
       void this.subscription?.stop();
     }
     this.wake?.();
@@ -165,7 +171,7 @@ export class KafkaRelay {
     if (this.o.lease && !this.o.lease.held()) return 'standby';
     if (this.failingSince) return 'degraded';
     if (!this.loop || !this.topicsReady) return 'starting';
-    return this.caughtUp ? 'live' : 'catching_up';
+    return this.reachedHead ? 'live' : 'catching_up';
   }
 
   private async run(): Promise<void> {
@@ -200,6 +206,7 @@ export class KafkaRelay {
 
   private async follow(): Promise<void> {
     this.caughtUp = false;
+    this.reachedHead = false;
     this.inFlight = Promise.resolve();
     const subscription = this.o.events.subscribeToAll({
       after: this.position,
@@ -281,6 +288,7 @@ export class KafkaRelay {
       () => {
         if (this.pagesHandedOver !== pages) return; // a newer page is on its way
         this.caughtUp = true;
+        this.reachedHead = true;
         if (this.markedLive) return;
         this.markedLive = true;
         this.checkpoint.markLive().catch((e) => this.log(`could not mark the checkpoint live: ${String(e)}`));
