@@ -1,15 +1,10 @@
 // Tests are named by tier: *.spec.ts (unit, next to the code), *.int-spec.ts (real PostgreSQL / Redis / PGlite /
 // devnet over HTTP), *.e2e-spec.ts (through HTTP against the running system).
-const swc = [
-  '@swc/jest',
-  {
-    jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' },
-    module: { type: 'commonjs' },
-  },
-];
+const { SWC_OPTIONS, WORKSPACE_ALIASES } = require('./scripts/swc-config');
+
 const common = {
-  transform: { '^.+\\.ts$': swc },
-  moduleNameMapper: { '^@dob/([^/]+)$': '<rootDir>/libs/$1/src', '^@dobprotocol/agent-client$': '<rootDir>/packages/agent-client/src' },
+  transform: { '^.+\\.ts$': ['@swc/jest', SWC_OPTIONS] },
+  moduleNameMapper: Object.fromEntries(Object.entries(WORKSPACE_ALIASES).map(([pattern, folder]) => [pattern, `<rootDir>/${folder}`])),
   testEnvironment: 'node',
   rootDir: __dirname,
 };

@@ -9,9 +9,9 @@ import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-repor
  * What the embedded database costs in resident memory (issue 16's RSS goal for `npm start`): each variant is a fresh
  * Node process (plain `node`, no TypeScript loader) that opens PGlite on a fresh data folder, runs one query and
  * reports its RSS; the baseline is the same process without PGlite. Variants: PGlite's defaults (on a new folder, and
- * reopening an existing one, as every `npm start` after the first), a smaller
- * shared_buffers (32 MB instead of 128 MB; and the embedded settings, 16 MB, on a reopened folder), and V8 compiling the WebAssembly with its baseline compiler only
- * (`--liftoff-only`, no optimised second tier). Each variant runs three times; the median is reported.
+ * reopening an existing one, as every `npm start` after the first), a smaller shared_buffers (32 MB instead of 128 MB;
+ * and the embedded settings, 16 MB, on a reopened folder), and V8 compiling the WebAssembly with its baseline compiler
+ * only (`--liftoff-only`, no optimised second tier). Each variant runs three times; the median is reported.
  */
 const ROUNDS = 3;
 

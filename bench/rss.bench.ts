@@ -1,8 +1,9 @@
 /**
  * Memory of the whole system as `npm start` runs it (apps/all on embedded defaults: PGlite, the seeded devnet, the
  * indexer, projections, notifier and API in one Node process), after seeding and then under the fixed-rate mixed
- * read load of mixed-load.bench.ts (1,000 req/s, paced: bench/paced-load.ts) for N minutes (default 10). RSS of every process of the npm
- * start process group (npm, sh, node) is sampled every 5 s from /proc, with the API's own /metrics heap figures.
+ * read load of mixed-load.bench.ts (1,000 req/s, paced: bench/paced-load.ts) for N minutes (default 10). RSS of every
+ * process of the npm start process group (npm, sh, node) is sampled every 5 s from /proc, with the API's own /metrics
+ * heap figures.
  * Goal: < 400 MB.
  *
  * A fresh agent key has the default 60 rpm, and the tier can only be raised by `npm run ops` while the embedded
