@@ -3,11 +3,11 @@
  * same run — once behind @RequireScope('read') with the request gate (SHA-256 + the key from the in-process
  * SharedKeyCache + one Redis script per request, which also reads the key-cache epoch; PostgreSQL only on a cache
  * miss or an epoch change), once open (no auth deps at all). autocannon, no pipelining, same connections.
- * Profile: `node --cpu-prof -r @swc-node/register bench/auth.bench.ts` (the guarded run is the last 10 s).
+ * Profile: `node --cpu-prof -r @swc-node/register bench/auth.bench.ts`, then `bench/cpu-profile-top.ts <profile> 40 4`
+ * (the last measured run is a guarded one).
  *   node -r @swc-node/register bench/auth.bench.ts   → bench/results/auth.json
  */
 import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
 import { Controller, Get, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Keypair } from '@stellar/stellar-sdk';
@@ -20,9 +20,13 @@ import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
 import { createApiApp } from '../apps/api/src/bootstrap';
 import { createApiAuth, RequireScope } from '../apps/api/src/auth';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
+import { closedLoopRun } from './closed-loop';
+import { pairedRounds } from './paired-rounds';
 
-const DURATION_S = 10;
+const DURATION_S = 5;
 const CONNECTIONS = 10;
+/** Open and guarded are measured ROUNDS times each, alternating (bench/paired-rounds.ts). */
+const ROUNDS = 5;
 
 @Controller('bench')
 class OpenController {
@@ -49,16 +53,7 @@ async function listen(app: NestFastifyApplication): Promise<string> {
   return (await app.getUrl()).replace('[::1]', '127.0.0.1');
 }
 
-async function cannon(url: string, headers: Record<string, string>) {
-  const r = await autocannon({ url, headers, connections: CONNECTIONS, pipelining: 1, duration: DURATION_S });
-  return {
-    requestsPerSecond: +r.requests.average.toFixed(0),
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, mean: +r.latency.mean.toFixed(2) },
-    total: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors,
-  };
-}
+const cannon = (url: string, headers: Record<string, string>) => closedLoopRun(url, headers, { connections: CONNECTIONS, durationSeconds: DURATION_S });
 
 export async function run(): Promise<object> {
   const machine = startMachineRecord();
@@ -76,17 +71,34 @@ export async function run(): Promise<object> {
     const openUrl = `${await listen(openApp)}/api/agent/bench/open`;
     await cannon(openUrl, {}); // warm-up both (JIT, connection pools)
     await cannon(guardedUrl, { 'x-api-key': key });
-    const open = await cannon(openUrl, {});
-    const guarded = await cannon(guardedUrl, { 'x-api-key': key });
+    const paired = await pairedRounds(
+      ROUNDS,
+      () => cannon(guardedUrl, { 'x-api-key': key }),
+      () => cannon(openUrl, {}),
+      (r) => r.requestsPerSecond,
+    );
+    const { measured: guarded, baseline: open } = paired.best;
     const result = {
       benchmark: 'auth',
       at: new Date().toISOString(),
       machine: machine('shared 2-core machine; autocannon runs in the same process as both apps; PostgreSQL and Redis local'),
-      parameters: { durationSeconds: DURATION_S, connections: CONNECTIONS, pipelining: 1 },
+      parameters: { durationSeconds: DURATION_S, rounds: ROUNDS, connections: CONNECTIONS, pipelining: 1 },
+      /** open and guardedWithRedisLimiter below are the best of ROUNDS runs each (bench/paired-rounds.ts). */
+      rounds: paired.rounds.map((r) => ({
+        open: r.baseline.requestsPerSecond,
+        guarded: r.measured.requestsPerSecond,
+        ratio: r.ratio,
+        cpuMicrosPerRequest: { open: r.baseline.cpuMicrosPerRequest, guarded: r.measured.cpuMicrosPerRequest },
+      })),
       open,
       guardedWithRedisLimiter: guarded,
       overhead: {
-        throughputRatio: +(guarded.requestsPerSecond / open.requestsPerSecond).toFixed(3),
+        throughputRatio: paired.best.ratio,
+        medianRoundRatio: paired.medianRatio,
+        /** Lowest CPU per request of each (this process: apps + autocannon; Redis not included): open / guarded. */
+        cpuPerRequestRatio: +(
+          Math.min(...paired.rounds.map((r) => r.baseline.cpuMicrosPerRequest)) / Math.min(...paired.rounds.map((r) => r.measured.cpuMicrosPerRequest))
+        ).toFixed(3),
         addedMeanLatencyMs: +(guarded.latencyMs.mean - open.latencyMs.mean).toFixed(2),
       },
     };

@@ -1,6 +1,7 @@
 /**
  * Top self-time functions of a V8 CPU profile (`node --cpu-prof`), grouped by function and file, and by package:
- *   node bench/cpu-profile-top.ts <file.cpuprofile> [top=25]
+ *   node bench/cpu-profile-top.ts <file.cpuprofile> [top=25] [lastSeconds]
+ * lastSeconds keeps only the samples of the profile's last N seconds (a bench whose measured phase runs last).
  * Used to justify each performance change (docs/benchmarks.md) without committing the large profile itself.
  */
 import { readFileSync } from 'node:fs';
@@ -16,12 +17,17 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, topArg] = process.argv.slice(2);
+const [file, topArg, lastArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: cpu-profile-top.ts <file.cpuprofile> [top]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const at: number[] = [];
+profile.timeDeltas.reduce((t, d, i) => (at[i] = t + d), 0);
+const from = lastArg ? at.at(-1)! - Number(lastArg) * 1e6 : -Infinity;
+profile.samples.forEach((id, i) => {
+  if (at[i]! >= from) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 const place = (url: string) =>

@@ -9,7 +9,6 @@
  *   node -r @swc-node/register bench/read-api.bench.ts   → bench/results/read-api.json
  */
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { QueryBus } from '@nestjs/cqrs';
@@ -26,21 +25,16 @@ import type { MessageBinding } from '../apps/api/src/cqrs/message-bindings';
 import { accountAddr } from '../libs/read-models/src/testing/chain-scenario';
 import { startReadModels } from '../libs/read-models/src/testing/read-model-harness';
 import { HOLDERS_PER_POOL, POOLS, benchWorld } from './read-api.world';
+import { closedLoopRun } from './closed-loop';
+import { pairedRounds } from './paired-rounds';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
-const DURATION_S = 8;
+const DURATION_S = 5;
+/** API and raw handler measured ROUNDS times each per path, alternating (bench/paired-rounds.ts). */
+const ROUNDS = 5;
 const CONNECTIONS = 10;
 
-async function cannon(url: string, headers: Record<string, string>) {
-  const r = await autocannon({ url, headers, connections: CONNECTIONS, pipelining: 1, duration: DURATION_S });
-  return {
-    requestsPerSecond: +r.requests.average.toFixed(0),
-    latencyMs: { p50: r.latency.p50, p99: r.latency.p99, mean: +r.latency.mean.toFixed(2) },
-    total: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors,
-  };
-}
+const cannon = (url: string, headers: Record<string, string>) => closedLoopRun(url, headers, { connections: CONNECTIONS, durationSeconds: DURATION_S });
 
 type Store = 'pglite' | 'postgres' | 'mongodb';
 
@@ -134,14 +128,26 @@ async function measure(store: Store): Promise<Record<string, object>> {
     const results: Record<string, object> = {};
     for (const [name, p] of Object.entries(paths)) {
       await cannon(`${base}${p}`, { 'x-api-key': key }); // warm-up (JIT, query plans)
-      const api = await cannon(`${base}${p}`, { 'x-api-key': key });
-      const rawRun = await cannon(`${rawBase}/raw/${name}`, {});
+      const paired = await pairedRounds(
+        ROUNDS,
+        () => cannon(`${base}${p}`, { 'x-api-key': key }),
+        () => cannon(`${rawBase}/raw/${name}`, {}),
+        (r) => r.requestsPerSecond,
+      );
       results[name] = {
         path: p,
         responseBytes: Buffer.byteLength(bodies[name]!),
-        api,
-        rawFastifySameJson: rawRun,
-        throughputRatio: +(api.requestsPerSecond / rawRun.requestsPerSecond).toFixed(3),
+        /** Best of ROUNDS runs each (bench/paired-rounds.ts); every round's pair below. */
+        api: paired.best.measured,
+        rawFastifySameJson: paired.best.baseline,
+        throughputRatio: paired.best.ratio,
+        medianRoundRatio: paired.medianRatio,
+        rounds: paired.rounds.map((r) => ({
+          api: r.measured.requestsPerSecond,
+          raw: r.baseline.requestsPerSecond,
+          ratio: r.ratio,
+          cpuMicrosPerRequest: { api: r.measured.cpuMicrosPerRequest, raw: r.baseline.cpuMicrosPerRequest },
+        })),
       };
     }
     if (uncached) results.poolsWithoutResponseCache = await busOrDirect(uncached, key, paths.pools);
@@ -172,6 +178,7 @@ export async function run(): Promise<object> {
     ),
     parameters: {
       durationSeconds: DURATION_S,
+      rounds: ROUNDS,
       connections: CONNECTIONS,
       pipelining: 1,
       pools: POOLS,
