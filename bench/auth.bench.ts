@@ -23,10 +23,10 @@ import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-repor
 import { closedLoopRun } from './closed-loop';
 import { pairedRounds } from './paired-rounds';
 
-const DURATION_S = 5;
+const DURATION_S = 3;
 const CONNECTIONS = 10;
 /** Open and guarded are measured ROUNDS times each, alternating (bench/paired-rounds.ts). */
-const ROUNDS = 5;
+const ROUNDS = 9;
 
 @Controller('bench')
 class OpenController {

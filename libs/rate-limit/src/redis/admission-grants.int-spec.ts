@@ -6,6 +6,7 @@ import { BURST, WINDOW_MS } from '../sliding-window-rule';
 import { maxAdmissionsPerWindow } from '../window-audit';
 import { GRANT_LIFETIME_MS } from './admission-grants';
 import { RedisRateLimiter } from './redis-rate-limiter';
+import { ADMIT_LUA } from './sliding-window.lua';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -74,6 +75,42 @@ describe('RedisRateLimiter admission grants (real Redis, driven clock)', () => {
     expect(l.scriptCalls).toBeLessThan(requests / 20);
     // Per-instance exact: one instance alone on the bucket sees the true budget (the window holds every admission).
     expect(last).toMatchObject({ limit: rpm, remaining: rpm + BURST - requests, retryAfterSeconds: 0 });
+  });
+
+  it('refills a busy grant ahead: once warm, no request waits for a grant request, and remaining stays exact', async () => {
+    const rpm = 1_000_000;
+    const l = make();
+    let requests = 0;
+    let waitsWhenWarm = 0;
+    let last: RateLimitDecision | undefined;
+    for (let step = 0; step < 120; step++) {
+      const ds = await burst(l, 'steady', rpm, 25);
+      requests += ds.length;
+      last = ds[ds.length - 1];
+      if (step === 20) waitsWhenWarm = l.grantWaits;
+      now += 2;
+      // A pause in the traffic long enough for a refill sent during the burst to land: replies come in order on the
+      // limiter's connection, so after a PING's reply (and the microtasks it queued) the refill is installed.
+      await l.redis.ping();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Without refilling ahead every grant's end made the next burst wait on a refill (≥ 1 wait per grant).
+    expect(l.grantWaits).toBe(waitsWhenWarm);
+    expect(l.scriptCalls).toBeLessThan(requests / 20);
+    expect(last).toMatchObject({ limit: rpm, remaining: rpm + BURST - requests });
+  });
+
+  it('a refill ahead that finds no room admits no one: the set is as before', async () => {
+    const rpm = 600;
+    const key = `${prefix}full`;
+    const cap = rpm + BURST;
+    await inspect.zadd(key, ...Array.from({ length: cap - 2 }, (_, i) => [now - 1000, `m${i}`]).flat());
+    const reply = (await inspect.eval(ADMIT_LUA, 1, key, String(now), WINDOW_MS, cap, 'probe', 10, GRANT_LIFETIME_MS, 3, 'grant-only')) as number[];
+    expect(reply.slice(0, 3)).toEqual([0, 0, cap - 2]);
+    expect(await inspect.zcard(key)).toBe(cap - 2);
+    // The same request for a request of its own admits its sender alone.
+    const own = (await inspect.eval(ADMIT_LUA, 1, key, String(now), WINDOW_MS, cap, 'probe', 10, GRANT_LIFETIME_MS, 3, '')) as number[];
+    expect(own.slice(0, 3)).toEqual([1, 0, cap - 1]);
   });
 
   it('returns unused members when a grant expires: the set then holds exactly the admissions, at their times', async () => {

@@ -1,4 +1,4 @@
-import { clampGrant, GRANT_LIFETIME_MS, grantCeiling, grantMargin, grantsApply, nextGrantSize } from './admission-grants';
+import { clampGrant, GRANT_LIFETIME_MS, grantCeiling, grantMargin, grantsApply, nextGrantSize, refillAheadSize } from './admission-grants';
 
 describe('admission grant policy', () => {
   it('applies from 600 rpm: the 60 and 300 tiers keep one script per request', () => {
@@ -25,5 +25,23 @@ describe('admission grant policy', () => {
     expect(nextGrantSize(8, 8, GRANT_LIFETIME_MS / 2, 6000)).toBe(8);
     expect(nextGrantSize(8, 3, undefined, 6000)).toBe(3);
     expect(nextGrantSize(600, 600, 1, 6000)).toBe(601);
+  });
+
+  it('refills ahead when a quarter is left, or late in the lifetime with half used, within the ceiling with what is left', () => {
+    const young = 10;
+    expect(refillAheadSize({ size: 1000, used: 700, ageMs: young }, 1000, 1_000_000)).toBe(0);
+    // 250 left: the refill brings the two to the ceiling (1,000), not to 1,250.
+    expect(refillAheadSize({ size: 1000, used: 750, ageMs: young }, 1000, 1_000_000)).toBe(750);
+    // Sized by the busier of the last finished grant and the one in use.
+    expect(refillAheadSize({ size: 40, used: 30, ageMs: young }, 8, 1_000_000)).toBe(40);
+    expect(refillAheadSize({ size: 40, used: 30, ageMs: young }, 100, 1_000_000)).toBe(100);
+    // Late in the lifetime: only with half used (a quiet bucket does not refill every lifetime).
+    const late = (GRANT_LIFETIME_MS * 3) / 4;
+    expect(refillAheadSize({ size: 40, used: 19, ageMs: late }, 40, 1_000_000)).toBe(0);
+    expect(refillAheadSize({ size: 40, used: 20, ageMs: late }, 40, 1_000_000)).toBe(40);
+    // Used up (it is finished, not refilled ahead) or no room under the ceiling.
+    expect(refillAheadSize({ size: 8, used: 8, ageMs: young }, 8, 6000)).toBe(0);
+    expect(refillAheadSize({ size: 61, used: 0, ageMs: late }, 61, 600)).toBe(0);
+    expect(refillAheadSize({ size: 61, used: 46, ageMs: young }, 61, 600)).toBe(46);
   });
 });

@@ -25,8 +25,10 @@ import { capacity, WINDOW_MS } from '../sliding-window-rule';
  *    the exact rule. (ii) Otherwise let g be the last grant, at t_g ≥ t − G − R. At t_g, count_g + k_g ≤ cap − margin;
  *    since then the set only lost members or had scores lowered, except single admissions after t_g, of which the
  *    pacing client makes ≤ ceil(rpm (G + R) / 60 s) in (t_g, t). With margin > that number, count < cap.
- *    (An instance that dies holding a grant never returns it: its unused members count until they leave the window,
- *    at most one grant's worth, ≤ cap / 10.)
+ *    (An instance that dies holding grants never returns them: their unused members count until they leave the
+ *    window, ≤ cap / 10, since a grant and its refill ahead together stay within grantCeiling.)
+ * Refills ahead (refillAheadSize) change none of this: each is a grant the script sizes against the whole log, and
+ * one that finds no room admits no one (grant-only), so the single admissions of (ii) are still requests' own.
  */
 
 /** Buckets below this rpm decide every request in Redis (one script each, exact shared `remaining`). */
@@ -64,4 +66,19 @@ export function nextGrantSize(granted: number, used: number, usedUpAfterMs: numb
 /** 1 … grantCeiling(rpm). */
 export function clampGrant(n: number, rpm: number): number {
   return Math.max(1, Math.min(grantCeiling(rpm), n));
+}
+
+/**
+ * Refill ahead: the size of the next grant to request while the one in use still serves (0: not yet). Due when a
+ * quarter of its members are left, or three quarters of its lifetime are gone with half of it used — so a busy
+ * bucket's requests do not all stall on the refill's round trip (docs/benchmarks.md "Key guard, fourth look"). The
+ * refill is sized so the two grants together stay within the ceiling: an instance still never holds more than a
+ * tenth of the budget unused, and every grant is still sized by the script against the whole log (invariant 1).
+ */
+export function refillAheadSize(grant: { size: number; used: number; ageMs: number }, nextSize: number, rpm: number): number {
+  const remaining = grant.size - grant.used;
+  const due = remaining <= Math.floor(grant.size / 4) || (grant.ageMs >= (GRANT_LIFETIME_MS * 3) / 4 && grant.used * 2 >= grant.size);
+  if (!due || remaining <= 0) return 0;
+  const room = grantCeiling(rpm) - remaining;
+  return room < 1 ? 0 : Math.min(room, clampGrant(Math.max(nextSize, grant.size), rpm));
 }

@@ -17,8 +17,13 @@ export class LocalGrant {
     readonly sentAt: number,
     readonly size: number,
     /** The bucket's shared remaining budget as of the grant, before any of it was used. */
-    readonly budget: number,
+    private budget: number,
     readonly resetAt: number,
+    /**
+     * The grant this one was refilled ahead of: the script counted all of its members as taken, so those it ends
+     * up not using (returned) are budget this grant did not see.
+     */
+    private refillOf?: LocalGrant,
   ) {}
 
   usableAt(local: number): boolean {
@@ -36,11 +41,24 @@ export class LocalGrant {
     return {
       allowed: true,
       limit: rpm,
-      remaining: Math.max(0, this.budget - this.used.length),
+      remaining: Math.max(0, this.budget + this.unusedOfRefilled() - this.used.length),
       resetAt: this.resetAt,
       retryAfterSeconds: 0,
       decidedAt: this.at + elapsed,
     };
+  }
+
+  private unusedOfRefilled(): number {
+    const previous = this.refillOf;
+    if (!previous) return 0;
+    const unused = previous.size - previous.used.length;
+    if (previous.returned) {
+      // Final once returned: fold it in and let the previous grant go (no chain of grants kept alive).
+      this.budget += unused;
+      this.refillOf = undefined;
+      return 0;
+    }
+    return unused;
   }
 
   get usedUp(): boolean {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Clock, RateLimitDecision, RateLimiter } from '../rate-limiter.port';
 import { assertRpm, capacity, decision, WINDOW_MS } from '../sliding-window-rule';
-import { clampGrant, GRANT_LIFETIME_MS, grantMargin, grantsApply, nextGrantSize } from './admission-grants';
+import { clampGrant, GRANT_LIFETIME_MS, grantMargin, grantsApply, nextGrantSize, refillAheadSize } from './admission-grants';
 import { LocalGrant } from './local-grant';
 import { ADMIT_LUA, RETURN_LUA } from './sliding-window.lua';
 
@@ -30,6 +30,7 @@ type AdmitCommand = (
   wanted: number,
   lifetime: number,
   margin: number,
+  mode: '' | 'grant-only',
 ) => Promise<number[]>;
 type ReturnCommand = (key: string, base: string, at: number, granted: number, ...used: number[]) => Promise<number>;
 
@@ -40,6 +41,8 @@ type GrantOutcome = { readonly kind: 'grant'; readonly grant: LocalGrant } | { r
 interface BucketGrants {
   readonly rpm: number;
   grant?: LocalGrant;
+  /** A grant refilled ahead while `grant` still served: it takes over when `grant` is used up or expires. */
+  next?: LocalGrant;
   /** The one grant request in flight; concurrent requests of the bucket wait on it. */
   pending?: Promise<GrantOutcome>;
   waiting: number;
@@ -68,6 +71,7 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly sweeper: NodeJS.Timeout;
   private members = 0;
   private calls = 0;
+  private waits = 0;
 
   constructor(private readonly options: RedisRateLimiterOptions = {}) {
     this.ownsClient = !options.client;
@@ -92,27 +96,36 @@ export class RedisRateLimiter implements RateLimiter {
     return this.calls;
   }
 
+  /** Requests of granted buckets that waited for a grant request (their own or one in flight). */
+  get grantWaits(): number {
+    return this.waits;
+  }
+
   async consume(bucket: string, rpm: number): Promise<RateLimitDecision> {
     assertRpm(rpm);
     if (!grantsApply(rpm)) return this.admitOne(bucket, rpm);
     let state = this.buckets.get(bucket);
     if (!state || state.rpm !== rpm) {
       if (state?.grant) this.finish(bucket, state, state.grant);
+      if (state?.next) this.finish(bucket, state, state.next);
       state = { rpm, waiting: 0, nextSize: 1, singlesUntil: -Infinity, idleSince: this.local() };
       this.buckets.set(bucket, state);
     }
     for (;;) {
       const now = this.local();
+      if (state.next && !state.grant?.usableAt(now)) this.promoteNext(bucket, state);
       const grant = state.grant;
       if (grant?.usableAt(now)) {
         const d = grant.take(now, rpm);
         if (grant.usedUp) this.finish(bucket, state, grant, now - grant.sentAt);
+        else this.refillAhead(bucket, state, grant, now);
         return d;
       }
       if (grant) this.finish(bucket, state, grant);
       if (now < state.singlesUntil) return this.admitSingle(bucket, state);
       if (!state.pending) return this.requestGrant(bucket, state);
       state.waiting++;
+      this.waits++;
       let outcome: GrantOutcome;
       try {
         outcome = await state.pending;
@@ -129,12 +142,22 @@ export class RedisRateLimiter implements RateLimiter {
     const now = this.local();
     for (const [bucket, state] of this.buckets) {
       if (state.grant && !state.grant.usableAt(now)) this.finish(bucket, state, state.grant);
+      if (state.next && !state.next.usableAt(now)) this.finish(bucket, state, state.next);
     }
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    for (const [bucket, state] of this.buckets) if (state.grant) this.finish(bucket, state, state.grant);
+    for (const [bucket, state] of this.buckets) {
+      if (state.grant) this.finish(bucket, state, state.grant);
+      if (state.next) this.finish(bucket, state, state.next);
+    }
+    // A grant request still in flight (a refill ahead) installs its grant when it lands; return that too.
+    await Promise.allSettled([...this.buckets.values()].map((state) => state.pending));
+    for (const [bucket, state] of this.buckets) {
+      if (state.grant) this.finish(bucket, state, state.grant);
+      if (state.next) this.finish(bucket, state, state.next);
+    }
     await Promise.allSettled([...this.returns]);
     this.buckets.clear();
     if (this.ownsClient) await this.redis.quit();
@@ -157,10 +180,35 @@ export class RedisRateLimiter implements RateLimiter {
   /** The bucket's one grant request; its sender is admitted from the grant, alone, or refused. */
   private async requestGrant(bucket: string, state: BucketGrants): Promise<RateLimitDecision> {
     const rpm = state.rpm;
-    const wanted = clampGrant(Math.max(state.nextSize, state.waiting + 1), rpm);
+    this.waits++;
+    const outcome = await this.sendGrantRequest(bucket, state, clampGrant(Math.max(state.nextSize, state.waiting + 1), rpm), '');
+    if (outcome.kind !== 'grant') return outcome.decision;
+    const grant = outcome.grant;
+    const now = this.local();
+    // Requests waiting on this grant resume after this one, so its first member is still free (the grant holds ≥ 1).
+    if (!grant.usableAt(now)) return this.consume(bucket, rpm);
+    const d = grant.take(now, rpm);
+    if (grant.usedUp) this.finish(bucket, state, grant, now - grant.sentAt);
+    return d;
+  }
+
+  /** While `grant` still serves: the next grant's request, when refillAheadSize says it is due (no one waits on it). */
+  private refillAhead(bucket: string, state: BucketGrants, grant: LocalGrant, now: number): void {
+    if (state.pending || state.next) return;
+    const wanted = refillAheadSize({ size: grant.size, used: grant.used.length, ageMs: now - grant.sentAt }, state.nextSize, state.rpm);
+    if (wanted > 0) void this.sendGrantRequest(bucket, state, wanted, 'grant-only').catch(() => undefined);
+  }
+
+  /**
+   * Sends the bucket's one grant request and installs what it brings. 'grant-only' (a refill ahead) admits no one
+   * when no grant is left to give; requests waiting on it then go one by one, as near the cap after any refusal.
+   */
+  private sendGrantRequest(bucket: string, state: BucketGrants, wanted: number, mode: '' | 'grant-only'): Promise<GrantOutcome> {
+    const rpm = state.rpm;
     const base = this.nextMember();
     const sentAt = this.local();
-    const request = this.runAdmit(bucket, rpm, base, wanted).then(
+    const refillOf = mode === 'grant-only' ? state.grant : undefined;
+    const request = this.runAdmit(bucket, rpm, base, wanted, mode).then(
       ([allowed, granted, count, at, oldest, newest]): GrantOutcome => {
         state.pending = undefined;
         state.idleSince = this.local();
@@ -172,14 +220,14 @@ export class RedisRateLimiter implements RateLimiter {
             granted!,
             capacity(rpm) - (count! - granted!),
             decision(rpm, true, count!, oldest!, newest!, at!).resetAt,
+            refillOf,
           );
-          state.grant = grant;
-          this.scheduleReturn(bucket, state, grant);
+          this.install(bucket, state, grant);
           return { kind: 'grant', grant };
         }
         // No grant: the bucket is within the margin of its cap. Until a lifetime passes, decide one by one.
-        if (allowed === 1) state.singlesUntil = this.local() + GRANT_LIFETIME_MS;
-        return { kind: allowed === 1 ? 'single' : 'refused', decision: decision(rpm, allowed === 1, count!, oldest!, newest!, at!) };
+        if (allowed === 1 || mode === 'grant-only') state.singlesUntil = this.local() + GRANT_LIFETIME_MS;
+        return { kind: allowed === 1 || mode === 'grant-only' ? 'single' : 'refused', decision: decision(rpm, allowed === 1, count!, oldest!, newest!, at!) };
       },
       (error: unknown) => {
         state.pending = undefined;
@@ -187,22 +235,30 @@ export class RedisRateLimiter implements RateLimiter {
       },
     );
     state.pending = request;
-    const outcome = await request;
-    if (outcome.kind !== 'grant') return outcome.decision;
-    const grant = outcome.grant;
-    const now = this.local();
-    // Requests waiting on this grant resume after this one, so its first member is still free (the grant holds ≥ 1).
-    if (!grant.usableAt(now)) return this.consume(bucket, rpm);
-    const d = grant.take(now, rpm);
-    if (grant.usedUp) this.finish(bucket, state, grant, now - grant.sentAt);
-    return d;
+    return request;
   }
 
-  private runAdmit(bucket: string, rpm: number, member: string, wanted: number): Promise<number[]> {
+  /** A new grant serves at once, or next if the one in use still can (a refill ahead that landed early). */
+  private install(bucket: string, state: BucketGrants, grant: LocalGrant): void {
+    if (state.grant?.usableAt(this.local())) state.next = grant;
+    else {
+      if (state.grant) this.finish(bucket, state, state.grant);
+      state.grant = grant;
+    }
+    this.scheduleReturn(bucket, state, grant);
+  }
+
+  private promoteNext(bucket: string, state: BucketGrants): void {
+    if (state.grant) this.finish(bucket, state, state.grant);
+    state.grant = state.next;
+    state.next = undefined;
+  }
+
+  private runAdmit(bucket: string, rpm: number, member: string, wanted: number, mode: '' | 'grant-only' = ''): Promise<number[]> {
     this.calls++;
     const now = this.options.clock ? String(this.options.clock()) : '';
-    return this.admit(this.prefix + bucket, now, WINDOW_MS, capacity(rpm), member, wanted, wanted > 0 ? GRANT_LIFETIME_MS : 0, grantMargin(rpm)).then((reply) =>
-      reply.map(Number),
+    return this.admit(this.prefix + bucket, now, WINDOW_MS, capacity(rpm), member, wanted, wanted > 0 ? GRANT_LIFETIME_MS : 0, grantMargin(rpm), mode).then(
+      (reply) => reply.map(Number),
     );
   }
 
@@ -218,6 +274,7 @@ export class RedisRateLimiter implements RateLimiter {
     grant.returned = true;
     clearTimeout(grant.timer);
     if (state.grant === grant) state.grant = undefined;
+    if (state.next === grant) state.next = undefined;
     state.nextSize = nextGrantSize(grant.size, grant.used.length, usedUpAfterMs, state.rpm);
     state.idleSince = this.local();
     this.calls++;
@@ -231,7 +288,7 @@ export class RedisRateLimiter implements RateLimiter {
   private sweep(): void {
     const before = this.local() - WINDOW_MS;
     for (const [bucket, state] of this.buckets) {
-      if (!state.grant && !state.pending && state.idleSince < before) this.buckets.delete(bucket);
+      if (!state.grant && !state.next && !state.pending && state.idleSince < before) this.buckets.delete(bucket);
     }
   }
 

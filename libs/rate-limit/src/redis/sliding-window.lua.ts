@@ -10,6 +10,8 @@
  * ARGV[4] = member name for one admission; a grant's members are ARGV[4] .. '.' .. i for i = 1 … granted
  * ARGV[5] = admissions wanted as a grant (0: one admission, today's exact rule), ARGV[6] = grant lifetime ms,
  * ARGV[7] = margin: a grant never takes the last `margin` slots of the window (those go one admission at a time)
+ * ARGV[8] = "grant-only" for a refill ahead (no request of its own waits on it): no grant means no admission at all,
+ *           where a request's grant request falls back to admitting its sender alone
  * Every member with score ≥ now − window counts, future scores (live grants) included.
  * Returns {allowed (0|1), granted, count after the attempt, now, oldest score, newest score}. When granted > 0 the
  * first granted member is the caller's own admission; when granted = 0 the caller was admitted alone iff allowed.
@@ -42,7 +44,7 @@ if granted > 0 then
   allowed = 1
 else
   granted = 0
-  if count < cap then
+  if count < cap and ARGV[8] ~= 'grant-only' then
     redis.call('ZADD', KEYS[1], now, ARGV[4])
     count = count + 1
     allowed = 1
