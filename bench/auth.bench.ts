@@ -1,8 +1,8 @@
 /**
  * What the API-key guard and the Redis rate limiter cost per request: one trivial endpoint served twice in the
  * same run — once behind @RequireScope('read') with the request gate (SHA-256 + the key from the in-process
- * SharedKeyCache + one Redis script per request, which also reads the key-cache epoch; PostgreSQL only on a cache
- * miss or an epoch change), once open (no auth deps at all). autocannon, no pipelining, same connections.
+ * SharedKeyCache under its epoch lease + the Redis limiter, which for this busy key admits from grants refilled ahead;
+ * PostgreSQL only on a cache miss or an epoch read), once open (no auth deps at all). autocannon, no pipelining, same connections.
  * Profile: `node --cpu-prof -r @swc-node/register bench/auth.bench.ts`, then `bench/cpu-profile-top.ts <profile> 40 4`
  * (the last measured run is a guarded one).
  *   node -r @swc-node/register bench/auth.bench.ts   → bench/results/auth.json

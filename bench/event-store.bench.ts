@@ -119,7 +119,6 @@ async function benchEngine(db: SqlDatabase) {
     }
   }
   const ratios = (baseline: AppendKind) => ms.store.map((t, i) => +(t / ms[baseline][i]!).toFixed(2));
-  const appended = EVENTS * ROUNDS;
 
   let readCount = 0;
   const storeRead = await time(async () => {
@@ -170,7 +169,7 @@ async function benchEngine(db: SqlDatabase) {
       storeVsBaselineSameIndexes: +(Math.min(...ms.store) / Math.min(...ms.rawIndexed)).toFixed(2),
       throughputRatioSameIndexes: +(Math.min(...ms.rawIndexed) / Math.min(...ms.store)).toFixed(2),
       medianRoundThroughputRatioSameIndexes: +(1 / median(ratios('rawIndexed'))).toFixed(2),
-      eventsAppended: appended,
+      eventsAppended: EVENTS * ROUNDS,
     },
     readAll: {
       store: { ...rate(readCount, storeRead), how: `readAll pages of ${PAGE} from START (gap-safe, incl. warm-up rows)` },

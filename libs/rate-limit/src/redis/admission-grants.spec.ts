@@ -29,19 +29,19 @@ describe('admission grant policy', () => {
 
   it('refills ahead when a quarter is left, or late in the lifetime with half used, within the ceiling with what is left', () => {
     const young = 10;
-    expect(refillAheadSize({ size: 1000, used: 700, ageMs: young }, 1000, 1_000_000)).toBe(0);
+    expect(refillAheadSize(1000, 700, young, 1000, 1_000_000)).toBe(0);
     // 250 left: the refill brings the two to the ceiling (1,000), not to 1,250.
-    expect(refillAheadSize({ size: 1000, used: 750, ageMs: young }, 1000, 1_000_000)).toBe(750);
+    expect(refillAheadSize(1000, 750, young, 1000, 1_000_000)).toBe(750);
     // Sized by the busier of the last finished grant and the one in use.
-    expect(refillAheadSize({ size: 40, used: 30, ageMs: young }, 8, 1_000_000)).toBe(40);
-    expect(refillAheadSize({ size: 40, used: 30, ageMs: young }, 100, 1_000_000)).toBe(100);
+    expect(refillAheadSize(40, 30, young, 8, 1_000_000)).toBe(40);
+    expect(refillAheadSize(40, 30, young, 100, 1_000_000)).toBe(100);
     // Late in the lifetime: only with half used (a quiet bucket does not refill every lifetime).
     const late = (GRANT_LIFETIME_MS * 3) / 4;
-    expect(refillAheadSize({ size: 40, used: 19, ageMs: late }, 40, 1_000_000)).toBe(0);
-    expect(refillAheadSize({ size: 40, used: 20, ageMs: late }, 40, 1_000_000)).toBe(40);
+    expect(refillAheadSize(40, 19, late, 40, 1_000_000)).toBe(0);
+    expect(refillAheadSize(40, 20, late, 40, 1_000_000)).toBe(40);
     // Used up (it is finished, not refilled ahead) or no room under the ceiling.
-    expect(refillAheadSize({ size: 8, used: 8, ageMs: young }, 8, 6000)).toBe(0);
-    expect(refillAheadSize({ size: 61, used: 0, ageMs: late }, 61, 600)).toBe(0);
-    expect(refillAheadSize({ size: 61, used: 46, ageMs: young }, 61, 600)).toBe(46);
+    expect(refillAheadSize(8, 8, young, 8, 6000)).toBe(0);
+    expect(refillAheadSize(61, 0, late, 61, 600)).toBe(0);
+    expect(refillAheadSize(61, 46, young, 61, 600)).toBe(46);
   });
 });

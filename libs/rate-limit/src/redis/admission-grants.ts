@@ -74,11 +74,12 @@ export function clampGrant(n: number, rpm: number): number {
  * bucket's requests do not all stall on the refill's round trip (docs/benchmarks.md "Key guard, fourth look"). The
  * refill is sized so the two grants together stay within the ceiling: an instance still never holds more than a
  * tenth of the budget unused, and every grant is still sized by the script against the whole log (invariant 1).
+ * Plain numbers, no options object: it runs on every admission taken from a grant.
  */
-export function refillAheadSize(grant: { size: number; used: number; ageMs: number }, nextSize: number, rpm: number): number {
-  const remaining = grant.size - grant.used;
-  const due = remaining <= Math.floor(grant.size / 4) || (grant.ageMs >= (GRANT_LIFETIME_MS * 3) / 4 && grant.used * 2 >= grant.size);
+export function refillAheadSize(size: number, used: number, ageMs: number, nextSize: number, rpm: number): number {
+  const remaining = size - used;
+  const due = remaining <= Math.floor(size / 4) || (ageMs >= (GRANT_LIFETIME_MS * 3) / 4 && used * 2 >= size);
   if (!due || remaining <= 0) return 0;
   const room = grantCeiling(rpm) - remaining;
-  return room < 1 ? 0 : Math.min(room, clampGrant(Math.max(nextSize, grant.size), rpm));
+  return room < 1 ? 0 : Math.min(room, clampGrant(Math.max(nextSize, size), rpm));
 }

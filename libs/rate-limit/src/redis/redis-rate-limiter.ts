@@ -106,8 +106,7 @@ export class RedisRateLimiter implements RateLimiter {
     if (!grantsApply(rpm)) return this.admitOne(bucket, rpm);
     let state = this.buckets.get(bucket);
     if (!state || state.rpm !== rpm) {
-      if (state?.grant) this.finish(bucket, state, state.grant);
-      if (state?.next) this.finish(bucket, state, state.next);
+      if (state) this.finishHeld(bucket, state);
       state = { rpm, waiting: 0, nextSize: 1, singlesUntil: -Infinity, idleSince: this.local() };
       this.buckets.set(bucket, state);
     }
@@ -140,24 +139,14 @@ export class RedisRateLimiter implements RateLimiter {
   /** Returns every grant whose lifetime is over (a timer does this per grant unless the clock is driven). */
   returnExpiredGrants(): void {
     const now = this.local();
-    for (const [bucket, state] of this.buckets) {
-      if (state.grant && !state.grant.usableAt(now)) this.finish(bucket, state, state.grant);
-      if (state.next && !state.next.usableAt(now)) this.finish(bucket, state, state.next);
-    }
+    for (const [bucket, state] of this.buckets) this.finishHeld(bucket, state, (grant) => !grant.usableAt(now));
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    for (const [bucket, state] of this.buckets) {
-      if (state.grant) this.finish(bucket, state, state.grant);
-      if (state.next) this.finish(bucket, state, state.next);
-    }
-    // A grant request still in flight (a refill ahead) installs its grant when it lands; return that too.
+    // A grant request still in flight (a refill ahead) installs its grant when it lands: wait for it, then return all.
     await Promise.allSettled([...this.buckets.values()].map((state) => state.pending));
-    for (const [bucket, state] of this.buckets) {
-      if (state.grant) this.finish(bucket, state, state.grant);
-      if (state.next) this.finish(bucket, state, state.next);
-    }
+    for (const [bucket, state] of this.buckets) this.finishHeld(bucket, state);
     await Promise.allSettled([...this.returns]);
     this.buckets.clear();
     if (this.ownsClient) await this.redis.quit();
@@ -195,7 +184,7 @@ export class RedisRateLimiter implements RateLimiter {
   /** While `grant` still serves: the next grant's request, when refillAheadSize says it is due (no one waits on it). */
   private refillAhead(bucket: string, state: BucketGrants, grant: LocalGrant, now: number): void {
     if (state.pending || state.next) return;
-    const wanted = refillAheadSize({ size: grant.size, used: grant.used.length, ageMs: now - grant.sentAt }, state.nextSize, state.rpm);
+    const wanted = refillAheadSize(grant.size, grant.used.length, now - grant.sentAt, state.nextSize, state.rpm);
     if (wanted > 0) void this.sendGrantRequest(bucket, state, wanted, 'grant-only').catch(() => undefined);
   }
 
@@ -225,9 +214,11 @@ export class RedisRateLimiter implements RateLimiter {
           this.install(bucket, state, grant);
           return { kind: 'grant', grant };
         }
-        // No grant: the bucket is within the margin of its cap. Until a lifetime passes, decide one by one.
-        if (allowed === 1 || mode === 'grant-only') state.singlesUntil = this.local() + GRANT_LIFETIME_MS;
-        return { kind: allowed === 1 || mode === 'grant-only' ? 'single' : 'refused', decision: decision(rpm, allowed === 1, count!, oldest!, newest!, at!) };
+        // No grant: the bucket is within the margin of its cap. Until a lifetime passes, decide one by one (after a
+        // refill ahead too: it admitted no one, so its waiters are neither admitted nor refused yet).
+        const singles = allowed === 1 || mode === 'grant-only';
+        if (singles) state.singlesUntil = this.local() + GRANT_LIFETIME_MS;
+        return { kind: singles ? 'single' : 'refused', decision: decision(rpm, allowed === 1, count!, oldest!, newest!, at!) };
       },
       (error: unknown) => {
         state.pending = undefined;
@@ -246,6 +237,11 @@ export class RedisRateLimiter implements RateLimiter {
       state.grant = grant;
     }
     this.scheduleReturn(bucket, state, grant);
+  }
+
+  /** Ends the bucket's grants (the one in use and the one refilled ahead), or those `which` picks. */
+  private finishHeld(bucket: string, state: BucketGrants, which: (grant: LocalGrant) => boolean = () => true): void {
+    for (const grant of [state.grant, state.next]) if (grant && which(grant)) this.finish(bucket, state, grant);
   }
 
   private promoteNext(bucket: string, state: BucketGrants): void {
