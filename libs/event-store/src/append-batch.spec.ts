@@ -18,10 +18,11 @@ describe('buildAppendBatch', () => {
       { i: 1, stream_id: 'pool-b', expected: '4', n: 1 },
       { i: 2, stream_id: 'pool-c', expected: 'any', n: 0 },
     ]);
-    expect(batch.events.map((e) => [e.i, e.o, e.k, e.id])).toEqual([
-      [0, 0, 1, id(1)],
-      [0, 1, 2, id(2)],
-      [1, 2, 1, id(3)],
+    // In batch order (the global order es_append keeps), each with its stream index and ordinal within the stream.
+    expect(batch.events.map((e) => [e.i, e.k, e.id])).toEqual([
+      [0, 1, id(1)],
+      [0, 2, id(2)],
+      [1, 1, id(3)],
     ]);
     expect(batch.distinct_ids).toBe(true);
     expect(batch.events[0]!.metadata).toEqual({});

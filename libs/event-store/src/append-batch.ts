@@ -9,10 +9,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * adapters send it as the JSON document es_append(batch jsonb) takes; the KurrentDB adapter maps it to streams.
  */
 export interface AppendBatch {
-  /** n = how many events the batch has for the stream. */
-  readonly streams: { i: number; stream_id: string; expected: string; n: number }[];
-  /** o = ordinal in the batch (global order), k = 1-based ordinal within its stream's events in this batch. */
-  readonly events: { i: number; o: number; k: number; id: string; type: string; version: number; data: unknown; metadata: Record<string, unknown> }[];
+  /**
+   * n = how many events the batch has for the stream; h = its head (last revision) as the appending process last saw
+   * it, when it knows one (the SQL adapter's StreamHeads; a head can be behind, never ahead).
+   */
+  readonly streams: { i: number; stream_id: string; expected: string; n: number; h?: number }[];
+  /** Events in batch order (their global order); k = 1-based ordinal within its stream's events in this batch. */
+  readonly events: { i: number; k: number; id: string; type: string; version: number; data: unknown; metadata: Record<string, unknown> }[];
   /** No event id occurs twice in the batch: with none stored yet either, revisions are the stream's + k. */
   distinct_ids: boolean;
 }
@@ -49,7 +52,6 @@ export function buildAppendBatch(appends: readonly StreamAppend[], catalog?: Eve
   const seen = new Set<string>();
   const ids = new Set<string>();
   const batch: AppendBatch = { streams: [], events: [], distinct_ids: true };
-  let o = 0;
   appends.forEach((append, i) => {
     if (typeof append.streamId !== 'string' || append.streamId.length === 0) throw new Error('streamId is required');
     if (seen.has(append.streamId)) throw new Error(`stream ${append.streamId} appears twice in one appendMany`);
@@ -63,7 +65,6 @@ export function buildAppendBatch(appends: readonly StreamAppend[], catalog?: Eve
       ids.add(id);
       batch.events.push({
         i,
-        o: o++,
         k: ++k,
         id,
         type: event.type,

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { testDatabases } from '@dob/sql';
+import { WrongExpectedVersionError } from './errors';
 import { eventStoreContract } from './event-store.contract';
 import { createSqlEventStore } from './sql/sql-event-store';
 import { migrateEventStore } from './sql/migrations';
@@ -12,15 +14,62 @@ describe.each(testDatabases())('SQL event store on $name', (factory) => {
     };
   });
 
+  describe('stream heads known by more than one process', () => {
+    const event = (n: number) => ({ id: randomUUID(), type: 'PoolTouched', version: 1, data: { n } });
+    const revisions = async (store: { readStream(s: string): Promise<{ revision: number; data: unknown }[]> }, stream: string) =>
+      (await store.readStream(stream)).map((e) => [e.revision, (e.data as { n: number }).n]);
+
+    it('an append on a head another store moved past lands after it, and an expected version is checked against the stored head', async () => {
+      const db = await factory.create();
+      const [a, b] = [await createSqlEventStore(db), await createSqlEventStore(db)];
+      try {
+        const stream = `pool-${randomUUID()}`;
+        expect(await a.appendToStream(stream, [event(0), event(1)])).toEqual({ nextExpectedVersion: 1, appended: 2 });
+        expect(await b.appendToStream(stream, [event(2)])).toEqual({ nextExpectedVersion: 2, appended: 1 });
+        // a last saw revision 1: its head is behind, and the append still lands at 3, after b's.
+        expect(await a.appendToStream(stream, [event(3)], 'any')).toEqual({ nextExpectedVersion: 3, appended: 1 });
+        // b last saw 2; expecting 3 (which it learned elsewhere) is right against the stored head, so it succeeds…
+        expect(await b.appendToStream(stream, [event(4)], 3)).toEqual({ nextExpectedVersion: 4, appended: 1 });
+        // …and a, whose head (3) is behind, expecting that stale 3 is refused with the stored head as actual.
+        const refused = await a.appendToStream(stream, [event(5)], 3).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(WrongExpectedVersionError);
+        expect((refused as WrongExpectedVersionError).actual).toBe(4);
+        expect(await a.appendToStream(stream, [event(5)], 'any')).toEqual({ nextExpectedVersion: 5, appended: 1 });
+        // An empty append writes nothing that could show a head to be behind, so b's (4) is not trusted for it.
+        expect(await b.appendToStream(stream, [], 4).catch((e: WrongExpectedVersionError) => e.actual)).toBe(5);
+        expect(await b.appendToStream(stream, [], 5)).toEqual({ nextExpectedVersion: 5, appended: 0 });
+        expect(await revisions(a, stream)).toEqual([0, 1, 2, 3, 4, 5].map((r) => [r, r]));
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+        await db.close();
+      }
+    });
+
+    it('es_events refuses UPDATE, DELETE and TRUNCATE (heads rely on events staying as written)', async () => {
+      const db = await factory.create();
+      const store = await createSqlEventStore(db);
+      try {
+        await store.appendToStream(`pool-${randomUUID()}`, [event(0)]);
+        for (const sql of ['UPDATE es_events SET type = type', 'DELETE FROM es_events', 'TRUNCATE es_events']) {
+          await expect(db.exec(sql)).rejects.toThrow(/append-only/);
+        }
+        expect((await store.stats()).events).toBe(1);
+      } finally {
+        await store.close();
+        await db.close();
+      }
+    });
+  });
+
   it('migrates once and is idempotent on restart', async () => {
     const db = await factory.create();
     try {
-      expect(await migrateEventStore(db)).toEqual([1, 2, 3]);
+      expect(await migrateEventStore(db)).toEqual([1, 2, 3, 4]);
       expect(await migrateEventStore(db)).toEqual([]);
       const store = await createSqlEventStore(db);
       await store.close();
       const { rows } = await db.query<{ version: number }>('SELECT version FROM es_schema_migrations');
-      expect(rows.map((r) => Number(r.version)).sort()).toEqual([1, 2, 3]);
+      expect(rows.map((r) => Number(r.version)).sort()).toEqual([1, 2, 3, 4]);
     } finally {
       await db.close();
     }

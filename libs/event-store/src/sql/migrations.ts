@@ -110,6 +110,34 @@ $fn$;
 `;
 
 /**
+ * Version 4's general path: RETRY_PATH with each stream's revision read from es_events (the last entry of its
+ * (stream_id, revision) index) instead of es_streams, nothing written besides the events, and each event's ordinal
+ * in the batch counted here (the client no longer sends it).
+ */
+const RETRY_PATH_V4 = RETRY_PATH.replace(
+  `        FROM jsonb_to_recordset(batch->'events')
+          AS e(i integer, o integer, id uuid, type text, version integer, data jsonb, metadata jsonb)`,
+  `        FROM ROWS FROM (jsonb_to_recordset(batch->'events')
+          AS (i integer, id uuid, type text, version integer, data jsonb, metadata jsonb))
+          WITH ORDINALITY AS e(i, id, type, version, data, metadata, o)`,
+)
+  .replace(
+    'COALESCE((SELECT st.revision FROM es_streams st WHERE st.stream_id = s.stream_id), -1) AS revision',
+    'COALESCE((SELECT x.revision FROM es_events x WHERE x.stream_id = s.stream_id ORDER BY x.revision DESC LIMIT 1), -1) AS revision',
+  )
+  .replace(
+    `      ), bumped AS ( -- a data-modifying CTE always runs to completion, read or not
+        INSERT INTO es_streams (stream_id, revision) SELECT p.stream_id, p.rev FROM per_stream p
+        ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision
+      )`,
+    '      )',
+  );
+if (RETRY_PATH_V4.includes('es_streams') || !RETRY_PATH_V4.includes('WITH ORDINALITY')) throw new Error('RETRY_PATH_V4 was not derived');
+
+/** Raised inside version 4's fast path when an expected version fails against a head the client sent (custom). */
+const FAST_PATH_REFUSED_SQLSTATE = 'ES412';
+
+/**
  * The event store's own schema, versioned in `es_schema_migrations`. Every statement is idempotent
  * (IF NOT EXISTS / OR REPLACE) so a half-applied migration can simply run again.
  *
@@ -123,9 +151,10 @@ $fn$;
  *    Marten's async daemon skip committed events under concurrent appends (Marten discussion #4953, issues #4964,
  *    #4977). The (transaction_id, position) index serves those reads and the head lookup.
  *  - UNIQUE (stream_id, revision): the last line of optimistic concurrency; UNIQUE (event_id): idempotency.
- * es_streams — each stream's last revision, looked up by key (migration 1's es_append joined the whole table).
+ * es_streams (versions 1–3) — each stream's last revision, looked up by key; since version 4 a view over es_events
+ * (heads come from the appending client or from the (stream_id, revision) index, see there).
  * Appenders to one stream serialise on a transaction-scoped advisory lock taken before any write (see es_append for
- * why not a row lock); expected versions are checked under it.
+ * why not a row lock); expected versions are checked under it. es_events is append-only (triggers, version 4).
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -267,6 +296,102 @@ ${LOCK_STREAMS}  IF COALESCE((batch->>'distinct_ids')::boolean, false) THEN
     ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision;
     RETURN QUERY SELECT (u.o - 1)::integer, u.r + u.n, u.n FROM unnest(revs, ns) WITH ORDINALITY AS u(r, n, o);
 ${RETRY_PATH_AND_END}`,
+  },
+  {
+    version: 4,
+    name: 'es_append: stream heads come from the client or from es_events; es_streams is no longer kept',
+    sql: `
+-- Same results as versions 2 and 3. What changed: writing es_streams (one upsert per stream per append) cost as much
+-- as the rest of the append's guarantees together (docs/benchmarks.md "Event-store append, fifth look"), so it is
+-- gone. A stream's head now comes, in order of preference, from
+-- - the client: batch.streams[].h, the revision this process last saw the stream reach (SqlEventStore's StreamHeads).
+--   A head can only be stale by being BEHIND: revisions are gapless and never removed (es_events refuses UPDATE,
+--   DELETE and TRUNCATE below), and the client learns a head only from a committed append. A head that is behind
+--   makes the INSERT hit an existing (stream_id, revision): unique_violation, and the general path takes the batch;
+-- - es_events: the last entry of the stream's (stream_id, revision) index, for a stream the client does not know,
+--   and always on the general path.
+-- Expected versions are checked against those heads before the INSERT; a refusal there may rest on a stale head,
+-- so it also hands the batch to the general path, which checks against the stored heads and raises ES409 itself.
+-- Locks, positions and the general path are those of version 3, except that the general path counts each event's
+-- ordinal itself (WITH ORDINALITY): the client no longer sends "o".
+CREATE OR REPLACE FUNCTION es_append(batch jsonb)
+RETURNS TABLE (stream_index integer, next_revision bigint, appended integer)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  total integer := 0;
+  r record;
+  fresh boolean := false;
+  sids text[];
+  ns integer[];
+  revs bigint[];
+  expected_hold boolean;
+BEGIN
+${LOCK_STREAMS}  IF COALESCE((batch->>'distinct_ids')::boolean, false) THEN
+    BEGIN
+      -- Streams arrive with i = 0, 1, 2, … (buildAppendBatch), so array slot i + 1 is stream i. A client's head is
+      -- used only where the batch writes to the stream: only an INSERT can show that it was behind.
+      SELECT array_agg(q.stream_id ORDER BY q.i), array_agg(q.n ORDER BY q.i), array_agg(q.head ORDER BY q.i),
+             bool_and(CASE q.expected
+               WHEN 'any' THEN true
+               WHEN 'no_stream' THEN q.head = -1
+               WHEN 'stream_exists' THEN q.head >= 0
+               ELSE q.head = q.expected::bigint
+             END)
+        INTO sids, ns, revs, expected_hold
+        FROM (SELECT s.i, s.stream_id, s.n, s.expected,
+                     COALESCE(CASE WHEN s.n > 0 THEN s.h END,
+                              (SELECT x.revision FROM es_events x WHERE x.stream_id = s.stream_id ORDER BY x.revision DESC LIMIT 1),
+                              -1) AS head
+                FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, n integer, h bigint, expected text)
+              OFFSET 0) q; -- OFFSET 0: not flattened, so each head is looked up once, not once per use
+      IF NOT expected_hold THEN
+        RAISE EXCEPTION USING ERRCODE = '${FAST_PATH_REFUSED_SQLSTATE}';
+      END IF;
+      INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
+      SELECT sids[e.i + 1], revs[e.i + 1] + e.k, e.id, e.type, e.version, e.data, COALESCE(e.metadata, '{}'::jsonb)
+      FROM jsonb_to_recordset(batch->'events') AS e(i integer, k integer, id uuid, type text, version integer, data jsonb, metadata jsonb);
+      GET DIAGNOSTICS total = ROW_COUNT;
+      fresh := true;
+    EXCEPTION WHEN unique_violation OR SQLSTATE '${FAST_PATH_REFUSED_SQLSTATE}' THEN
+      -- an id stored already, a head that was behind, or an expected version to check against stored heads:
+      -- nothing of the above remains, and the general path decides
+      total := 0;
+    END;
+  END IF;
+  IF fresh THEN
+    RETURN QUERY SELECT (u.o - 1)::integer, u.r + u.n, u.n FROM unnest(revs, ns) WITH ORDINALITY AS u(r, n, o);
+  ELSE
+${RETRY_PATH_V4}    LOOP
+${CHECK_EXPECTED_AND_RETURN}    END LOOP;
+  END IF;
+
+  IF total > 0 THEN
+    PERFORM pg_notify('${APPENDED_CHANNEL}', '');
+  END IF;
+END
+$fn$;
+
+-- Heads taken from es_events stay right only while events stay as written: an event store is append-only, and now
+-- the database says so. (Surgery needs ALTER TABLE es_events DISABLE TRIGGER, and every process restarted after.)
+CREATE OR REPLACE FUNCTION es_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  RAISE EXCEPTION 'es_events is append-only: % refused', TG_OP USING ERRCODE = 'restrict_violation';
+END
+$fn$;
+DROP TRIGGER IF EXISTS es_events_no_update_or_delete ON es_events;
+CREATE TRIGGER es_events_no_update_or_delete BEFORE UPDATE OR DELETE ON es_events
+  FOR EACH ROW EXECUTE FUNCTION es_events_append_only();
+DROP TRIGGER IF EXISTS es_events_no_truncate ON es_events;
+CREATE TRIGGER es_events_no_truncate BEFORE TRUNCATE ON es_events
+  FOR EACH STATEMENT EXECUTE FUNCTION es_events_append_only();
+
+-- es_streams goes; a view of the same name keeps a process of an earlier version (its stats() reads it) working
+-- through a rolling upgrade. Every stream has exactly one revision 0.
+DO $drop$ BEGIN
+  IF (SELECT c.relkind FROM pg_class c WHERE c.oid = to_regclass('es_streams')) = 'r' THEN DROP TABLE es_streams; END IF;
+END $drop$;
+CREATE OR REPLACE VIEW es_streams AS SELECT stream_id, max(revision) AS revision FROM es_events GROUP BY stream_id;
+`,
   },
 ];
 

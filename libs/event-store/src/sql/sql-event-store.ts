@@ -22,6 +22,7 @@ import { buildAppendBatch, serializeAppendBatch } from '../append-batch';
 import { APPENDED_CHANNEL, migrateEventStore } from './migrations';
 import { buildReadAllQuery, EVENT_COLUMNS, HEAD_SQL } from './read-all-query';
 import { toRecordedEvent, type EventRow } from './rows';
+import { StreamHeads } from './stream-heads';
 import { isConcurrentDuplicateId, toEventStoreError } from './sql-errors';
 
 export interface SqlEventStoreOptions {
@@ -47,6 +48,8 @@ export async function createSqlEventStore(db: SqlDatabase, options: SqlEventStor
 
 class SqlEventStore implements EventStore {
   private readonly subscriptions = new OpenSubscriptions();
+  /** Heads this process saw its appends reach, sent with each batch so es_append need not look them up. */
+  private readonly heads = new StreamHeads();
   private closed = false;
 
   constructor(
@@ -61,15 +64,22 @@ class SqlEventStore implements EventStore {
   async appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
     this.assertOpen();
     if (appends.length === 0) return [];
-    const json = serializeAppendBatch(buildAppendBatch(appends, this.options.catalog));
+    const batch = buildAppendBatch(appends, this.options.catalog);
+    for (const s of batch.streams) s.h = this.heads.get(s.stream_id);
+    const json = serializeAppendBatch(batch);
     for (let attempt = 0; ; attempt++) {
       try {
         const { rows } = await this.db.query<{ stream_index: number; next_revision: string; appended: number }>(APPEND_SQL, [json]);
         const results: AppendResult[] = new Array(appends.length);
-        for (const r of rows) results[r.stream_index] = { nextExpectedVersion: Number(r.next_revision), appended: Number(r.appended) };
+        for (const r of rows) {
+          const nextExpectedVersion = Number(r.next_revision);
+          results[r.stream_index] = { nextExpectedVersion, appended: Number(r.appended) };
+          this.heads.record(appends[r.stream_index]!.streamId, nextExpectedVersion);
+        }
         return results;
       } catch (e) {
         if (attempt < DUPLICATE_ID_RETRIES && isConcurrentDuplicateId(e)) continue;
+        for (const a of appends) this.heads.forget(a.streamId);
         throw toEventStoreError(e);
       }
     }
@@ -127,18 +137,22 @@ class SqlEventStore implements EventStore {
 
   async stats(): Promise<EventStoreStats> {
     this.assertOpen();
-    const [byType, streams, last] = await Promise.all([
-      this.db.query<{ type: string; n: string }>('SELECT type, count(*) AS n FROM es_events GROUP BY type ORDER BY type'),
-      this.db.query<{ n: string }>('SELECT count(*) AS n FROM es_streams WHERE revision >= 0'),
+    // One scan: every stream has exactly one event at revision 0 (revisions are gapless from 0, events never removed).
+    const [byType, last] = await Promise.all([
+      this.db.query<{ type: string; n: string; first: string }>(
+        'SELECT type, count(*) AS n, count(*) FILTER (WHERE revision = 0) AS first FROM es_events GROUP BY type ORDER BY type',
+      ),
       this.headPosition(),
     ]);
     const counts: Record<string, number> = {};
     let events = 0;
+    let streams = 0;
     for (const r of byType.rows) {
       counts[r.type] = Number(r.n);
       events += Number(r.n);
+      streams += Number(r.first);
     }
-    return { events, streams: Number(streams.rows[0]!.n), last, byType: counts };
+    return { events, streams, last, byType: counts };
   }
 
   async close(): Promise<void> {
