@@ -21,8 +21,16 @@ export class ApiKeyScopeGuard implements CanActivate {
     @Optional() @Inject(API_AUTH) private readonly auth?: ApiAuthDependencies,
   ) {}
 
+  /** Route metadata is fixed once the app is built: read it once per handler, not on every request. */
+  private readonly scopes = new WeakMap<object, Scope | undefined>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
+    const handler = context.getHandler();
+    let scope = this.scopes.get(handler);
+    if (scope === undefined && !this.scopes.has(handler)) {
+      scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, [handler, context.getClass()]);
+      this.scopes.set(handler, scope);
+    }
     if (!scope) return true;
     const request = context.switchToHttp().getRequest<RequestWithAgent & { headers: Record<string, unknown> }>();
     const state = request.agentAuth ?? (request.agentAuth = await this.authenticate(request.headers['x-api-key']));

@@ -1,5 +1,5 @@
 import type { ActiveApiKey, ApiKeyIndex } from './api-key-index.port';
-import { hashApiKey, isWellFormedApiKey } from './api-key';
+import { API_KEY_LENGTH, hashApiKey, isWellFormedApiKey } from './api-key';
 
 /**
  * Resolves an `X-API-Key` value to its active key. Malformed keys (bad prefix, length or checksum) are refused
@@ -22,8 +22,13 @@ export class ApiKeyAuthenticator {
   }
 
   async authenticate(rawKey: string): Promise<ActiveApiKey | null> {
-    if (!isWellFormedApiKey(rawKey)) return null;
-    const key = await this.index.findActiveByHash(hashApiKey(rawKey));
+    if (rawKey.length !== API_KEY_LENGTH) return null; // nothing longer is hashed
+    const keyHash = hashApiKey(rawKey);
+    // A hash the key cache holds is an issued key's (SHA-256), so its shape and checksum need no second look; the
+    // checksum stands between every other value and a lookup in storage.
+    const cached = this.index.cachedActiveByHash?.(keyHash);
+    if (cached === undefined && !isWellFormedApiKey(rawKey)) return null;
+    const key = cached ?? (await this.index.findActiveByHash(keyHash));
     if (key) this.pending.set(key.keyId, (this.options.clock ?? Date.now)());
     return key;
   }

@@ -15,6 +15,11 @@ export interface ActiveApiKey {
  */
 export interface ApiKeyIndex {
   findActiveByHash(keyHash: string): Promise<ActiveApiKey | null>;
+  /**
+   * The active key for this hash if a cache holds it and may answer now (what findActiveByHash would return without
+   * a round trip), else undefined. Optional: an index without a cache has none.
+   */
+  cachedActiveByHash?(keyHash: string): ActiveApiKey | undefined;
   /** Which wallet holds a key (ops commands address keys by key_id alone). */
   findWalletOfKey(keyId: string): Promise<string | null>;
   /**

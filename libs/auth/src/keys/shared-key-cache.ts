@@ -116,6 +116,10 @@ export class SharedKeyCache implements ApiKeyIndex {
     return key;
   }
 
+  cachedActiveByHash(keyHash: string): ActiveApiKey | undefined {
+    return this.leased() ? this.entries.get(keyHash) : undefined;
+  }
+
   findWalletOfKey(keyId: string): Promise<string | null> {
     return this.index.findWalletOfKey(keyId);
   }

@@ -49,6 +49,10 @@ export class EmbeddedKeyCache implements ApiKeyIndex {
     this.entries.clear();
   }
 
+  cachedActiveByHash(keyHash: string): ActiveApiKey | undefined {
+    return this.enabled ? (this.entries.get(keyHash) ?? undefined) : undefined;
+  }
+
   async findActiveByHash(keyHash: string): Promise<ActiveApiKey | null> {
     if (!this.enabled) return this.index.findActiveByHash(keyHash);
     if (this.entries.has(keyHash)) return this.entries.get(keyHash)!;
