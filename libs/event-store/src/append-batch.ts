@@ -78,7 +78,7 @@ export function buildAppendBatch(appends: readonly StreamAppend[], catalog?: Eve
 }
 
 /** JSON text of the batch; a payload that is not JSON (a bigint amount, say) is an invalid event, not a crash. */
-export function serializeAppendBatch(batch: AppendBatch): string {
+export function serializeAppendBatch(batch: { readonly events: readonly { readonly type: string }[] }): string {
   try {
     return JSON.stringify(batch);
   } catch (e) {

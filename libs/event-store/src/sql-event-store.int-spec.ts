@@ -45,6 +45,58 @@ describe.each(testDatabases())('SQL event store on $name', (factory) => {
       }
     });
 
+    it('a numbered batch (client_revisions) is inserted as numbered, and a stale head or a stored id refuses it whole', async () => {
+      const db = await factory.create();
+      const store = await createSqlEventStore(db);
+      try {
+        const [a, b] = [`pool-${randomUUID()}`, `pool-${randomUUID()}`];
+        await store.appendMany([
+          { streamId: a, events: [event(0)] },
+          { streamId: b, events: [event(0), event(1)] },
+        ]);
+        const numbered = (rows: [string, number][], ids = rows.map(() => randomUUID())) =>
+          JSON.stringify({
+            streams: [...new Set(rows.map(([s]) => s))].map((stream_id) => ({ stream_id })),
+            events: rows.map(([s, r], k) => ({ s, r, id: ids[k], type: 'PoolTouched', version: 1, data: { n: r }, metadata: {} })),
+            client_revisions: true,
+          });
+        const append = (json: string) => db.query('SELECT * FROM es_append($1::jsonb)', [json]);
+        expect(
+          (
+            await append(
+              numbered([
+                [a, 1],
+                [b, 2],
+                [a, 2],
+              ]),
+            )
+          ).rows,
+        ).toEqual([]); // the client knows the results
+        expect(await revisions(store, a)).toEqual([
+          [0, 0],
+          [1, 1],
+          [2, 2],
+        ]);
+        // b's head is 2: a batch numbered from 1 (a head behind) collides, and nothing of it stays — a's event neither.
+        await expect(
+          append(
+            numbered([
+              [a, 3],
+              [b, 2],
+            ]),
+          ),
+        ).rejects.toMatchObject({ code: '23505' });
+        const stored = randomUUID();
+        await append(numbered([[a, 3]], [stored]));
+        await expect(append(numbered([[b, 3]], [stored]))).rejects.toMatchObject({ code: '23505' });
+        expect(await revisions(store, a)).toEqual([0, 1, 2, 3].map((r) => [r, r]));
+        expect((await store.readStream(b)).length).toBe(3);
+      } finally {
+        await store.close();
+        await db.close();
+      }
+    });
+
     it('es_events refuses UPDATE, DELETE and TRUNCATE (heads rely on events staying as written)', async () => {
       const db = await factory.create();
       const store = await createSqlEventStore(db);
@@ -64,12 +116,12 @@ describe.each(testDatabases())('SQL event store on $name', (factory) => {
   it('migrates once and is idempotent on restart', async () => {
     const db = await factory.create();
     try {
-      expect(await migrateEventStore(db)).toEqual([1, 2, 3, 4]);
+      expect(await migrateEventStore(db)).toEqual([1, 2, 3, 4, 5]);
       expect(await migrateEventStore(db)).toEqual([]);
       const store = await createSqlEventStore(db);
       await store.close();
       const { rows } = await db.query<{ version: number }>('SELECT version FROM es_schema_migrations');
-      expect(rows.map((r) => Number(r.version)).sort()).toEqual([1, 2, 3, 4]);
+      expect(rows.map((r) => Number(r.version)).sort()).toEqual([1, 2, 3, 4, 5]);
     } finally {
       await db.close();
     }

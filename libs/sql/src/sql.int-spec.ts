@@ -31,6 +31,20 @@ describe.each(testDatabases())('SqlDatabase on $name', (factory) => {
     }
   });
 
+  it('keeps a session in service after the server refuses a statement (the connection is not replaced)', async () => {
+    const db = await factory.create();
+    try {
+      const backend = async () => (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const before = await backend();
+      await expect(db.query('SELECT 1 / 0')).rejects.toMatchObject({ code: '22012' });
+      await expect(db.exec('SELECT no_such_column')).rejects.toMatchObject({ code: '42703' });
+      await expect(db.transaction((tx) => tx.query('SELECT 1 / 0'))).rejects.toMatchObject({ code: '22012' });
+      expect(await backend()).toBe(before);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('delivers NOTIFY to a listener', async () => {
     const db = await factory.create();
     try {

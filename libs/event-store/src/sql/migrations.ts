@@ -137,6 +137,89 @@ if (RETRY_PATH_V4.includes('es_streams') || !RETRY_PATH_V4.includes('WITH ORDINA
 /** Raised inside version 4's fast path when an expected version fails against a head the client sent (custom). */
 const FAST_PATH_REFUSED_SQLSTATE = 'ES412';
 
+/** Version 4's es_append (migration 4 below; version 5 is derived from it). */
+const ES_APPEND_V4 = `CREATE OR REPLACE FUNCTION es_append(batch jsonb)
+RETURNS TABLE (stream_index integer, next_revision bigint, appended integer)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  total integer := 0;
+  r record;
+  fresh boolean := false;
+  sids text[];
+  ns integer[];
+  revs bigint[];
+  expected_hold boolean;
+BEGIN
+${LOCK_STREAMS}  IF COALESCE((batch->>'distinct_ids')::boolean, false) THEN
+    BEGIN
+      -- Streams arrive with i = 0, 1, 2, … (buildAppendBatch), so array slot i + 1 is stream i. A client's head is
+      -- used only where the batch writes to the stream: only an INSERT can show that it was behind.
+      SELECT array_agg(q.stream_id ORDER BY q.i), array_agg(q.n ORDER BY q.i), array_agg(q.head ORDER BY q.i),
+             bool_and(CASE q.expected
+               WHEN 'any' THEN true
+               WHEN 'no_stream' THEN q.head = -1
+               WHEN 'stream_exists' THEN q.head >= 0
+               ELSE q.head = q.expected::bigint
+             END)
+        INTO sids, ns, revs, expected_hold
+        FROM (SELECT s.i, s.stream_id, s.n, s.expected,
+                     COALESCE(CASE WHEN s.n > 0 THEN s.h END,
+                              (SELECT x.revision FROM es_events x WHERE x.stream_id = s.stream_id ORDER BY x.revision DESC LIMIT 1),
+                              -1) AS head
+                FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, n integer, h bigint, expected text)
+              OFFSET 0) q; -- OFFSET 0: not flattened, so each head is looked up once, not once per use
+      IF NOT expected_hold THEN
+        RAISE EXCEPTION USING ERRCODE = '${FAST_PATH_REFUSED_SQLSTATE}';
+      END IF;
+      INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
+      SELECT sids[e.i + 1], revs[e.i + 1] + e.k, e.id, e.type, e.version, e.data, COALESCE(e.metadata, '{}'::jsonb)
+      FROM jsonb_to_recordset(batch->'events') AS e(i integer, k integer, id uuid, type text, version integer, data jsonb, metadata jsonb);
+      GET DIAGNOSTICS total = ROW_COUNT;
+      fresh := true;
+    EXCEPTION WHEN unique_violation OR SQLSTATE '${FAST_PATH_REFUSED_SQLSTATE}' THEN
+      -- an id stored already, a head that was behind, or an expected version to check against stored heads:
+      -- nothing of the above remains, and the general path decides
+      total := 0;
+    END;
+  END IF;
+  IF fresh THEN
+    RETURN QUERY SELECT (u.o - 1)::integer, u.r + u.n, u.n FROM unnest(revs, ns) WITH ORDINALITY AS u(r, n, o);
+  ELSE
+${RETRY_PATH_V4}    LOOP
+${CHECK_EXPECTED_AND_RETURN}    END LOOP;
+  END IF;
+
+  IF total > 0 THEN
+    PERFORM pg_notify('${APPENDED_CHANNEL}', '');
+  END IF;
+END
+$fn$;`;
+
+/** Version 5's path for a batch whose every revision the client numbered itself (inserted into version 4's es_append). */
+const CLIENT_REVISIONS_PATH = `  IF COALESCE((batch->>'client_revisions')::boolean, false) THEN
+    -- Version 5: the client knew every stream's head (from its own committed appends; a head is never ahead), each
+    -- stream's expected version held against it, so it numbered the revisions itself (head + ordinal) and sends
+    -- each event's stream and revision: the INSERT is all there is, with no subtransaction and nothing returned (the
+    -- client knows the results). A head that was behind, or an id stored already, ends the statement with
+    -- unique_violation, and the client sends the batch again without "client_revisions", down version 4's paths. The
+    -- locks above still come first: a second try is a new transaction, its xid drawn after its locks.
+    INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
+    SELECT e.s, e.r, e.id, e.type, e.version, e.data, COALESCE(e.metadata, '{}'::jsonb)
+    FROM jsonb_to_recordset(batch->'events') AS e(s text, r bigint, id uuid, type text, version integer, data jsonb, metadata jsonb);
+    IF FOUND THEN
+      PERFORM pg_notify('${APPENDED_CHANNEL}', '');
+    END IF;
+    RETURN;
+  END IF;
+`;
+
+/** Version 5's es_append: version 4's with the client-revisions path first (after the locks). */
+const ES_APPEND_V5 = ES_APPEND_V4.replace(
+  `${LOCK_STREAMS}  IF COALESCE((batch->>'distinct_ids')`,
+  `${LOCK_STREAMS}${CLIENT_REVISIONS_PATH}  IF COALESCE((batch->>'distinct_ids')`,
+);
+if (!ES_APPEND_V5.includes('client_revisions')) throw new Error('ES_APPEND_V5 was not derived');
+
 /**
  * The event store's own schema, versioned in `es_schema_migrations`. Every statement is idempotent
  * (IF NOT EXISTS / OR REPLACE) so a half-applied migration can simply run again.
@@ -314,62 +397,7 @@ ${RETRY_PATH_AND_END}`,
 -- so it also hands the batch to the general path, which checks against the stored heads and raises ES409 itself.
 -- Locks, positions and the general path are those of version 3, except that the general path counts each event's
 -- ordinal itself (WITH ORDINALITY): the client no longer sends "o".
-CREATE OR REPLACE FUNCTION es_append(batch jsonb)
-RETURNS TABLE (stream_index integer, next_revision bigint, appended integer)
-LANGUAGE plpgsql AS $fn$
-DECLARE
-  total integer := 0;
-  r record;
-  fresh boolean := false;
-  sids text[];
-  ns integer[];
-  revs bigint[];
-  expected_hold boolean;
-BEGIN
-${LOCK_STREAMS}  IF COALESCE((batch->>'distinct_ids')::boolean, false) THEN
-    BEGIN
-      -- Streams arrive with i = 0, 1, 2, … (buildAppendBatch), so array slot i + 1 is stream i. A client's head is
-      -- used only where the batch writes to the stream: only an INSERT can show that it was behind.
-      SELECT array_agg(q.stream_id ORDER BY q.i), array_agg(q.n ORDER BY q.i), array_agg(q.head ORDER BY q.i),
-             bool_and(CASE q.expected
-               WHEN 'any' THEN true
-               WHEN 'no_stream' THEN q.head = -1
-               WHEN 'stream_exists' THEN q.head >= 0
-               ELSE q.head = q.expected::bigint
-             END)
-        INTO sids, ns, revs, expected_hold
-        FROM (SELECT s.i, s.stream_id, s.n, s.expected,
-                     COALESCE(CASE WHEN s.n > 0 THEN s.h END,
-                              (SELECT x.revision FROM es_events x WHERE x.stream_id = s.stream_id ORDER BY x.revision DESC LIMIT 1),
-                              -1) AS head
-                FROM jsonb_to_recordset(batch->'streams') AS s(i integer, stream_id text, n integer, h bigint, expected text)
-              OFFSET 0) q; -- OFFSET 0: not flattened, so each head is looked up once, not once per use
-      IF NOT expected_hold THEN
-        RAISE EXCEPTION USING ERRCODE = '${FAST_PATH_REFUSED_SQLSTATE}';
-      END IF;
-      INSERT INTO es_events (stream_id, revision, event_id, type, version, data, metadata)
-      SELECT sids[e.i + 1], revs[e.i + 1] + e.k, e.id, e.type, e.version, e.data, COALESCE(e.metadata, '{}'::jsonb)
-      FROM jsonb_to_recordset(batch->'events') AS e(i integer, k integer, id uuid, type text, version integer, data jsonb, metadata jsonb);
-      GET DIAGNOSTICS total = ROW_COUNT;
-      fresh := true;
-    EXCEPTION WHEN unique_violation OR SQLSTATE '${FAST_PATH_REFUSED_SQLSTATE}' THEN
-      -- an id stored already, a head that was behind, or an expected version to check against stored heads:
-      -- nothing of the above remains, and the general path decides
-      total := 0;
-    END;
-  END IF;
-  IF fresh THEN
-    RETURN QUERY SELECT (u.o - 1)::integer, u.r + u.n, u.n FROM unnest(revs, ns) WITH ORDINALITY AS u(r, n, o);
-  ELSE
-${RETRY_PATH_V4}    LOOP
-${CHECK_EXPECTED_AND_RETURN}    END LOOP;
-  END IF;
-
-  IF total > 0 THEN
-    PERFORM pg_notify('${APPENDED_CHANNEL}', '');
-  END IF;
-END
-$fn$;
+${ES_APPEND_V4}
 
 -- Heads taken from es_events stay right only while events stay as written: an event store is append-only, and now
 -- the database says so. (Surgery needs ALTER TABLE es_events DISABLE TRIGGER, and every process restarted after.)
@@ -391,6 +419,15 @@ DO $drop$ BEGIN
   IF (SELECT c.relkind FROM pg_class c WHERE c.oid = to_regclass('es_streams')) = 'r' THEN DROP TABLE es_streams; END IF;
 END $drop$;
 CREATE OR REPLACE VIEW es_streams AS SELECT stream_id, max(revision) AS revision FROM es_events GROUP BY stream_id;
+`,
+  },
+  {
+    version: 5,
+    name: 'es_append: a batch the client numbered (client_revisions) is one INSERT; the client retries a refusal',
+    sql: `
+-- Version 4's function, and the same results for a batch without "client_revisions" (every batch of a process of an
+-- earlier version during a rolling upgrade). With it, see CLIENT_REVISIONS_PATH in migrations.ts.
+${ES_APPEND_V5}
 `,
   },
 ];

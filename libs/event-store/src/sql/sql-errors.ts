@@ -17,6 +17,14 @@ export function isConcurrentDuplicateId(e: unknown): boolean {
 }
 
 /**
+ * es_append refused a batch the client numbered (client_revisions): a head that was behind, or an id stored
+ * already. Sent again plain, it is decided by es_append's other paths.
+ */
+export function isNumberedBatchRefusal(e: unknown): boolean {
+  return (e as PgError)?.code === UNIQUE_VIOLATION;
+}
+
+/**
  * Turns the database's refusals into the port's typed errors: es_append's own conflict (raised under the stream
  * lock with a JSON detail) and, as a backstop, the unique (stream_id, revision) violation two racing writers
  * would hit if they ever got past the lock.

@@ -18,12 +18,13 @@ import {
 } from '../event-store.port';
 import { OpenSubscriptions, startPollingSubscription } from '../polling-subscription';
 import { isAfter, position } from '../position';
-import { buildAppendBatch, serializeAppendBatch } from '../append-batch';
+import { buildAppendBatch, serializeAppendBatch, type AppendBatch } from '../append-batch';
 import { APPENDED_CHANNEL, migrateEventStore } from './migrations';
 import { buildReadAllQuery, EVENT_COLUMNS, HEAD_SQL } from './read-all-query';
 import { toRecordedEvent, type EventRow } from './rows';
 import { StreamHeads } from './stream-heads';
-import { isConcurrentDuplicateId, toEventStoreError } from './sql-errors';
+import { isConcurrentDuplicateId, isNumberedBatchRefusal, toEventStoreError } from './sql-errors';
+import { numberBatch } from './numbered-batch';
 
 export interface SqlEventStoreOptions {
   /** Validates payloads on append and upcasts them on read. */
@@ -65,24 +66,41 @@ class SqlEventStore implements EventStore {
     this.assertOpen();
     if (appends.length === 0) return [];
     const batch = buildAppendBatch(appends, this.options.catalog);
+    // Every head known and every expectation met by it: the batch goes numbered, and es_append only INSERTs it.
+    const numbered = numberBatch(batch, (streamId) => this.heads.get(streamId));
+    if (numbered) {
+      try {
+        await this.db.query(APPEND_SQL, [numbered.json]);
+        this.recordHeads(batch, numbered.results);
+        return numbered.results;
+      } catch (e) {
+        if (!isNumberedBatchRefusal(e)) return this.failed(appends, e);
+        // A head was behind or an id is stored already: es_append numbers the plain batch from the stored heads.
+      }
+    }
     for (const s of batch.streams) s.h = this.heads.get(s.stream_id);
     const json = serializeAppendBatch(batch);
     for (let attempt = 0; ; attempt++) {
       try {
         const { rows } = await this.db.query<{ stream_index: number; next_revision: string; appended: number }>(APPEND_SQL, [json]);
         const results: AppendResult[] = new Array(appends.length);
-        for (const r of rows) {
-          const nextExpectedVersion = Number(r.next_revision);
-          results[r.stream_index] = { nextExpectedVersion, appended: Number(r.appended) };
-          this.heads.record(appends[r.stream_index]!.streamId, nextExpectedVersion);
-        }
+        for (const r of rows) results[r.stream_index] = { nextExpectedVersion: Number(r.next_revision), appended: Number(r.appended) };
+        this.recordHeads(batch, results);
         return results;
       } catch (e) {
         if (attempt < DUPLICATE_ID_RETRIES && isConcurrentDuplicateId(e)) continue;
-        for (const a of appends) this.heads.forget(a.streamId);
-        throw toEventStoreError(e);
+        return this.failed(appends, e);
       }
     }
+  }
+
+  private recordHeads(batch: AppendBatch, results: readonly AppendResult[]): void {
+    for (const s of batch.streams) this.heads.record(s.stream_id, results[s.i]!.nextExpectedVersion);
+  }
+
+  private failed(appends: readonly StreamAppend[], e: unknown): never {
+    for (const a of appends) this.heads.forget(a.streamId);
+    throw toEventStoreError(e);
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
