@@ -21,6 +21,7 @@ import { createApiAuth } from '../apps/api/src/auth';
 import { accountAddr, contractAddr } from '../libs/read-models/src/testing/chain-scenario';
 import { startReadModels } from '../libs/read-models/src/testing/read-model-harness';
 import { pacedLoad } from './paced-load';
+import { recordEventLoop } from './event-loop-record';
 import { benchWorld } from './read-api.world';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
@@ -81,7 +82,10 @@ async function measure(store: 'pglite' | 'postgres', seconds: number): Promise<o
   const rateLimiter = store === 'postgres' ? new RedisRateLimiter({ prefix: `bench:rl:${schema}:` }) : new InProcessRateLimiter();
   const auth = await createApiAuth({ db, events: models.store, rateLimiter, jwt: { secret: 'bench' } });
   const readCache = await storage.openCachedReader();
-  const app = await createApiApp({ health: new HealthRegistry(), auth, read: { queries: createReadQueries({ reader: readCache.reader }) } }, { logger: false });
+  const app = await createApiApp(
+    { health: new HealthRegistry(), auth, read: { queries: createReadQueries({ reader: readCache.reader }), changes: readCache.changes } },
+    { logger: false },
+  );
   try {
     // A holder of every pool, so the portfolio is not empty; tier high enough that the load is never refused.
     const { key, record } = await auth.keys.createKey(accountAddr('holder-0'), { label: 'bench', scopes: ['read'], origin: 'key_management' });
@@ -97,9 +101,11 @@ async function measure(store: 'pglite' | 'postgres', seconds: number): Promise<o
     await mixedReadLoad(base, key, paths, 5); // warm-up (JIT, caches)
     // The goal is judged on the paced load (one request every ms, latency from its due time); autocannon's
     // overallRate sends each second's quota in a burst from 20 connections, so its row is the burst case.
+    const serverLoop = recordEventLoop();
     const paced = await pacedLoad({ base, paths, headers: { 'x-api-key': key }, rate: RATE, seconds, connections: CONNECTIONS, warmupSeconds: 3 });
+    const serverDuringPaced = serverLoop(); // includes the generator's 3 s of warm-up
     const burst = await mixedReadLoad(base, key, paths, seconds);
-    return { readModelsAndKeys: store, limiter: store === 'postgres' ? 'redis' : 'in-process', paths, paced, burstsPerSecond: burst };
+    return { readModelsAndKeys: store, limiter: store === 'postgres' ? 'redis' : 'in-process', paths, paced, serverDuringPaced, burstsPerSecond: burst };
   } finally {
     await app.close();
     await auth.close();

@@ -33,6 +33,8 @@ export interface PacedLoadResult {
   readonly sendLagMs: { p50: number; p99: number; max: number };
   /** The ten slowest requests: when they were due (ms after the start), their latency and path — stalls cluster. */
   readonly slowest: { dueAtMs: number; latencyMs: number; path: string }[];
+  /** The five seconds with the most requests over 10 ms (second from the start, how many, that second's worst). */
+  readonly slowSeconds: { second: number; over10ms: number; maxMs: number }[];
 }
 
 const percentile = (sorted: Float64Array, p: number) => +(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0).toFixed(2);
@@ -87,6 +89,15 @@ async function paced(agent: http.Agent, o: PacedLoadOptions): Promise<PacedLoadR
     .sort((a, b) => latencies[b]! - latencies[a]!)
     .slice(0, 10)
     .map((n) => ({ dueAtMs: Math.round(n * interval), latencyMs: +latencies[n]!.toFixed(2), path: o.paths[n % o.paths.length]! }));
+  const perSecond = new Map<number, { second: number; over10ms: number; maxMs: number }>();
+  latencies.forEach((ms, n) => {
+    const second = Math.floor((n * interval) / 1000);
+    const s = perSecond.get(second) ?? { second, over10ms: 0, maxMs: 0 };
+    if (ms > 10) s.over10ms++;
+    s.maxMs = Math.max(s.maxMs, +ms.toFixed(2));
+    perSecond.set(second, s);
+  });
+  const slowSeconds = [...perSecond.values()].sort((a, b) => b.over10ms - a.over10ms || b.maxMs - a.maxMs).slice(0, 5);
   const sorted = latencies.slice().sort();
   const sortedLags = lags.slice().sort();
   return {
@@ -104,6 +115,7 @@ async function paced(agent: http.Agent, o: PacedLoadOptions): Promise<PacedLoadR
     errors,
     sendLagMs: { p50: percentile(sortedLags, 50), p99: percentile(sortedLags, 99), max: +sortedLags[sortedLags.length - 1]!.toFixed(2) },
     slowest,
+    slowSeconds,
   };
 }
 

@@ -100,9 +100,21 @@ export class PortfolioQueries {
     };
   }
 
-  async holdings(wallet: string, networkId?: number): Promise<Holding[]> {
+  /**
+   * Holdings of the rows and token lookup they were made from. A cached reader hands out the same frozen rows (and
+   * TokenDirectory the same lookup) until the read models change, and mapping a wallet's rows — BigInt sums, amount
+   * formatting — was the largest allocation of a mixed read load (docs/benchmarks.md, "Mixed load: the tail").
+   */
+  private readonly holdingsOf = new WeakMap<readonly HoldingRow[], { tokens: TokenLookup; holdings: readonly Holding[] }>();
+
+  async holdings(wallet: string, networkId?: number): Promise<readonly Holding[]> {
     const [rows, tokens] = await Promise.all([this.ctx.reader.holdings(wallet, this.ctx.now(), networkId), this.ctx.tokens.lookup()]);
-    return rows.map((r) => this.toHolding(r, tokens));
+    const made = this.holdingsOf.get(rows);
+    if (made?.tokens === tokens) return made.holdings;
+    // Frozen: the same objects answer later requests.
+    const holdings = Object.freeze(rows.map((r) => Object.freeze(this.toHolding(r, tokens))));
+    this.holdingsOf.set(rows, { tokens, holdings });
+    return holdings;
   }
 
   async position(wallet: string, pool: string, networkId?: number): Promise<Position> {

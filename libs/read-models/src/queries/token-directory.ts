@@ -43,9 +43,24 @@ export class TokenDirectory {
     this.configured = new Map(configured.map((t) => [`${t.networkId}/${t.address}`, t]));
   }
 
+  /**
+   * One lookup per result of the tokens read model: a cached reader hands out the same frozen rows until the read
+   * models change, so the same lookup serves every request in between (and callers can memoise on its identity).
+   */
+  private readonly lookups = new WeakMap<readonly LearnedToken[], TokenLookup>();
+
   /** Every known token (one read of the tokens read model): for filters by symbol. */
   async lookup(): Promise<TokenLookup> {
     const rows = await this.reader.learnedTokens();
+    let lookup = this.lookups.get(rows);
+    if (!lookup) {
+      lookup = this.lookupOf(rows);
+      this.lookups.set(rows, lookup);
+    }
+    return lookup;
+  }
+
+  private lookupOf(rows: readonly LearnedToken[]): TokenLookup {
     const resolver = this.withLearned(rows);
     const all = new Map<string, { networkId: number; address: string; symbol: string }>();
     for (const r of rows) all.set(`${r.network_id}/${r.address}`, { networkId: r.network_id, address: r.address, symbol: r.symbol });

@@ -14,7 +14,17 @@ import { V } from './views';
  */
 export function canonicalStatusInstant(boundariesUs: readonly bigint[], now: Date): string {
   const t = BigInt(now.getTime()) * 1000n;
-  // The last boundary ≤ t (binary search: boundaries are sorted ascending and distinct).
+  const lo = countAtOrBelow(boundariesUs, t);
+  const below = lo > 0 ? boundariesUs[lo - 1]! : undefined;
+  if (below === t) return isoMicros(t); // on a boundary: that boundary is its own class
+  const next = lo < boundariesUs.length ? boundariesUs[lo]! : undefined;
+  // Strictly between `below` and `next`: the first microsecond after `below` (or the epoch's start if none is below).
+  const canonical = below === undefined ? (next !== undefined && next <= 0n ? t : 0n) : below + 1n;
+  return next !== undefined && canonical >= next ? isoMicros(t) : isoMicros(canonical);
+}
+
+/** How many of the sorted, distinct boundaries are ≤ t (binary search); boundaries[result - 1] is the last of them. */
+export function countAtOrBelow(boundariesUs: readonly bigint[], t: bigint): number {
   let lo = 0;
   let hi = boundariesUs.length;
   while (lo < hi) {
@@ -22,12 +32,7 @@ export function canonicalStatusInstant(boundariesUs: readonly bigint[], now: Dat
     if (boundariesUs[mid]! <= t) lo = mid + 1;
     else hi = mid;
   }
-  const below = lo > 0 ? boundariesUs[lo - 1]! : undefined;
-  if (below === t) return isoMicros(t); // on a boundary: that boundary is its own class
-  const next = lo < boundariesUs.length ? boundariesUs[lo]! : undefined;
-  // Strictly between `below` and `next`: the first microsecond after `below` (or the epoch's start if none is below).
-  const canonical = below === undefined ? (next !== undefined && next <= 0n ? t : 0n) : below + 1n;
-  return next !== undefined && canonical >= next ? isoMicros(t) : isoMicros(canonical);
+  return lo;
 }
 
 /** ISO 8601 UTC with microseconds, which `::timestamptz` reads exactly. */

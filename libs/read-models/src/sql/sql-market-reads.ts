@@ -1,6 +1,7 @@
 import type { SqlExecutor } from '@dob/sql';
 import type { ListingRow, ListingSort, MarketReads } from '../queries/read-model-reader.port';
 import { Conditions, V, joinLearnedToken } from './views';
+import { canonicalSalesInstant, poolSalesBoundaries, SALES_WINDOWS } from './sales-window-instant';
 
 // Each order matches an index of the marketplace projection behind `status`, and ends on sale_address.
 const ORDER: Record<ListingSort, string> = {
@@ -22,6 +23,7 @@ const listingsFrom = (source: string, extraColumns = '') => `SELECT ${LISTING_CO
 const SELECT_LISTINGS = listingsFrom(`${V.listings} l`);
 
 export function sqlMarketReads(db: SqlExecutor): MarketReads {
+  const salesBoundaries = poolSalesBoundaries(db);
   return {
     async listingPage(filter, sort, slice) {
       const c = new Conditions();
@@ -58,6 +60,7 @@ export function sqlMarketReads(db: SqlExecutor): MarketReads {
     },
 
     async marketStats(networkId, pool, now) {
+      const instant = canonicalSalesInstant(await salesBoundaries(networkId, pool), now);
       const [name, listed, sold] = await Promise.all([
         db.query<{ name: string | null }>(`SELECT name FROM ${V.pools} WHERE network_id = $1 AND address = $2`, [networkId, pool]),
         db.query<{ floor: string | null; highest: string | null; n: number; shares: string; floor_token: string | null }>(
@@ -69,13 +72,13 @@ export function sqlMarketReads(db: SqlExecutor): MarketReads {
           [networkId, pool],
         ),
         db.query<{ v24: string; v7: string; v30: string; total: string; n: number; last_token: string | null }>(
-          `SELECT COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '24 hours'), 0)::text AS v24,
-                  COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '7 days'), 0)::text AS v7,
-                  COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '30 days'), 0)::text AS v30,
+          `SELECT COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '${SALES_WINDOWS.v24} hours'), 0)::text AS v24,
+                  COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '${SALES_WINDOWS.v7} hours'), 0)::text AS v7,
+                  COALESCE(SUM(total_price) FILTER (WHERE sold_at > $3::timestamptz - interval '${SALES_WINDOWS.v30} hours'), 0)::text AS v30,
                   COALESCE(SUM(total_price), 0)::text AS total, COUNT(*)::int AS n,
                   (SELECT payment_token FROM ${V.sales} WHERE network_id = $1 AND pool = $2 ORDER BY sold_at DESC, event_id LIMIT 1) AS last_token
              FROM ${V.sales} WHERE network_id = $1 AND pool = $2`,
-          [networkId, pool, now.toISOString()],
+          [networkId, pool, instant],
         ),
       ]);
       const l = listed.rows[0]!;
