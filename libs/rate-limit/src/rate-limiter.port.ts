@@ -20,6 +20,11 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   /** Counts one request against `bucket` if the window has room; never counts a refused request. */
   consume(bucket: string, rpm: number): Promise<RateLimitDecision>;
+  /**
+   * consume's decision when this process can make it without I/O (an in-process window, a local admission grant
+   * with room), counted the same way; undefined when it cannot (then consume decides). Optional.
+   */
+  consumeNow?(bucket: string, rpm: number): RateLimitDecision | undefined;
   close(): Promise<void>;
 }
 

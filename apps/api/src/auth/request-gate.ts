@@ -12,43 +12,73 @@ import { failure } from '../http/envelope';
  * - a valid key: the key's bucket at its rate_limit_rpm (shared by all instances when the limiter is Redis);
  * - anything else (auth endpoints, JWT key management, a missing or bad key): the client IP's bucket.
  * Refusals are answered here (429 envelope + Retry-After); authorisation is left to ApiKeyScopeGuard.
+ * The common case — a key the key cache holds, admitted from a local grant or the in-process window — is decided
+ * synchronously (authenticateNow, consumeNow): no promise per request; anything else takes the asynchronous path,
+ * which asks storage or Redis. Both count the same request the same way.
  */
 export function installRequestGate(fastify: FastifyInstance, auth: ApiAuthDependencies, prefix: string, metrics?: ServiceMetrics): void {
   fastify.decorateRequest('agentAuth', null);
-  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.url.startsWith(prefix)) return;
-    let decision: RateLimitDecision;
-    let bucket: 'key' | 'ip' = 'ip';
-    const charge = (principal: ActiveApiKey | null) =>
-      principal
-        ? auth.rateLimiter.consume(`key:${principal.keyId}`, principal.rateLimitRpm)
-        : auth.rateLimiter.consume(`ip:${request.ip}`, auth.ipRateLimitRpm);
-    try {
-      const header = request.headers['x-api-key'];
-      const principal = typeof header === 'string' ? await auth.authenticator.authenticate(header) : null;
-      decision = await charge(principal);
-      (request as unknown as { agentAuth: AgentAuthState }).agentAuth = { keySent: header !== undefined, principal };
-      if (principal) bucket = 'key';
-    } catch (e) {
-      request.log.error({ err: e }, 'request gate failed');
-      return reply.code(500).send(failure('INTERNAL_ERROR', 'Unexpected server error', undefined, request.id));
-    }
+  const { authenticator, rateLimiter } = auth;
+  const bucketOf = (request: FastifyRequest, principal: ActiveApiKey | null): [string, number] =>
+    principal ? [`key:${principal.keyId}`, principal.rateLimitRpm] : [`ip:${request.ip}`, auth.ipRateLimitRpm];
+
+  /** Leaves the verdict on the request, writes the rate-limit headers; false when the request was refused here. */
+  const answer = (request: FastifyRequest, reply: FastifyReply, header: unknown, principal: ActiveApiKey | null, decision: RateLimitDecision): boolean => {
+    (request as unknown as { agentAuth: AgentAuthState }).agentAuth = { keySent: header !== undefined, principal };
     void reply.header('X-RateLimit-Limit', decision.limit);
     void reply.header('X-RateLimit-Remaining', decision.remaining);
     void reply.header('X-RateLimit-Reset', decision.resetAt);
-    if (!decision.allowed) {
-      metrics?.rateLimitRefusals.inc({ bucket });
-      return reply
-        .code(429)
-        .header('Retry-After', decision.retryAfterSeconds)
-        .send(
-          failure(
-            'RATE_LIMIT_EXCEEDED',
-            `Rate limit exceeded. Retry after ${decision.retryAfterSeconds} seconds.`,
-            { limit: decision.limit, retry_after: decision.retryAfterSeconds },
-            request.id,
-          ),
-        );
+    if (decision.allowed) return true;
+    metrics?.rateLimitRefusals.inc({ bucket: principal ? 'key' : 'ip' });
+    void reply
+      .code(429)
+      .header('Retry-After', decision.retryAfterSeconds)
+      .send(
+        failure(
+          'RATE_LIMIT_EXCEEDED',
+          `Rate limit exceeded. Retry after ${decision.retryAfterSeconds} seconds.`,
+          { limit: decision.limit, retry_after: decision.retryAfterSeconds },
+          request.id,
+        ),
+      );
+    return false;
+  };
+
+  /** The synchronous decision, or undefined when it needs storage or Redis. */
+  const decideNow = (request: FastifyRequest, header: unknown): { principal: ActiveApiKey | null; decision: RateLimitDecision } | undefined => {
+    const principal = typeof header === 'string' ? authenticator.authenticateNow(header) : null;
+    if (principal === undefined) return undefined;
+    const decision = rateLimiter.consumeNow?.(...bucketOf(request, principal));
+    return decision && { principal, decision };
+  };
+
+  const decideLater = async (request: FastifyRequest, reply: FastifyReply, header: unknown): Promise<boolean> => {
+    let principal: ActiveApiKey | null;
+    let decision: RateLimitDecision;
+    try {
+      principal = typeof header === 'string' ? await authenticator.authenticate(header) : null;
+      decision = await rateLimiter.consume(...bucketOf(request, principal));
+    } catch (e) {
+      request.log.error({ err: e }, 'request gate failed');
+      void reply.code(500).send(failure('INTERNAL_ERROR', 'Unexpected server error', undefined, request.id));
+      return false;
     }
+    return answer(request, reply, header, principal, decision);
+  };
+
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (!request.url.startsWith(prefix)) return done();
+    const header = request.headers['x-api-key'];
+    let now: ReturnType<typeof decideNow>;
+    try {
+      now = decideNow(request, header);
+    } catch {
+      now = undefined; // the asynchronous path decides, and answers a failure itself
+    }
+    if (now) {
+      if (answer(request, reply, header, now.principal, now.decision)) done();
+      return; // refused: answered above, the route does not run
+    }
+    void decideLater(request, reply, header).then((goOn) => goOn && done());
   });
 }

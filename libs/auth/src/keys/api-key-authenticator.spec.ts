@@ -42,4 +42,14 @@ describe('ApiKeyAuthenticator', () => {
     expect(await auth.authenticate(issued.key + 'x')).toBeNull();
     expect(lookups).toEqual([]);
   });
+
+  it('authenticateNow: the key when the cache holds it, null for a wrong length, undefined when only storage can tell', async () => {
+    const { index, lookups } = fakeIndex(new Map([[issued.hash, ACTIVE]]), new Map());
+    auth = new ApiKeyAuthenticator(index);
+    expect(auth.authenticateNow(issued.key)).toBe(ACTIVE);
+    expect(auth.authenticateNow(issued.key + 'x')).toBeNull();
+    const other = generateApiKey();
+    expect(auth.authenticateNow(other.key)).toBeUndefined();
+    expect(lookups).toEqual([]);
+  });
 });

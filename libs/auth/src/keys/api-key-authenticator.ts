@@ -24,13 +24,36 @@ export class ApiKeyAuthenticator {
   async authenticate(rawKey: string): Promise<ActiveApiKey | null> {
     if (rawKey.length !== API_KEY_LENGTH) return null; // nothing longer is hashed
     const keyHash = hashApiKey(rawKey);
-    // A hash the key cache holds is an issued key's (SHA-256), so its shape and checksum need no second look; the
-    // checksum stands between every other value and a lookup in storage.
-    const cached = this.index.cachedActiveByHash?.(keyHash);
-    if (cached === undefined && !isWellFormedApiKey(rawKey)) return null;
-    const key = cached ?? (await this.index.findActiveByHash(keyHash));
-    if (key) this.pending.set(key.keyId, (this.options.clock ?? Date.now)());
+    const cached = this.fromCache(keyHash);
+    if (cached) return cached;
+    if (!isWellFormedApiKey(rawKey)) return null;
+    const key = await this.index.findActiveByHash(keyHash);
+    if (key) this.touched(key);
     return key;
+  }
+
+  /**
+   * What authenticate would answer, when it can be told without I/O: null for a value of the wrong length, the key
+   * when the key cache holds its hash; undefined otherwise (then authenticate decides). For the request gate's
+   * synchronous path.
+   */
+  authenticateNow(rawKey: string): ActiveApiKey | null | undefined {
+    if (rawKey.length !== API_KEY_LENGTH) return null;
+    return this.fromCache(hashApiKey(rawKey));
+  }
+
+  /**
+   * A hash the key cache holds is an issued key's (SHA-256), so its shape and checksum need no second look; the
+   * checksum stands between every other value and a lookup in storage.
+   */
+  private fromCache(keyHash: string): ActiveApiKey | undefined {
+    const cached = this.index.cachedActiveByHash?.(keyHash);
+    if (cached) this.touched(cached);
+    return cached;
+  }
+
+  private touched(key: ActiveApiKey): void {
+    this.pending.set(key.keyId, (this.options.clock ?? Date.now)());
   }
 
   /** Writes collected last-used times (also on shutdown). Failed batches are merged back for the next flush. */

@@ -21,6 +21,11 @@ export class InProcessRateLimiter implements RateLimiter {
   }
 
   async consume(bucket: string, rpm: number): Promise<RateLimitDecision> {
+    return this.consumeNow(bucket, rpm);
+  }
+
+  /** Every decision here is made without I/O. */
+  consumeNow(bucket: string, rpm: number): RateLimitDecision {
     assertRpm(rpm);
     const now = this.clock();
     let log = this.logs.get(bucket);

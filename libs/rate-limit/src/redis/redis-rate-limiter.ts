@@ -112,14 +112,9 @@ export class RedisRateLimiter implements RateLimiter {
     }
     for (;;) {
       const now = this.local();
-      if (state.next && !state.grant?.usableAt(now)) this.promoteNext(bucket, state);
+      const fromGrant = this.takeFromGrant(bucket, state, now);
+      if (fromGrant) return fromGrant;
       const grant = state.grant;
-      if (grant?.usableAt(now)) {
-        const d = grant.take(now, rpm);
-        if (grant.usedUp) this.finish(bucket, state, grant, now - grant.sentAt);
-        else this.refillAhead(bucket, state, grant, now);
-        return d;
-      }
       if (grant) this.finish(bucket, state, grant);
       if (now < state.singlesUntil) return this.admitSingle(bucket, state);
       if (!state.pending) return this.requestGrant(bucket, state);
@@ -134,6 +129,23 @@ export class RedisRateLimiter implements RateLimiter {
       if (outcome.kind === 'refused') return { ...outcome.decision };
       if (outcome.kind === 'single') return this.admitSingle(bucket, state);
     }
+  }
+
+  /** A granted bucket's admission from the grant this process holds, if one is usable and has room. */
+  consumeNow(bucket: string, rpm: number): RateLimitDecision | undefined {
+    const state = this.buckets.get(bucket);
+    return state && state.rpm === rpm && grantsApply(rpm) ? this.takeFromGrant(bucket, state, this.local()) : undefined;
+  }
+
+  /** One admission from the bucket's usable grant (promoting the next one first if the current is spent), or undefined. */
+  private takeFromGrant(bucket: string, state: BucketGrants, now: number): RateLimitDecision | undefined {
+    if (state.next && !state.grant?.usableAt(now)) this.promoteNext(bucket, state);
+    const grant = state.grant;
+    if (!grant?.usableAt(now)) return undefined;
+    const d = grant.take(now, state.rpm);
+    if (grant.usedUp) this.finish(bucket, state, grant, now - grant.sentAt);
+    else this.refillAhead(bucket, state, grant, now);
+    return d;
   }
 
   /** Returns every grant whose lifetime is over (a timer does this per grant unless the clock is driven). */
