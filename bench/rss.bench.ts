@@ -6,20 +6,18 @@
  * heap figures.
  * Goal: < 400 MB.
  *
- * A fresh agent key has the default 60 rpm, and the tier can only be raised by `npm run ops` while the embedded
- * data folder is free; so the system is started once (seeding), the key registered, stopped, the tier raised with
- * `npm run ops -- keys set-rate-limit`, and started again on the same folder (it resumes from its checkpoints).
+ * The system is started once to seed, a key registered and its tier raised (bench/seeded-system.ts), then started
+ * again on the same folder (it resumes from its checkpoints) for the load.
  *   node -r @swc-node/register bench/rss.bench.ts [minutes=10]   (or RSS_LOAD_MINUTES)   → bench/results/rss.json
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keypair } from '@stellar/stellar-sdk';
-import { freePort, ROOT, startApp, until, type AppProcess } from '../test/app-processes';
+import { freePort, ROOT, startApp, type AppProcess } from '../test/app-processes';
 import { mixedReadPaths, RATE } from './mixed-load.bench';
 import { pacedLoad } from './paced-load';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
+import { healthy, seedSystem } from './seeded-system';
 
 const MB = 2 ** 20;
 const SAMPLE_MS = 5_000;
@@ -68,21 +66,6 @@ async function metricsMB(base: string): Promise<Pick<Sample, 'heapTotalMB' | 'he
   };
 }
 
-async function register(base: string): Promise<{ key: string; keyId: string }> {
-  const kp = Keypair.random();
-  const wallet = kp.publicKey();
-  const challenge = (await (await fetch(`${base}/api/agent/auth/challenge/${wallet}`)).json()) as { data: { message: string } };
-  const signature = Buffer.from(kp.signMessage(challenge.data.message)).toString('hex');
-  const r = await fetch(`${base}/api/agent/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ wallet, signature, label: 'rss-bench', scopes: ['read'] }),
-  });
-  const body = (await r.json()) as { data: { api_key: { key: string; key_id: string } } };
-  if (r.status !== 201) throw new Error(`register answered ${r.status}: ${JSON.stringify(body)}`);
-  return { key: body.data.api_key.key, keyId: body.data.api_key.key_id };
-}
-
 export async function run(minutes = Number(process.argv[2] ?? process.env.RSS_LOAD_MINUTES ?? 10)): Promise<object> {
   const machine = startMachineRecord();
   const dataDir = mkdtempSync(join(tmpdir(), 'rss-bench-'));
@@ -92,26 +75,13 @@ export async function run(minutes = Number(process.argv[2] ?? process.env.RSS_LO
   const samples: Sample[] = [];
   const started = Date.now();
   let app: AppProcess | undefined;
-  const ready = (a: AppProcess, what: string) => until(what, async () => (await fetch(`${base}/health`)).status === 200, 300_000, [a]);
   try {
-    // 1. First start: the devnet seeds an empty chain; the indexer and projections catch up.
-    let t0 = Date.now();
+    // 1. First start: the devnet seeds an empty chain; the indexer and projections catch up. 2. The key's tier raised.
+    let seededRss = { total: 0, largest: 0 };
+    const { key, firstStartHealthyMs } = await seedSystem({ base, env, label: 'rss-bench', whileSeeded: (a) => (seededRss = groupRss(a.child.pid!)) });
+    const t0 = Date.now();
     app = startApp('start', env);
-    await ready(app, 'npm start (seeding) ready');
-    const firstStartHealthyMs = Date.now() - t0;
-    const seededRss = groupRss(app.child.pid!);
-    const { key, keyId } = await register(base);
-    await app.stop(30_000, 'SIGINT');
-    // 2. Raise the key's tier with the ops CLI on the now free data folder, then start again.
-    const ops = spawnSync('npm', ['run', '--silent', 'ops', '--', 'keys', 'set-rate-limit', keyId, '1000000'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir },
-      encoding: 'utf8',
-    });
-    if (ops.status !== 0) throw new Error(`ops keys set-rate-limit failed: ${ops.stdout}${ops.stderr}`);
-    t0 = Date.now();
-    app = startApp('start', env);
-    await ready(app, 'npm start (restart) ready');
+    await healthy(base, app, 'npm start (restart) ready');
     const restartHealthyMs = Date.now() - t0;
     const pools = (await (await fetch(`${base}/api/agent/pools?limit=1`, { headers: { 'x-api-key': key } })).json()) as { data: { address: string }[] };
     const pool = pools.data[0]?.address;
