@@ -40,6 +40,13 @@ export function writeBenchResult(name: string, result: object): string {
   return out;
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
 /** Lets each benchmark run alone (`node -r @swc-node/register bench/<name>.bench.ts`) as well as from bench/run.ts. */
 export function runWhenMain(mod: NodeModule, run: () => Promise<unknown>): void {
   if (require.main !== mod) return;

@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createSqlEventStore, START, type NewEvent, type StreamAppend } from '@dob/event-store';
 import { createPgliteDatabase, createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
-import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
+import { median, runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 const EVENTS = 20_000;
 const BATCH = 500;
@@ -71,8 +71,6 @@ FROM jsonb_to_recordset($1::jsonb) AS e(s text, r bigint, id uuid, type text, ve
 
 /** Rounds of the three appends, interleaved batch by batch within each round. */
 const ROUNDS = 5;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 type AppendKind = 'store' | 'raw' | 'rawIndexed';
 
 async function benchEngine(db: SqlDatabase) {

@@ -18,7 +18,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { NetworkIngestor } from '../libs/indexer/src/ingestion/network-ingestor';
 import { addr, chainEvent, contractAddr, i128, sym } from '../libs/indexer/src/testing/chain-events';
 import { FakeChainRpc } from '../libs/indexer/src/testing/fake-chain-rpc';
-import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
+import { median, runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 const NET = 9;
 const BULK = 10_000;
@@ -71,8 +71,6 @@ async function writeHistory(store: EventStore, windows: number): Promise<number>
   }
   return (performance.now() - t0) / 1000;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Milliseconds of a fresh ingestor's first step (it loads its state, then finds nothing new), median of 3. */
 async function startMs(store: EventStore, rpc: FakeChainRpc): Promise<number> {

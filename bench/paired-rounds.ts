@@ -1,3 +1,5 @@
+import { median } from './bench-report';
+
 /**
  * A measurement and its baseline taken `rounds` times each, alternating which goes first. The headline is best of
  * each (highest rate): on these shared 2-core VMs interference only ever slows a run — the raw Fastify baseline
@@ -33,10 +35,9 @@ export async function pairedRounds<T>(
   const fastest = (pick: (r: (typeof all)[number]) => T) => all.map(pick).reduce((a, b) => (rate(b) > rate(a) ? b : a));
   const measured = fastest((r) => r.measured);
   const base = fastest((r) => r.baseline);
-  const ratios = all.map((r) => r.ratio).sort((x, y) => x - y);
   return {
     rounds: all,
     best: { measured, baseline: base, ratio: +(rate(measured) / rate(base)).toFixed(3) },
-    medianRatio: ratios[Math.floor(ratios.length / 2)]!,
+    medianRatio: median(all.map((r) => r.ratio)),
   };
 }

@@ -18,6 +18,7 @@ import { mixedReadPaths, RATE } from './mixed-load.bench';
 import { pacedLoad } from './paced-load';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 import { healthy, seedSystem } from './seeded-system';
+import { fetchMetricsText, metricMB } from './system-metrics';
 
 const MB = 2 ** 20;
 const SAMPLE_MS = 5_000;
@@ -54,15 +55,11 @@ function groupRss(pgid: number): { total: number; largest: number } {
 }
 
 async function metricsMB(base: string): Promise<Pick<Sample, 'heapTotalMB' | 'heapUsedMB' | 'externalMB'>> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const value = (name: string) => {
-    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text);
-    return m ? +(Number(m[1]) / MB).toFixed(1) : undefined;
-  };
+  const text = await fetchMetricsText(base);
   return {
-    heapTotalMB: value('nodejs_heap_size_total_bytes'),
-    heapUsedMB: value('nodejs_heap_size_used_bytes'),
-    externalMB: value('nodejs_external_memory_bytes'),
+    heapTotalMB: metricMB(text, 'nodejs_heap_size_total_bytes'),
+    heapUsedMB: metricMB(text, 'nodejs_heap_size_used_bytes'),
+    externalMB: metricMB(text, 'nodejs_external_memory_bytes'),
   };
 }
 

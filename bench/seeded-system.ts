@@ -31,8 +31,7 @@ export async function registerAgentKey(base: string, label: string): Promise<{ k
 }
 
 /** Waits for the system's /health to answer 200 (the first start seeds, so up to five minutes). */
-export const healthy = (base: string, app: AppProcess | undefined, what: string) =>
-  until(what, async () => (await fetch(`${base}/health`)).status === 200, 300_000, app ? [app] : []);
+export const healthy = (base: string, app: AppProcess, what: string) => until(what, async () => (await fetch(`${base}/health`)).status === 200, 300_000, [app]);
 
 /**
  * Seeds `env.DATA_DIR` with `npm start` and leaves it stopped, with a key whose tier allows the benchmark's load.

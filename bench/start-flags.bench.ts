@@ -8,17 +8,15 @@
  *   node -r @swc-node/register bench/start-flags.bench.ts [seconds=60] [rounds=2]   → bench/results/start-flags.json
  *   (START_FLAGS_VARIANTS='--a --b;--c' adds sets of flags to compare)
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, ROOT } from '../test/app-processes';
-import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
+import { freePort, ROOT, startProcess } from '../test/app-processes';
+import { median, runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 import { mixedReadPaths, RATE } from './mixed-load.bench';
 import { pacedLoad, type PacedLoadResult } from './paced-load';
 import { healthy, seedSystem } from './seeded-system';
-
-const MB = 2 ** 20;
+import { fetchMetricsText, gcTotals, metricMB } from './system-metrics';
 
 /** The V8 flags of package.json's `start` script (between `node` and the loader), so the bench follows the script. */
 export function npmStartFlags(startScript: string): string[] {
@@ -45,25 +43,13 @@ const procStatusMB = (pid: number, field: 'VmRSS' | 'VmHWM') =>
   Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024);
 
 async function v8Figures(base: string): Promise<Pick<Measurement, 'heapTotalMB' | 'oldSpaceUsedMB' | 'gc'>> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const one = (re: RegExp) => +(Number(re.exec(text)?.[1] ?? NaN) / MB).toFixed(1);
-  const gc: Measurement['gc'] = {};
-  for (const m of text.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{[^}]*kind="(\w+)"[^}]*\} ([0-9.e+-]+)$/gm)) {
-    const entry = (gc[m[2]!] ??= { count: 0, seconds: 0 });
-    if (m[1] === 'count') entry.count = Number(m[3]);
-    else entry.seconds = +Number(m[3]).toFixed(3);
-  }
+  const text = await fetchMetricsText(base);
   return {
-    heapTotalMB: one(/^nodejs_heap_size_total_bytes(?:\{[^}]*\})? ([0-9.e+]+)$/m),
-    oldSpaceUsedMB: one(/^nodejs_heap_space_size_used_bytes\{[^}]*space="old"[^}]*\} ([0-9.e+]+)$/m),
-    gc,
+    heapTotalMB: metricMB(text, 'nodejs_heap_size_total_bytes') ?? NaN,
+    oldSpaceUsedMB: metricMB(text, 'nodejs_heap_space_size_used_bytes', 'space="old"') ?? NaN,
+    gc: gcTotals(text),
   };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : +((s[s.length / 2 - 1]! + s[s.length / 2]!) / 2).toFixed(2);
-};
 
 export async function run(seconds = Number(process.argv[2] ?? 60), rounds = Number(process.argv[3] ?? 2)): Promise<object> {
   const machine = startMachineRecord();
@@ -83,30 +69,16 @@ export async function run(seconds = Number(process.argv[2] ?? 60), rounds = Numb
   const dataDir = mkdtempSync(join(tmpdir(), 'start-flags-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    DEVNET_PORT: String(await freePort()),
-    LOG_LEVEL: 'warn',
-  };
+  const env = { DATA_DIR: dataDir, PORT: String(port), DEVNET_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
   const results = variants.map((v) => ({ ...v, rounds: [] as Measurement[] }));
   try {
     const { key } = await seedSystem({ base, env, label: 'start-flags-bench' });
     let paths: string[] | undefined;
     for (let round = 1; round <= rounds; round++) {
       for (const variant of results) {
-        const child = spawn(process.execPath, [...variant.flags, '-r', './scripts/register.js', 'apps/all/src/main.ts'], {
-          cwd: ROOT,
-          env,
-          stdio: ['ignore', 'ignore', 'pipe'],
-        });
-        let stderr = '';
-        child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-3000)));
-        const exited = new Promise((r) => child.once('exit', r));
+        const app = startProcess(`apps/all ${variant.name}`, process.execPath, [...variant.flags, '-r', './scripts/register.js', 'apps/all/src/main.ts'], env);
         try {
-          await healthy(base, undefined, `${variant.name} ready`).catch((e: Error) => Promise.reject(new Error(`${e.message}\n${stderr}`)));
+          await healthy(base, app, `${variant.name} ready`);
           if (!paths) {
             const pools = (await (await fetch(`${base}/api/agent/pools?limit=1`, { headers: { 'x-api-key': key } })).json()) as { data: { address: string }[] };
             if (!pools.data[0]) throw new Error('the seeded devnet has no pool');
@@ -119,34 +91,29 @@ export async function run(seconds = Number(process.argv[2] ?? 60), rounds = Numb
             non2xx: load.non2xx,
             errors: load.errors,
             slowSeconds: load.slowSeconds.slice(0, 3),
-            rssMB: procStatusMB(child.pid!, 'VmRSS'),
-            peakRssMB: procStatusMB(child.pid!, 'VmHWM'),
+            rssMB: procStatusMB(app.child.pid!, 'VmRSS'),
+            peakRssMB: procStatusMB(app.child.pid!, 'VmHWM'),
             ...(await v8Figures(base)),
           });
           console.error(`round ${round} ${variant.name}: p99 ${load.latencyMs.p99} ms, RSS ${variant.rounds.at(-1)!.rssMB} MB`);
         } finally {
-          child.kill('SIGINT');
-          const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-          await exited;
-          clearTimeout(killer);
+          await app.stop(30_000, 'SIGINT');
         }
       }
     }
-    const baseline = results[0]!;
-    const summary = results.map((v) => {
-      const p99 = median(v.rounds.map((r) => r.latencyMs.p99));
-      const rss = median(v.rounds.map((r) => r.rssMB));
-      return {
-        variant: v.name,
-        flags: v.flags.join(' '),
-        medianP99Ms: p99,
-        medianP99_9Ms: median(v.rounds.map((r) => r.latencyMs.p99_9)),
-        medianRssMB: rss,
-        maxPeakRssMB: Math.max(...v.rounds.map((r) => r.peakRssMB)),
-        p99AgainstBaseline: +(p99 / median(baseline.rounds.map((r) => r.latencyMs.p99))).toFixed(2),
-        rssAgainstBaseline: +(rss / median(baseline.rounds.map((r) => r.rssMB))).toFixed(2),
-      };
-    });
+    const p99Of = (v: (typeof results)[number]) => median(v.rounds.map((r) => r.latencyMs.p99));
+    const rssOf = (v: (typeof results)[number]) => median(v.rounds.map((r) => r.rssMB));
+    const [baseP99, baseRss] = [p99Of(results[0]!), rssOf(results[0]!)];
+    const summary = results.map((v) => ({
+      variant: v.name,
+      flags: v.flags.join(' '),
+      medianP99Ms: +p99Of(v).toFixed(2),
+      medianP99_9Ms: +median(v.rounds.map((r) => r.latencyMs.p99_9)).toFixed(2),
+      medianRssMB: rssOf(v),
+      maxPeakRssMB: Math.max(...v.rounds.map((r) => r.peakRssMB)),
+      p99AgainstBaseline: +(p99Of(v) / baseP99).toFixed(2),
+      rssAgainstBaseline: +(rssOf(v) / baseRss).toFixed(2),
+    }));
     const result = {
       benchmark: 'start-flags',
       at: new Date().toISOString(),

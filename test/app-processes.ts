@@ -28,7 +28,12 @@ export interface AppProcess {
  * environment, so a developer's DATABASE_URL cannot leak in), in its own process group so stop() reaches the app.
  */
 export function startApp(script: string, env: Record<string, string>): AppProcess {
-  const child = spawn('npm', ['run', '--silent', script], {
+  return startProcess(script, 'npm', ['run', '--silent', script], env);
+}
+
+/** `command args` in the repository, as startApp runs npm (benchmarks start an app straight with `node <flags>`). */
+export function startProcess(name: string, command: string, args: readonly string[], env: Record<string, string>): AppProcess {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     detached: true,
@@ -48,7 +53,7 @@ export function startApp(script: string, env: Record<string, string>): AppProces
     }
   };
   return {
-    name: script,
+    name,
     child,
     output: () => out,
     exited,
