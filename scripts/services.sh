@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run services [-- start|stop|status|install]
+# npm run services [-- start [postgresql|redis|kafka|ferretdb ...]|stop|status|install]
 #
 # Installs what is missing, starts what is not running and waits until each answers: PostgreSQL and Redis from
 # Debian's packages, Apache Kafka 4 (KRaft, one combined broker+controller) from its Maven Central jars, and
@@ -286,12 +286,21 @@ status_all() {
 mkdir -p "$CACHE" "$RUN" "$LOG"
 case $ACTION in
   start)
+    # `start redis kafka` starts only those (npm test's pre-step, test/ensure-services.ts, asks for the ones down).
+    shift || true
     started=$SECONDS
-    start_postgres
-    start_redis
-    start_kafka
-    start_ferretdb
-    note "all up in $((SECONDS - started)) s (cache: $CACHE)"
+    for server in "${@:-postgresql redis kafka ferretdb}"; do
+      for name in $server; do
+        case $name in
+          postgresql) start_postgres ;;
+          redis) start_redis ;;
+          kafka) start_kafka ;;
+          ferretdb) start_ferretdb ;;
+          *) fail "unknown server '$name': use postgresql, redis, kafka or ferretdb" ;;
+        esac
+      done
+    done
+    note "up in $((SECONDS - started)) s (cache: $CACHE)"
     ;;
   install)
     # Downloads and builds only (what a first run spends its time on); starts nothing.
