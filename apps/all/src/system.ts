@@ -11,6 +11,7 @@ import type { SqlDatabase } from '@dob/sql';
 import { createNotifier, webhookSettings, type WebhookConfig } from '@dob/webhooks';
 import { Logger } from '@nestjs/common';
 import { startApi } from '../../api/src/bootstrap';
+import { startAdminServer } from './admin/admin-server';
 import { PinoNestLogger } from '../../api/src/logging/pino-nest-logger';
 import { composeApiDependencies } from '../../api/src/compose-api-dependencies';
 
@@ -71,6 +72,8 @@ export interface RunningSystem {
   readonly projections: ProjectionRunner;
   /** Present when KAFKA_BROKERS is set. */
   readonly kafkaRelay?: KafkaRelay;
+  /** The admin endpoint the ops CLI uses while this process holds the data folder (`<dataDir>/admin.json`). */
+  readonly adminUrl: string;
   /** Every series of this process (also served at GET /metrics). */
   readonly metrics: ServiceMetrics;
   readonly log: PinoLogger;
@@ -203,6 +206,15 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
     const api: NestFastifyApplication = await startApi(api$.deps, { port: options.port, log: options.quiet ? undefined : logger, metrics });
     stops.push(() => api.close());
+    // The ops CLI cannot open a folder this process holds: it asks this process instead (docs/operations.md).
+    const admin = await startAdminServer({
+      dataDir: storage.dataDir,
+      projections,
+      db: storage.db,
+      eventStore: storage.eventStore,
+      ...(kafkaSettings ? { kafka: kafkaSettings } : {}),
+    });
+    stops.push(() => admin.close());
     const address = api.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : options.port;
 
@@ -220,6 +232,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       devnet,
       projections,
       kafkaRelay: kafka?.relay,
+      adminUrl: admin.url,
       metrics,
       log: logger,
       ingestionStatus: () => indexing.status(),

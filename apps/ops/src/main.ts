@@ -16,7 +16,8 @@ import { OpsError } from './ops-context';
  * `keys set-rate-limit <keyId> <rpm>`, `data-dir status | unlock [--force]`, `pools register <address> --network <id> --name … --ticker … --access-type …
  * --distribution-type … [--apr …] [--max-participants …] [--token …]`, `kafka status | replay --from <position|beginning>
  * [--to <position>]`, `cluster status` (who owns which leased work).
- * Connects via DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite, default ./.data). Projections come from
+ * Connects via DATABASE_URL (PostgreSQL) or DATA_DIR (embedded PGlite, default ./.data); when a running `npm start`
+ * holds DATA_DIR, the projection and kafka commands ask it through its admin endpoint (operations.ts). Projections come from
  * the registry in libs/projections, so new projections appear here without CLI changes; new command groups are
  * one `register…(program)` line below.
  */

@@ -12,12 +12,24 @@ export interface OpsContext {
 
 /** A failure the CLI reports as one line and exit code 1 (no stack trace). */
 export class OpsError extends Error {
-  override readonly name = 'OpsError';
+  override readonly name: string = 'OpsError';
+}
+
+/** The embedded database's folder is held by a running system: the commands that can ask it do (operations.ts). */
+export class DataFolderInUseError extends OpsError {
+  override readonly name = 'DataFolderInUseError';
+  constructor(
+    message: string,
+    readonly dataDir: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
  * Connects like the apps do: DATABASE_URL (PostgreSQL) or the embedded PGlite in `<DATA_DIR>/pglite`. PGlite
- * allows one process per folder, so a running `npm start` (its LOCK holds a live pid) makes the CLI refuse.
+ * allows one process per folder, so a running `npm start` (its LOCK holds a live pid) makes this refuse; the
+ * projection and Kafka commands then ask the running system through its admin endpoint (operations.ts).
  */
 export async function openOpsContext(): Promise<OpsContext> {
   const config = loadAppConfig('ops');
@@ -26,9 +38,10 @@ export async function openOpsContext(): Promise<OpsContext> {
     storage = await openAppStorage(config);
   } catch (e) {
     if (e instanceof DataDirLockedError) {
-      throw new OpsError(
+      throw new DataFolderInUseError(
         `${e.message}\nThe embedded database can only be opened by one process: stop \`npm start\` first, ` +
           `or run the CLI against PostgreSQL with DATABASE_URL.`,
+        config.DATA_DIR,
       );
     }
     throw e;

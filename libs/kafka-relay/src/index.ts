@@ -9,3 +9,4 @@ export * from './relay/relay-checkpoint';
 export * from './relay/replay';
 export * from './relay/compose-relay';
 export * from './asyncapi/asyncapi-document';
+export * from './relay/operator-replay';

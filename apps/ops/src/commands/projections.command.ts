@@ -1,7 +1,7 @@
 import { SingleBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
 import type { ProjectionReport, SlotReport } from '@dob/projections';
-import { withOpsContext } from '../ops-context';
+import { withOperations } from '../operations';
 import { printTable } from '../print-table';
 
 const slotLabel = (s: SlotReport) => `v${s.slot.version}${s.slot.generation ? ` g${s.slot.generation}` : ''}`;
@@ -35,8 +35,8 @@ export function registerProjectionCommands(program: Command): void {
     .description('status, checkpoint and lag (events behind the head) of every registered projection')
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }) => {
-      await withOpsContext(async ({ runner }) => {
-        const reports = await runner.status();
+      await withOperations(async (ops) => {
+        const reports = await ops.projectionStatus();
         if (opts.json) {
           // Fault positions hold bigints: JSON carries them as decimal strings.
           console.log(JSON.stringify(reports, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2));
@@ -50,22 +50,20 @@ export function registerProjectionCommands(program: Command): void {
     .command('rebuild <name>')
     .description('zero-downtime rebuild: build fresh tables beside the serving ones, switch atomically when caught up')
     .action(async (name: string) => {
-      await withOpsContext(async ({ runner }) => {
+      await withOperations(async (ops) => {
         const bar = new SingleBar(
           { format: `${name} |{bar}| {percentage}% | {value}/{total} events | ETA {eta_formatted}`, etaBuffer: 50 },
           Presets.shades_classic,
         );
         let started = false;
-        const result = await runner
-          .rebuild(name, {
-            onProgress: (p) => {
-              if (!started) {
-                bar.start(p.total, p.applied);
-                started = true;
-              }
-              bar.setTotal(p.total);
-              bar.update(p.applied);
-            },
+        const result = await ops
+          .rebuild(name, (p) => {
+            if (!started) {
+              bar.start(p.total, p.applied);
+              started = true;
+            }
+            bar.setTotal(p.total);
+            bar.update(p.applied);
           })
           .finally(() => bar.stop());
         const from = result.from ? `v${result.from.version} g${result.from.generation}` : 'nothing';
@@ -77,8 +75,8 @@ export function registerProjectionCommands(program: Command): void {
     .command('reset <name>')
     .description('empty the serving tables and replay from the start (model is partial until caught up; prefer rebuild)')
     .action(async (name: string) => {
-      await withOpsContext(async ({ runner }) => {
-        await runner.reset(name);
+      await withOperations(async (ops) => {
+        await ops.reset(name);
         console.log(`reset ${name}: checkpoint at START; the projector replays it`);
       });
     });
@@ -87,8 +85,8 @@ export function registerProjectionCommands(program: Command): void {
     .command('retry <name>')
     .description('clear a faulted projection so the projector resumes it from its checkpoint')
     .action(async (name: string) => {
-      await withOpsContext(async ({ runner }) => {
-        await runner.retry(name);
+      await withOperations(async (ops) => {
+        await ops.retry(name);
         console.log(`cleared the fault of ${name}; the projector resumes it from its checkpoint`);
       });
     });
