@@ -82,6 +82,8 @@ function position(value: unknown, name: string): GlobalPosition {
 /** Streams one long operation as NDJSON: progress lines, a heartbeat while quiet, then its result or error. */
 async function stream<T>(res: ServerResponse, run: (progress: (p: unknown) => void) => Promise<T>): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  // A CLI that goes away (Ctrl-C) leaves the operation running here; its lines then go nowhere.
+  res.on('error', () => undefined);
   const line = (value: unknown) => res.write(`${asJson(value)}\n`);
   const heartbeat = setInterval(() => line({}), HEARTBEAT_MS);
   try {
