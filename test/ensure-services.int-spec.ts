@@ -93,7 +93,7 @@ describe("npm test's pre-step (test/ensure-services.ts)", () => {
   });
 
   it('stops with one line when a server on another machine does not answer (nothing to start here)', async () => {
-    // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never routed, so the probe waits out its timeout.
+    // 192.0.2.0/24 is TEST-NET-1 (RFC 5737), never this machine: refused or timed out, there is nothing to start here.
     const result = await ensureServices({ TEST_MONGODB_URL: 'mongodb://192.0.2.1:27017/', DOB_SERVICES_DIR: servicesDir });
     expect(result.code).toBe(1);
     const lines = result.stderr.trimEnd().split('\n');
