@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run services [-- start [postgresql|redis|kafka|ferretdb ...]|stop|status|install]
+# npm run services [-- start [postgresql|redis|kafka|ferretdb ...]|stop|status|install|prometheus]
 #
 # Installs what is missing, starts what is not running and waits until each answers: PostgreSQL and Redis from
 # Debian's packages, Apache Kafka 4 (KRaft, one combined broker+controller) from its Maven Central jars, and
@@ -251,6 +251,14 @@ start_ferretdb() {
   echo "ferretdb    mongodb://127.0.0.1:$FERRETDB_PORT/ (FerretDB $FERRETDB_VERSION on postgresql)"
 }
 
+# ---------------------------------------------------------------- Prometheus (tools only, no server)
+# promtool and the prometheus binary for the alert-rule tests (ops/prometheus); the tests start their own
+# Prometheus on a free loopback port. The policy-rc.d in apt_install keeps the package's own service from starting.
+install_prometheus() {
+  command -v promtool >/dev/null && command -v prometheus >/dev/null || apt_install prometheus
+  echo "prometheus  $(command -v prometheus), $(command -v promtool) ($(promtool --version 2>&1 | sed -n 's/^promtool, version \([^ ]*\).*/\1/p'))"
+}
+
 # ---------------------------------------------------------------- stop / status
 stop_pidfile() {
   local name=$1 file=$RUN/$1.pid
@@ -309,9 +317,11 @@ case $ACTION in
     command -v redis-server >/dev/null || apt_install redis-server redis-tools
     fetch_kafka
     build_ferretdb
+    install_prometheus
     note "installed in $((SECONDS - started)) s (cache: $CACHE)"
     ;;
+  prometheus) install_prometheus ;;
   stop) stop_all ;;
   status) status_all ;;
-  *) fail "unknown action '$ACTION': use start, stop, status or install" ;;
+  *) fail "unknown action '$ACTION': use start, stop, status, install or prometheus" ;;
 esac

@@ -178,7 +178,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       ...webhookSettings(options.webhook ?? loadAppConfig('all', {}), storage.dataDir),
     });
     metrics.trackProjections(() => notifier.projections());
-    metrics.sample(async () => metrics.webhookQueueDepth.set((await notifier.components.queue.counts()).pending));
+    metrics.trackWebhooks(notifier.components);
     await notifier.start();
     stops.push(() => notifier.stop());
     health.register('notifier', () => notifier.health());

@@ -31,7 +31,7 @@ runApp('api', async (config) => {
   health.register('read_models', () => projectionsHealth(projections, { runs: false }));
   metrics.trackProjections(() => projections.status());
   const webhooks = await createWebhookComponents({ db: storage.db, ...webhookSettings(config, storage.dataDir) });
-  metrics.sample(async () => metrics.webhookQueueDepth.set((await webhooks.queue.counts()).pending));
+  metrics.trackWebhooks(webhooks);
   const composed = await composeApiDependencies({
     storage,
     readModels,

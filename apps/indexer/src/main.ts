@@ -43,7 +43,7 @@ runApp('indexer', async (config) => {
     logger: fieldLogger(obs.log, 'indexer'),
   };
   // Several indexers on one PostgreSQL: one ingests each network (the lease holder), the others stand by.
-  const leases = appLeases('indexer', storage.db, config, lineLogger(obs.log, 'leases'));
+  const leases = appLeases('indexer', storage.db, config, lineLogger(obs.log, 'leases'), obs.metrics.countLeaseChange);
   const indexing = leases ? startLeasedNetworkIndexing(store, options, leases) : startNetworkIndexing(store, options);
   await leases?.start();
   obs.metrics.trackIndexer(networkId, () => indexing.status() ?? { ledgersBehind: null, eventsIngested: 0 });

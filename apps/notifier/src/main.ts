@@ -17,7 +17,7 @@ runApp('notifier', async (config) => {
   const tokens = tokensOf(config, await devnetOf(config, startup.waitFor));
   startup.waitFor('the database');
   const storage = await openAppStorage(config);
-  const leases = appLeases('notifier', storage.db, config, lineLogger(obs.log, 'leases'));
+  const leases = appLeases('notifier', storage.db, config, lineLogger(obs.log, 'leases'), obs.metrics.countLeaseChange);
   const notifier = await createNotifier({
     db: storage.db,
     eventStore: instrumentEventStore(storage.eventStore, obs.metrics),
@@ -30,7 +30,7 @@ runApp('notifier', async (config) => {
   await notifier.start();
   await leases?.start();
   obs.metrics.trackProjections(() => notifier.projections());
-  obs.metrics.sample(async () => obs.metrics.webhookQueueDepth.set((await notifier.components.queue.counts()).pending));
+  obs.metrics.trackWebhooks(notifier.components);
   health.register('notifier', () => notifier.health());
   startup.done();
   obs.log.info(`fan-out and delivery worker running${healthServer ? `; health ${healthServer.url}` : ''}`);

@@ -15,7 +15,7 @@ runApp('projector', async (config) => {
   const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
   obs.log.info(`read models: ${readModels.description}`);
   // Several projectors on one PostgreSQL: each projection runs in the one holding its lease (docs/projections.md).
-  const leases = appLeases('projector', storage.db, config, lineLogger(obs.log, 'leases'));
+  const leases = appLeases('projector', storage.db, config, lineLogger(obs.log, 'leases'), obs.metrics.countLeaseChange);
   const runner = new ProjectionRunner(instrumentEventStore(storage.eventStore, obs.metrics), readModels.store, projectionRegistry, {
     log: lineLogger(obs.log, 'projector'),
     ...(leases ? { leases } : {}),

@@ -15,7 +15,7 @@ runApp('relay', async (config) => {
   const obs = await startAppObservability({ app: 'relay', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
   const storage = await openAppStorage(config);
   // Several relays on one PostgreSQL: one publishes (the lease holder), the others stand by.
-  const leases = appLeases('relay', storage.db, config, lineLogger(obs.log, 'leases'));
+  const leases = appLeases('relay', storage.db, config, lineLogger(obs.log, 'leases'), obs.metrics.countLeaseChange);
   const running = startKafkaRelay({
     db: storage.db,
     eventStore: storage.eventStore,

@@ -60,6 +60,8 @@ export class LeaseKeeper {
     readonly owner: LeaseOwner,
     readonly timing: LeaseTiming = DEFAULT_LEASE_TIMING,
     private readonly log: (line: string) => void = () => undefined,
+    /** Told of each change of hands of this process's leases (e.g. `lease_changes_total`, for churn alerts). */
+    private readonly onChange: (change: 'acquired' | 'lost', name: string) => void = () => undefined,
   ) {
     if (timing.heartbeatMs >= timing.durationMs)
       throw new Error(`lease heartbeat (${timing.heartbeatMs} ms) must be shorter than the lease (${timing.durationMs} ms)`);
@@ -134,6 +136,7 @@ export class LeaseKeeper {
           claim.since = new Date();
           claim.validUntil = sentAt + this.timing.durationMs;
           this.log(`acquired ${claim.name} (token ${lease.token})`);
+          this.onChange('acquired', claim.name);
           await claim.handlers.onAcquired(lease);
         }
       } catch (e) {
@@ -149,6 +152,7 @@ export class LeaseKeeper {
     claim.lease = null;
     claim.since = null;
     this.log(`lost ${claim.name} (token ${lease.token}): ${why}`);
+    this.onChange('lost', claim.name);
     await claim.handlers.onLost(lease, why);
   }
 }

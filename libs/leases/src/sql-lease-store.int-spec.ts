@@ -66,11 +66,12 @@ describe('SQL leases on PostgreSQL', () => {
     await expect(db.transaction((tx) => assertLeaseHeld(tx, { name: 'w', token: old.token }))).rejects.toBeInstanceOf(LeaseLostError);
   });
 
-  it('LeaseKeeper: a standby takes over when the holder stops, and a clean stop hands over at once', async () => {
+  it('LeaseKeeper: a standby takes over when the holder stops, and a clean stop hands over at once (each change told to onChange)', async () => {
     const timing = { durationMs: 600, heartbeatMs: 100 };
     const events: string[] = [];
+    const changes: string[] = [];
     const keeper = (name: string) => {
-      const k = new LeaseKeeper(createSqlLeaseStore(db), leaseOwner(name), timing);
+      const k = new LeaseKeeper(createSqlLeaseStore(db), leaseOwner(name), timing, undefined, (change, work) => void changes.push(`${name} ${change} ${work}`));
       k.claim('job', { onAcquired: (l) => void events.push(`${name}+${l.token}`), onLost: (l) => void events.push(`${name}-${l.token}`) });
       return k;
     };
@@ -88,5 +89,7 @@ describe('SQL leases on PostgreSQL', () => {
     }
     expect(events).toEqual(['first+1', 'first-1', 'second+2']);
     await second.stop();
+    // What lease_changes_total counts (the LeaseChurn alert).
+    expect(changes).toEqual(['first acquired job', 'first lost job', 'second acquired job', 'second lost job']);
   });
 });

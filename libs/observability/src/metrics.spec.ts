@@ -31,6 +31,34 @@ describe('ServiceMetrics', () => {
     expect(value(text, 'indexer_ledger_lag{network_id="9",app="t"}')).toBe(0);
   });
 
+  it('exports the indexer position and halt state, projection faults and rebuild progress, leases and inactive webhooks', async () => {
+    const m = new ServiceMetrics({ app: 't', processMetrics: false });
+    let status = { ledgersBehind: 0, eventsIngested: 0, state: 'live', haltKind: null as string | null, nextLedger: 101, latestLedger: 100, oldestLedger: 40 };
+    m.trackIndexer(9, () => status);
+    let building: { lag: number; eventsApplied: number } | null = { lag: 50, eventsApplied: 10 };
+    m.trackProjections(async () => [{ name: 'pools', active: { lag: 0, status: 'faulted' }, building }]);
+    m.trackWebhooks({ queue: { counts: async () => ({ pending: 4 }) }, webhooks: { countInactive: async () => 2 } });
+    m.countLeaseChange('acquired', 'projection:pools');
+    let text = (await m.render()).body;
+    expect(value(text, 'indexer_halted{network_id="9",reason="retention_gap",app="t"}')).toBe(0);
+    expect(value(text, 'indexer_chain_head_ledger{network_id="9",app="t"}')).toBe(100);
+    expect(value(text, 'indexer_next_ledger{network_id="9",app="t"}')).toBe(101);
+    expect(value(text, 'indexer_oldest_retained_ledger{network_id="9",app="t"}')).toBe(40);
+    expect(value(text, 'projection_faulted{projection="pools",app="t"}')).toBe(1);
+    expect(value(text, 'projection_rebuild_lag_events{projection="pools",app="t"}')).toBe(50);
+    expect(value(text, 'projection_rebuild_events_applied{projection="pools",app="t"}')).toBe(10);
+    expect(value(text, 'webhook_queue_depth{app="t"}')).toBe(4);
+    expect(value(text, 'webhooks_inactive{app="t"}')).toBe(2);
+    expect(value(text, 'lease_changes_total{work="projection:pools",change="acquired",app="t"}')).toBe(1);
+    status = { ...status, state: 'halted', haltKind: 'retention_gap', oldestLedger: 120, latestLedger: 140 };
+    building = null;
+    text = (await m.render()).body;
+    expect(value(text, 'indexer_halted{network_id="9",reason="retention_gap",app="t"}')).toBe(1);
+    expect(value(text, 'indexer_halted{network_id="9",reason="concurrent_indexer",app="t"}')).toBe(0);
+    expect(value(text, 'indexer_oldest_retained_ledger{network_id="9",app="t"}')).toBe(120);
+    expect(text).not.toContain('projection_rebuild_lag_events{');
+  });
+
   it('keeps a failing sampler from breaking the scrape', async () => {
     const m = new ServiceMetrics({ app: 't', processMetrics: false });
     m.trackRelayLag('kafka', () => 5);

@@ -1,5 +1,32 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/** The alarms that halt an indexer for good (IngestionAlarmKind's halting half), each a 0/1 series. */
+const HALT_REASONS = ['retention_gap', 'concurrent_indexer'] as const;
+
+/** What trackIndexer reads: the indexer's IngestionStatus, structurally (an app running alone may not have one yet). */
+export interface IndexerStatusSample {
+  readonly ledgersBehind: number | null;
+  readonly eventsIngested: number;
+  readonly state?: string;
+  readonly haltKind?: string | null;
+  readonly nextLedger?: number | null;
+  readonly latestLedger?: number | null;
+  readonly oldestLedger?: number | null;
+}
+
+interface SlotSample {
+  readonly lag: number;
+  readonly status?: string;
+  readonly eventsApplied?: number;
+}
+
+/** What trackProjections reads: a ProjectionRunner's ProjectionReport, structurally. */
+export interface ProjectionSample {
+  readonly name: string;
+  readonly active: SlotSample | null;
+  readonly building?: SlotSample | null;
+}
+
 /**
  * The Prometheus series every app exposes at /metrics (prom-client; text exposition format 0.0.4). One registry
  * per process: the all-in-one `npm start` process carries every series, an app running alone carries its own.
@@ -37,10 +64,65 @@ export class ServiceMetrics {
     labelNames: ['network_id'] as const,
     registers: [this.registry],
   });
+  // Alerting needs the indexer's position against the chain, not only the difference: a halted indexer keeps its
+  // last lag while the head moves on, and a retention gap is the cursor falling below the RPC's oldest ledger.
+  readonly indexerHalted = new Gauge({
+    name: 'indexer_halted',
+    help: 'Ingestion stopped for good until an operator acts: 1 for the alarm that halted it (retention_gap, concurrent_indexer), else 0',
+    labelNames: ['network_id', 'reason'] as const,
+    registers: [this.registry],
+  });
+  readonly indexerChainHead = new Gauge({
+    name: 'indexer_chain_head_ledger',
+    help: "The chain's latest ledger as the indexer's RPC last reported it",
+    labelNames: ['network_id'] as const,
+    registers: [this.registry],
+  });
+  readonly indexerNextLedger = new Gauge({
+    name: 'indexer_next_ledger',
+    help: 'The first ledger the indexer has not ingested yet (its cursor)',
+    labelNames: ['network_id'] as const,
+    registers: [this.registry],
+  });
+  readonly indexerOldestRetained = new Gauge({
+    name: 'indexer_oldest_retained_ledger',
+    help: "The oldest ledger the indexer's RPC still serves (its retention window's start)",
+    labelNames: ['network_id'] as const,
+    registers: [this.registry],
+  });
   readonly projectionLag = new Gauge({
     name: 'projection_lag_events',
     help: "Events of a projection's types not yet applied to its active read model",
     labelNames: ['projection'] as const,
+    registers: [this.registry],
+  });
+  readonly projectionFaulted = new Gauge({
+    name: 'projection_faulted',
+    help: "1 when a projection's active read model stopped on an event it could not apply, else 0",
+    labelNames: ['projection'] as const,
+    registers: [this.registry],
+  });
+  readonly projectionRebuildLag = new Gauge({
+    name: 'projection_rebuild_lag_events',
+    help: 'Events a blue/green rebuild in progress has still to apply before it can switch (absent when none runs)',
+    labelNames: ['projection'] as const,
+    registers: [this.registry],
+  });
+  readonly projectionRebuildApplied = new Gauge({
+    name: 'projection_rebuild_events_applied',
+    help: 'Events a blue/green rebuild in progress has applied so far (absent when none runs): flat = stuck',
+    labelNames: ['projection'] as const,
+    registers: [this.registry],
+  });
+  readonly leaseChanges = new Counter({
+    name: 'lease_changes_total',
+    help: 'Leases this process acquired or lost, by work (e.g. projection:pools, indexer:9)',
+    labelNames: ['work', 'change'] as const,
+    registers: [this.registry],
+  });
+  readonly webhooksInactive = new Gauge({
+    name: 'webhooks_inactive',
+    help: 'Webhooks not delivered to: deactivated by the notifier after their retries were exhausted, or by their owner',
     registers: [this.registry],
   });
   readonly relayLag = new Gauge({
@@ -100,24 +182,62 @@ export class ServiceMetrics {
     this.sample(async () => this.relayLag.set({ relay }, await read()));
   }
 
-  /** Per-network indexer signals from its status: ledger lag, and the ingested-events total (counted by the indexer). */
-  trackIndexer(networkId: number, status: () => { readonly ledgersBehind: number | null; readonly eventsIngested: number }): void {
+  /**
+   * Per-network indexer signals from its status: ledger lag, the ingested-events total (counted by the indexer), and
+   * the positions and halt state alerts are written against (ops/prometheus/rules.yml).
+   */
+  trackIndexer(networkId: number, status: () => IndexerStatusSample): void {
     const labels = { network_id: String(networkId) };
+    for (const reason of HALT_REASONS) this.indexerHalted.set({ ...labels, reason }, 0);
     let counted = 0;
     this.sample(() => {
       const s = status();
       if (s.ledgersBehind !== null) this.indexerLedgerLag.set(labels, s.ledgersBehind);
       if (s.eventsIngested > counted) this.indexerEventsIngested.inc(labels, s.eventsIngested - counted);
       counted = s.eventsIngested;
+      for (const reason of HALT_REASONS) this.indexerHalted.set({ ...labels, reason }, s.state === 'halted' && s.haltKind === reason ? 1 : 0);
+      if (s.latestLedger != null) this.indexerChainHead.set(labels, s.latestLedger);
+      if (s.nextLedger != null) this.indexerNextLedger.set(labels, s.nextLedger);
+      if (s.oldestLedger != null) this.indexerOldestRetained.set(labels, s.oldestLedger);
     });
   }
 
-  /** Lag per projection, from a projection runner's status report. */
-  trackProjections(report: () => Promise<readonly { readonly name: string; readonly active: { readonly lag: number } | null }[]>): void {
+  /** Lag and fault per projection, and any blue/green rebuild's progress, from a projection runner's status report. */
+  trackProjections(report: () => Promise<readonly ProjectionSample[]>): void {
     this.sample(async () => {
-      for (const p of await report()) if (p.active) this.projectionLag.set({ projection: p.name }, p.active.lag);
+      for (const p of await report()) {
+        const labels = { projection: p.name };
+        if (p.active) {
+          this.projectionLag.set(labels, p.active.lag);
+          this.projectionFaulted.set(labels, p.active.status === 'faulted' ? 1 : 0);
+        }
+        if (p.building) {
+          this.projectionRebuildLag.set(labels, p.building.lag);
+          this.projectionRebuildApplied.set(labels, p.building.eventsApplied ?? 0);
+        } else {
+          this.projectionRebuildLag.remove(labels);
+          this.projectionRebuildApplied.remove(labels);
+        }
+      }
     });
   }
+
+  /** Delivery backlog and inactive webhooks, from the webhook components' queue and store (sampled at scrape). */
+  trackWebhooks(components: {
+    readonly queue: { counts(): Promise<{ readonly pending: number }> };
+    readonly webhooks: { countInactive(): Promise<number> };
+  }): void {
+    this.sample(async () => {
+      const [counts, inactive] = await Promise.all([components.queue.counts(), components.webhooks.countInactive()]);
+      this.webhookQueueDepth.set(counts.pending);
+      this.webhooksInactive.set(inactive);
+    });
+  }
+
+  /** What a lease keeper calls on each change of hands (`appLeases(..., onChange)`): counted per work. */
+  readonly countLeaseChange = (change: 'acquired' | 'lost', work: string): void => {
+    this.leaseChanges.inc({ work, change });
+  };
 
   /** Text exposition of every series, sampled now. */
   async render(): Promise<{ readonly contentType: string; readonly body: string }> {

@@ -12,6 +12,7 @@ export function appLeases(
   db: SqlDatabase,
   config: Pick<AppConfig, 'LEASE_DURATION_MS' | 'LEASE_HEARTBEAT_MS'>,
   log?: (line: string) => void,
+  onChange?: (change: 'acquired' | 'lost', work: string) => void,
 ): LeaseKeeper | undefined {
   if (db.kind === 'pglite') return undefined;
   if (config.LEASE_HEARTBEAT_MS >= config.LEASE_DURATION_MS) {
@@ -19,5 +20,11 @@ export function appLeases(
       `invalid configuration: LEASE_HEARTBEAT_MS (${config.LEASE_HEARTBEAT_MS}) must be below LEASE_DURATION_MS (${config.LEASE_DURATION_MS})`,
     );
   }
-  return new LeaseKeeper(createSqlLeaseStore(db), leaseOwner(app), { durationMs: config.LEASE_DURATION_MS, heartbeatMs: config.LEASE_HEARTBEAT_MS }, log);
+  return new LeaseKeeper(
+    createSqlLeaseStore(db),
+    leaseOwner(app),
+    { durationMs: config.LEASE_DURATION_MS, heartbeatMs: config.LEASE_HEARTBEAT_MS },
+    log,
+    onChange,
+  );
 }

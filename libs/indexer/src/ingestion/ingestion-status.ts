@@ -6,6 +6,8 @@ export interface IngestionStatus {
   readonly state: IngestionState;
   /** Why ingestion stopped (retention gap, concurrent indexer); null unless halted. */
   readonly haltReason: string | null;
+  /** Which alarm halted it (a metrics label, `indexer_halted{reason}`); null unless halted. */
+  readonly haltKind: IngestionAlarmKind | null;
   /** First ledger not yet ingested. */
   readonly nextLedger: number | null;
   readonly latestLedger: number | null;

@@ -145,6 +145,7 @@ export class NetworkIngestor {
       networkId: config.networkId,
       state: 'starting',
       haltReason: null,
+      haltKind: null,
       nextLedger: null,
       latestLedger: null,
       oldestLedger: null,
@@ -628,7 +629,7 @@ export class NetworkIngestor {
   }
 
   private halt(kind: IngestionAlarm['kind'], reason: string): StepOutcome {
-    this.update({ state: 'halted', haltReason: reason });
+    this.update({ state: 'halted', haltReason: reason, haltKind: kind });
     this.logger.error(`INGESTION HALTED: ${reason}`, { networkId: this.config.networkId, kind });
     this.alarm(kind, reason);
     return 'halted';

@@ -73,6 +73,7 @@ describe.each(testDatabases())('webhook store and delivery queue on $name', (fac
 
   it('retries on the schedule, deactivates after the 5th retry fails, and re-enabling resets failure_count', async () => {
     const w = await wh.service.register('ak_r', body());
+    const inactiveBefore = await wh.webhooks.countInactive(); // the webhooks_inactive gauge
     await enqueue(w.id, 1);
     await enqueue(w.id, 1, new Date(9e12), 1); // pending far in the future: fails with the webhook's deactivation
     let t = 1000;
@@ -94,6 +95,7 @@ describe.each(testDatabases())('webhook store and delivery queue on $name', (fac
     expect(dueTimes).toEqual(SCHEDULE);
     const [hook] = await wh.service.list('ak_r');
     expect(hook).toMatchObject({ is_active: false, failure_count: 6 });
+    expect(await wh.webhooks.countInactive()).toBe(inactiveBefore + 1);
     expect(hook.last_triggered_at).not.toBeNull();
     expect(await wh.queue.counts()).toEqual({ pending: 0, delivered: 0, failed: 2 });
     const log = await wh.service.deliveries('ak_r', w.id, 1, 20);
@@ -106,6 +108,7 @@ describe.each(testDatabases())('webhook store and delivery queue on $name', (fac
     await expect(wh.service.redeliver('ak_r', w.id, exhausted.delivery_id as string)).rejects.toMatchObject({ code: 'CONFLICT' });
     const back = await wh.service.update('ak_r', w.id, { is_active: true });
     expect(back.is_active).toBe(true);
+    expect(await wh.webhooks.countInactive()).toBe(inactiveBefore);
     expect((await wh.service.list('ak_r'))[0].failure_count).toBe(0);
     await wh.service.redeliver('ak_r', w.id, exhausted.delivery_id as string);
     const [c] = await wh.queue.claimDue(new Date(), 5, 5000);

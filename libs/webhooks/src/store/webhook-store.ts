@@ -97,6 +97,12 @@ export class SqlWebhookStore {
     });
   }
 
+  /** Webhooks nothing is delivered to (deactivated after exhausted retries, or by their owner): a metrics gauge. */
+  async countInactive(): Promise<number> {
+    const { rows } = await this.db.query<{ n: string }>(`SELECT count(*) AS n FROM webhooks WHERE NOT is_active`);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   async listByOwner(ownerKeyId: string): Promise<StoredWebhook[]> {
     const { rows } = await this.db.query<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE owner_key_id = $1 ORDER BY created_at, id`, [ownerKeyId]);
     return rows.map(toRecord);
