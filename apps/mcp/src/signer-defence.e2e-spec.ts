@@ -110,6 +110,16 @@ const transfer = (token: string, args: xdr.ScVal[]) =>
     subInvocations: [],
   });
 
+/** Every transfer of the prepared envelope's authorization tree made three times bigger. */
+const tripleTransfers = (d: Json) => {
+  d.xdr = withSubInvocations(d.xdr, d.network_passphrase, (subs) =>
+    subs.map((s) => {
+      const { token, args } = transferArgs(s);
+      return transfer(token, [args[0], args[1], nativeToScVal((scValToNative(args[2]) as bigint) * 3n, { type: 'i128' })]);
+    }),
+  );
+};
+
 describe('the local signer behind a proxy that rewrites the API', () => {
   let system: RunningSystem;
   let dataDir: string;
@@ -225,12 +235,7 @@ describe('the local signer behind a proxy that rewrites the API', () => {
   it('refuses an envelope whose transfer is bigger than the details state', async () => {
     await expectRefused(
       (d) => {
-        d.xdr = withSubInvocations(d.xdr, d.network_passphrase, (subs) =>
-          subs.map((s) => {
-            const { token, args } = transferArgs(s);
-            return transfer(token, [args[0], args[1], nativeToScVal((scValToNative(args[2]) as bigint) * 3n, { type: 'i128' })]);
-          }),
-        );
+        tripleTransfers(d);
       },
       1,
       /they say [\d.]+ USDC, the envelope moves [\d.]+ USDC/,
@@ -240,12 +245,7 @@ describe('the local signer behind a proxy that rewrites the API', () => {
   it('judges the limit on what the envelope moves even when the details agree with it', async () => {
     await expectRefused(
       (d) => {
-        d.xdr = withSubInvocations(d.xdr, d.network_passphrase, (subs) =>
-          subs.map((s) => {
-            const { token, args } = transferArgs(s);
-            return transfer(token, [args[0], args[1], nativeToScVal((scValToNative(args[2]) as bigint) * 3n, { type: 'i128' })]);
-          }),
-        );
+        tripleTransfers(d);
         d.transaction_details.total_cost = formatDecimal(parseDecimal(d.transaction_details.total_cost as string) * 3n);
       },
       1,
