@@ -49,7 +49,12 @@ describe('LocalSigner', () => {
     expect(submitted).toHaveLength(1);
     expect(wallet.verify(Buffer.from(submitted[0].hash()), Buffer.from(submitted[0].signatures[0].signature.value))).toBe(true);
     expect(ledger.spentSince(new Date(0)).get('USDC')).toBe(parseDecimal('4'));
-    expect(signer.status()).toMatchObject({ wallet: wallet.publicKey(), spent_last_24h: { USDC: '4.00' } });
+    expect(signer.status()).toMatchObject({
+      wallet: wallet.publicKey(),
+      network_passphrase: Networks.TESTNET,
+      tokens: { USDC: { contract: USDC, decimals: 7 } },
+      spent_last_24h: { USDC: '4.00' },
+    });
   });
 
   it('lets only one of two concurrent buys through when together they pass the daily limit', async () => {

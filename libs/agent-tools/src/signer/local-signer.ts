@@ -67,7 +67,13 @@ export class LocalSigner {
 
   status(): Record<string, unknown> {
     const spent = this.ledger.spentSince(this.dayAgo());
-    return { wallet: this.wallet, policy: describePolicy(this.policy), spent_last_24h: Object.fromEntries([...spent].map(([t, v]) => [t, formatDecimal(v)])) };
+    return {
+      wallet: this.wallet,
+      network_passphrase: this.settings.networkPassphrase,
+      tokens: Object.fromEntries([...this.settings.tokens].map(([address, t]) => [t.symbol, { contract: address, decimals: t.decimals }])),
+      policy: describePolicy(this.policy),
+      spent_last_24h: Object.fromEntries([...spent].map(([t, v]) => [t, formatDecimal(v)])),
+    };
   }
 
   signAndSubmit(client: AgentClient, preparedId: string): Promise<{ trade: PreparedTrade; result: unknown }> {
