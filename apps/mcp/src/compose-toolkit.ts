@@ -44,6 +44,13 @@ export function composeAgentToolkit(config: McpConfig, log: (line: string) => vo
       maxFeeStroops: config.DOB_SIGNER_MAX_FEE_STROOPS,
       maxValiditySeconds: config.DOB_SIGNER_MAX_VALIDITY_SECONDS,
     };
+    const known = new Set([...settings.tokens.values()].map((t) => t.symbol));
+    const unmapped = [...policy.maxTotalPerDay.keys()].filter((symbol) => !known.has(symbol));
+    if (unmapped.length) {
+      throw new Error(
+        `DOB_SIGNER_TOKENS: the daily limit names ${unmapped.join(', ')}, which no token contract is set for (SYMBOL=C…); the signer takes token contracts from its own configuration, never from the API`,
+      );
+    }
   } catch (e) {
     if (e instanceof ConfigError) throw e;
     throw new ConfigError(`invalid configuration:\n  ${(e as Error).message}`);

@@ -1,4 +1,6 @@
+import { Keypair } from '@stellar/stellar-sdk';
 import { ConfigError } from '@dob/runtime';
+import { composeAgentToolkit } from './compose-toolkit';
 import { isLoopbackHost, loadMcpConfig, signerPassphrase } from './mcp-config';
 
 describe('MCP configuration', () => {
@@ -29,5 +31,13 @@ describe('MCP configuration', () => {
     expect(() => loadMcpConfig({ MCP_HTTP_TOKEN: 'short' })).toThrow('MCP_HTTP_TOKEN must be at least 32 characters');
     expect(loadMcpConfig({}).DOB_SIGNER_MAX_FEE_STROOPS).toBe(10_000_000n);
     expect(loadMcpConfig({ DOB_SIGNER_MAX_VALIDITY_SECONDS: '300' }).DOB_SIGNER_MAX_VALIDITY_SECONDS).toBe(300);
+  });
+});
+
+describe('the local signer from configuration', () => {
+  const secret = Keypair.random().secret();
+  it('refuses to start when a daily limit names a token it has no contract for', () => {
+    const config = loadMcpConfig({ DOB_SIGNER_SECRET: secret, DOB_POLICY_MAX_PER_DAY: 'USDC:10' });
+    expect(() => composeAgentToolkit(config, () => undefined)).toThrow('DOB_SIGNER_TOKENS: the daily limit names USDC, which no token contract is set for');
   });
 });
