@@ -12,6 +12,7 @@ import {
   Operation,
   rpc,
   scValToNative,
+  StrKey,
   TransactionBuilder,
   xdr,
   type Transaction,
@@ -176,7 +177,7 @@ describe('the local signer behind a proxy that rewrites the API', () => {
         // One share fits (1.5 shares' worth a day); two do not. EURC is allowed plenty: a relabelled USDC must not use it.
         DOB_POLICY_MAX_PER_DAY: `USDC:${formatDecimal((parseDecimal(price) * 3n) / 2n)},EURC:1000000`,
         DOB_NETWORK_PASSPHRASE: system.networkPassphrase,
-        DOB_SIGNER_TOKENS: `USDC=${system.devnet!.paymentToken}`,
+        DOB_SIGNER_TOKENS: `USDC=${system.devnet!.paymentToken},EURC=${StrKey.encodeContract(Buffer.alloc(32, 0xe0))}`,
         DOB_MCP_STATE_DIR: join(dataDir, 'mcp-state'),
       }),
       () => undefined,
