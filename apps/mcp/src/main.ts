@@ -17,7 +17,14 @@ async function main(): Promise<void> {
   const httpPort = httpPortFromArgs(process.argv.slice(2)) ?? config.MCP_HTTP_PORT;
 
   if (httpPort !== undefined) {
-    const http = await startMcpHttp(() => createMcpServer(toolkit), { port: httpPort, host: config.MCP_HTTP_HOST });
+    const http = await startMcpHttp(() => createMcpServer(toolkit), {
+      port: httpPort,
+      host: config.MCP_HTTP_HOST,
+      bearerToken: config.MCP_HTTP_TOKEN,
+      signerConfigured: toolkit.hasLocalSigner,
+    }).catch((e: Error) => {
+      throw new ConfigError(e.message);
+    });
     log(`Streamable HTTP at ${http.url}, Agent API ${config.DOB_API_URL}`);
     const stop = () => void http.close().then(() => process.exit(0));
     process.once('SIGINT', stop);

@@ -76,6 +76,8 @@ describe('MCP server on the running system', () => {
           DOB_POLICY_MAX_PER_DAY: `USDC:${formatDecimal((parseDecimal(price) * 3n) / 2n)}`,
           DOB_POLICY_MAX_PRICE_PER_SHARE: `USDC:${price}`,
           DOB_MCP_STATE_DIR: join(dataDir, 'mcp-state'),
+          DOB_NETWORK_PASSPHRASE: system.networkPassphrase,
+          DOB_SIGNER_TOKENS: `USDC=${system.devnet!.paymentToken}`,
         },
       });
       transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

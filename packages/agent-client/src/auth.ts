@@ -10,8 +10,21 @@ import { requireObject, requireString } from './shape';
  */
 export type ChallengeSignature = 'sep53' | 'raw';
 
+/**
+ * The API's challenge, whole (docs/auth.md: `<service> Agent Auth\nAddress: G…\nNonce: <64 hex>\nTimestamp: <ms>`),
+ * for this wallet. Raw mode signs the bytes as they are, with no SEP-53 prefix to separate them from anything else
+ * the key signs (a transaction hash is 32 bytes: a message of this shape is never one), so a message of any other
+ * shape — whatever a compromised API or a man in the middle would like signed — is refused.
+ */
+const CHALLENGE = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63} Agent Auth\nAddress: (G[A-Z2-7]{55})\nNonce: [0-9a-f]{64}\nTimestamp: \d{1,16}$/;
+
 /** The hex signature POST /auth/register and /auth/token expect. */
 export function signChallenge(message: string, keypair: Keypair, scheme: ChallengeSignature = 'sep53'): string {
+  if (scheme === 'raw' && CHALLENGE.exec(message)?.[1] !== keypair.publicKey()) {
+    throw new Error(
+      `refusing to sign raw bytes that are not the API's sign-in challenge for ${keypair.publicKey()} ("<service> Agent Auth\\nAddress: …\\nNonce: …\\nTimestamp: …")`,
+    );
+  }
   const signature = scheme === 'sep53' ? keypair.signMessage(message) : keypair.sign(Buffer.from(message, 'utf8'));
   return Buffer.from(signature).toString('hex');
 }

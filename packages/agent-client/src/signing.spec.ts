@@ -5,7 +5,7 @@ import { signPreparedTrade } from './trading';
 
 describe('signChallenge', () => {
   const kp = Keypair.random();
-  const message = 'dob agent api wants you to sign in with GABC…\nnonce: 0123456789abcdef';
+  const message = `DobProtocol Agent Auth\nAddress: ${kp.publicKey()}\nNonce: ${'0a'.repeat(32)}\nTimestamp: 1767225600000`;
 
   it('sep53: ed25519 over sha256("Stellar Signed Message:\\n" + message), hex', () => {
     const sig = Buffer.from(signChallenge(message, kp, 'sep53'), 'hex');
@@ -17,6 +17,19 @@ describe('signChallenge', () => {
   it("raw: ed25519 over the message's UTF-8 bytes, hex", () => {
     const sig = Buffer.from(signChallenge(message, kp, 'raw'), 'hex');
     expect(kp.verify(Buffer.from(message, 'utf8'), sig)).toBe(true);
+  });
+
+  it('raw: refuses anything but a sign-in challenge for this wallet, before signing', () => {
+    const other = Keypair.random().publicKey();
+    const refusals = [
+      'hello', // not the challenge's shape
+      Buffer.alloc(32, 1).toString('latin1'), // 32 bytes: what a transaction hash would be
+      message.replace(kp.publicKey(), other), // another wallet's challenge
+      `${message}\nAmount: 1000`, // the challenge with more after it
+      `Stellar Signed Message:\n${message}`, // a prefix in front
+      message.replace(/Nonce: \w+/, 'Nonce: 12'), // not the API's nonce
+    ];
+    for (const bad of refusals) expect(() => signChallenge(bad, kp, 'raw')).toThrow('refusing to sign raw bytes');
   });
 });
 

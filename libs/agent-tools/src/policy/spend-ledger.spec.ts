@@ -20,6 +20,23 @@ describe('FileSpendLedger', () => {
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
+  it('counts a spend from its reservation until a release of the same hash', () => {
+    const ledger = new FileSpendLedger(join(dir, 'spending.jsonl'));
+    const at = new Date('2026-01-01T00:00:00Z');
+    ledger.reserve(new Date(0), (spent) => {
+      expect(spent.size).toBe(0);
+      return [{ at, token: 'USDC', amount: parseDecimal('3'), hash: 'a', status: 'sending' }];
+    });
+    ledger.reserve(new Date(0), () => [{ at, token: 'USDC', amount: parseDecimal('4'), hash: 'b', status: 'sending' }]);
+    expect(() =>
+      ledger.reserve(new Date(0), () => {
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    ledger.record({ at, token: 'USDC', amount: parseDecimal('3'), hash: 'a', status: 'released' });
+    expect(new FileSpendLedger(join(dir, 'spending.jsonl')).spentSince(new Date(0)).get('USDC')).toBe(parseDecimal('4'));
+  });
+
   it('refuses to start on an unreadable line rather than forgetting spending', () => {
     const file = join(dir, 'spending.jsonl');
     writeFileSync(file, '{"at":"2026-01-01T00:00:00Z","token":"USDC","amount":"1","hash":"a","status":"submitted"}\nnot json\n');

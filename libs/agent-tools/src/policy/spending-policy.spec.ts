@@ -3,7 +3,7 @@ import { evaluatePolicy, parsePolicy, type TradeFacts } from './spending-policy'
 
 const POOL = 'CAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 const OTHER = 'CBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
-const buy = (total: string, shares: bigint, pool = POOL): TradeFacts => ({ kind: 'buy', pool, spend: { token: 'USDC', amount: parseDecimal(total), shares } });
+const buy = (total: string, shares: bigint, pool = POOL): TradeFacts => ({ kind: 'buy', pool, spends: new Map([['USDC', parseDecimal(total)]]), shares });
 const spent = (usdc: string) => new Map([['USDC', parseDecimal(usdc)]]);
 
 describe('decimal amounts', () => {
@@ -46,13 +46,26 @@ describe('spending policy', () => {
       allowed: false,
       reason: expect.stringContaining(`pool ${elsewhere} is not one of the allowed pools`),
     });
-    expect(evaluatePolicy(policy, { kind: 'list', pool: elsewhere }, spent('0')).allowed).toBe(false);
-    expect(evaluatePolicy(policy, { kind: 'cancel', pool: OTHER }, spent('1000')).allowed).toBe(true);
+    expect(evaluatePolicy(policy, { kind: 'list', pool: elsewhere, spends: new Map() }, spent('0')).allowed).toBe(false);
+    expect(evaluatePolicy(policy, { kind: 'cancel', pool: OTHER, spends: new Map() }, spent('1000')).allowed).toBe(true);
   });
 
   it('spends nothing in a token without a daily limit (fail closed)', () => {
-    const eurc: TradeFacts = { kind: 'contribute', pool: POOL, spend: { token: 'EURC', amount: parseDecimal('1'), shares: 1n } };
+    const eurc: TradeFacts = { kind: 'contribute', pool: POOL, spends: new Map([['EURC', parseDecimal('1')]]), shares: 1n };
     expect(evaluatePolicy(policy, eurc, new Map())).toMatchObject({ allowed: false, reason: expect.stringContaining('no daily limit is set for EURC') });
+  });
+
+  it('applies the limits to every token the envelope moves, not only the first', () => {
+    const both: TradeFacts = {
+      kind: 'buy',
+      pool: POOL,
+      spends: new Map([
+        ['USDC', parseDecimal('1')],
+        ['EURC', parseDecimal('1')],
+      ]),
+      shares: 1n,
+    };
+    expect(evaluatePolicy(policy, both, new Map())).toMatchObject({ allowed: false, reason: expect.stringContaining('no daily limit is set for EURC') });
   });
 
   it('requires a daily limit and well-formed settings', () => {

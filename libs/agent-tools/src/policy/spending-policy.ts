@@ -18,8 +18,10 @@ export interface SpendingPolicy {
 export interface TradeFacts {
   readonly kind: 'buy' | 'list' | 'cancel' | 'contribute' | 'reclaim';
   readonly pool: string;
-  /** Payment-token symbol and amount paid, for the kinds that spend. */
-  readonly spend?: { readonly token: string; readonly amount: Units; readonly shares: bigint };
+  /** Everything that may leave the wallet per token symbol, summed from the envelope's authorization tree. */
+  readonly spends: ReadonlyMap<string, Units>;
+  /** Shares bought or contributed for, where the price per share is limited (buy, contribute). */
+  readonly shares?: bigint;
 }
 
 export type PolicyDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
@@ -29,25 +31,29 @@ export function evaluatePolicy(policy: SpendingPolicy, facts: TradeFacts, spentL
   if (policy.allowedPools && !policy.allowedPools.has(facts.pool)) {
     return refuse(`pool ${facts.pool} is not one of the allowed pools (${[...policy.allowedPools].join(', ')})`);
   }
-  const spend = facts.spend;
-  if (!spend) return { allowed: true };
-  const { token, amount, shares } = spend;
+  for (const [token, amount] of facts.spends) {
+    const refused = tokenLimits(policy, token, amount, facts.shares, spentLast24h.get(token) ?? 0n);
+    if (refused) return refused;
+  }
+  return { allowed: true };
+}
+
+function tokenLimits(policy: SpendingPolicy, token: string, amount: Units, shares: bigint | undefined, spent: Units): PolicyDecision | undefined {
   const maxPrice = policy.maxPricePerShare.get(token);
   // price = amount / shares; compared as amount ≤ max × shares so no division rounds.
-  if (maxPrice !== undefined && amount > maxPrice * shares) {
+  if (maxPrice !== undefined && shares !== undefined && amount > maxPrice * shares) {
     const price = shares > 0n ? formatDecimal(amount / shares) : formatDecimal(amount);
     return refuse(`paying ${price} ${token} per share exceeds the maximum price per share of ${formatDecimal(maxPrice)} ${token}`);
   }
   const daily = policy.maxTotalPerDay.get(token);
   if (daily === undefined) return refuse(`no daily limit is set for ${token}, so the signer spends none (set DOB_POLICY_MAX_PER_DAY=${token}:<amount>)`);
-  const spent = spentLast24h.get(token) ?? 0n;
   if (spent + amount > daily) {
     return refuse(
       `${formatDecimal(amount)} ${token} would bring the last 24 hours' spending to ${formatDecimal(spent + amount)} ${token}, ` +
         `over the daily limit of ${formatDecimal(daily)} ${token} (already spent ${formatDecimal(spent)} ${token}, ${formatDecimal(daily > spent ? daily - spent : 0n)} ${token} left)`,
     );
   }
-  return { allowed: true };
+  return undefined;
 }
 
 const refuse = (why: string): PolicyDecision => ({ allowed: false, reason: `Refused by the spending policy: ${why}.` });

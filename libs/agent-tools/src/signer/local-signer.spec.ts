@@ -1,40 +1,18 @@
-import { Account, Address, Keypair, nativeToScVal, Networks, Operation, StrKey, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
-import { createAgentClient, type PreparedTrade } from '@dobprotocol/agent-client';
+import { Keypair, Networks, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
+import { createAgentClient } from '@dobprotocol/agent-client';
 import { parseDecimal } from '../policy/decimal';
 import { InMemorySpendLedger } from '../policy/spend-ledger';
 import { parsePolicy } from '../policy/spending-policy';
+import { POOL, preparedBuy as buyFor, testSettings, transfer, USDC, usdcUnits } from '../testing/prepared-trades';
 import { summarizeTrade } from '../tools/trade-summary';
 import { LocalSigner, SignerRefusal } from './local-signer';
 
-const POOL = StrKey.encodeContract(Buffer.alloc(32, 7));
 const wallet = Keypair.random();
 const seller = Keypair.random().publicKey();
 const NOW = new Date('2026-03-01T12:00:00Z');
-let sequence = 100n;
 
-/** A buy as the API prepares it: one buy_shares(buyer, seller, shares) call with the wallet as source. */
-function preparedBuy(shares: bigint, total: string, over: Partial<PreparedTrade> = {}, detailShares = shares): PreparedTrade {
-  const tx = new TransactionBuilder(new Account(wallet.publicKey(), String(sequence++)), { fee: '100', networkPassphrase: Networks.TESTNET })
-    .addOperation(
-      Operation.invokeContractFunction({
-        contract: POOL,
-        function: 'buy_shares',
-        args: [new Address(wallet.publicKey()).toScVal(), new Address(seller).toScVal(), nativeToScVal(shares, { type: 'i128' })],
-      }),
-    )
-    .setTimeout(600)
-    .build();
-  return {
-    kind: 'buy',
-    networkId: 9,
-    xdr: tx.toXDR(),
-    networkPassphrase: Networks.TESTNET,
-    details: { listing_id: 'SALE_1', shares: Number(detailShares), price_per_share: '1.00', total_cost: total, payment_token: 'USDC', seller_address: seller },
-    expiresAt: new Date(NOW.getTime() + 600_000).toISOString(),
-    hash: Buffer.from(tx.hash()).toString('hex'),
-    ...over,
-  };
-}
+const preparedBuy = (shares: bigint, total: string, over: Partial<Parameters<typeof buyFor>[0]> = {}) =>
+  buyFor({ wallet, seller, shares, total, now: NOW, ...over });
 
 /** The API's submit route, faked: records what was sent and answers as scripted. */
 function fakeApi(answer: (signedXdr: string) => { status: number; body: unknown }) {
@@ -60,7 +38,7 @@ describe('LocalSigner', () => {
   let signer: LocalSigner;
   beforeEach(() => {
     ledger = new InMemorySpendLedger();
-    signer = new LocalSigner(wallet, policy, ledger, () => NOW);
+    signer = new LocalSigner(wallet, policy, ledger, testSettings(), () => NOW);
   });
 
   it('signs a remembered trade with the wallet, submits it and records the spend', async () => {
@@ -71,7 +49,12 @@ describe('LocalSigner', () => {
     expect(submitted).toHaveLength(1);
     expect(wallet.verify(Buffer.from(submitted[0].hash()), Buffer.from(submitted[0].signatures[0].signature.value))).toBe(true);
     expect(ledger.spentSince(new Date(0)).get('USDC')).toBe(parseDecimal('4'));
-    expect(signer.status()).toMatchObject({ wallet: wallet.publicKey(), spent_last_24h: { USDC: '4.00' } });
+    expect(signer.status()).toMatchObject({
+      wallet: wallet.publicKey(),
+      network_passphrase: Networks.TESTNET,
+      tokens: { USDC: { contract: USDC, decimals: 7 } },
+      spent_last_24h: { USDC: '4.00' },
+    });
   });
 
   it('lets only one of two concurrent buys through when together they pass the daily limit', async () => {
@@ -89,7 +72,7 @@ describe('LocalSigner', () => {
   it('signs nothing it did not prepare, nothing expired, nothing over a price limit', async () => {
     const { client, submitted } = fakeApi(sold(1));
     await expect(signer.signAndSubmit(client, 'f'.repeat(64))).rejects.toThrow('was prepared by this server');
-    const stale = preparedBuy(1n, '1.00', { expiresAt: new Date(NOW.getTime() - 1).toISOString() });
+    const stale = preparedBuy(1n, '1.00', { validForSeconds: -1 });
     signer.remember(stale);
     await expect(signer.signAndSubmit(client, stale.hash)).rejects.toThrow('expired');
     const dear = preparedBuy(2n, '3.00');
@@ -101,10 +84,43 @@ describe('LocalSigner', () => {
     expect(submitted).toHaveLength(0);
   });
 
-  it('refuses a transaction whose call disagrees with its details', () => {
-    expect(() => signer.remember(preparedBuy(5n, '5.00', {}, 1n))).toThrow(
-      'prepared transaction does not match its details (shares 1 vs 5 in the call); not signing it',
-    );
+  it('refuses a transaction whose details say other than its envelope, and signs nothing', async () => {
+    const { client, submitted } = fakeApi(sold(5));
+    const understated = preparedBuy(5n, '5.00', { details: { total_cost: '0.50' } });
+    expect(signer.remember(understated).decision).toEqual({
+      allowed: false,
+      reason:
+        "Refused by the local signer: the API's transaction_details do not match the envelope (they say 0.50 USDC, the envelope moves 5.00 USDC); not signing it.",
+    });
+    const relabelled = preparedBuy(5n, '5.00', { details: { payment_token: 'EURC' } });
+    signer.remember(relabelled);
+    const fewerShares = preparedBuy(5n, '5.00', { details: { shares: 1 } });
+    signer.remember(fewerShares);
+    await expect(signer.signAndSubmit(client, understated.hash)).rejects.toThrow(SignerRefusal);
+    await expect(signer.signAndSubmit(client, relabelled.hash)).rejects.toThrow('they say 5.00 EURC, the envelope moves 5.00 USDC');
+    await expect(signer.signAndSubmit(client, fewerShares.hash)).rejects.toThrow('shares 1 vs 5 in the call');
+    expect(submitted).toHaveLength(0);
+  });
+
+  it('judges what the authorization tree moves, not what the details say: a hidden transfer is over the limit', async () => {
+    const { client, submitted } = fakeApi(sold(2));
+    const thief = Keypair.random().publicKey();
+    // The details and the first transfer say 2 USDC; a second transfer of 9 USDC to someone else rides along.
+    const padded = preparedBuy(2n, '2.00', {
+      subs: [transfer(USDC, wallet.publicKey(), seller, usdcUnits('2')), transfer(USDC, wallet.publicKey(), thief, usdcUnits('9'))],
+    });
+    expect(signer.remember(padded).decision).toMatchObject({ allowed: false, reason: expect.stringContaining('the envelope moves 11.00 USDC') });
+    await expect(signer.signAndSubmit(client, padded.hash)).rejects.toThrow(SignerRefusal);
+    expect(submitted).toHaveLength(0);
+    expect(ledger.spentSince(new Date(0)).size).toBe(0);
+  });
+
+  it('counts a 409 "already being submitted" as spent: a copy may be on its way to the chain', async () => {
+    const trade = preparedBuy(3n, '3.00');
+    signer.remember(trade);
+    const busy = fakeApi(() => ({ status: 409, body: { success: false, error: { code: 'CONFLICT', message: 'Transaction is already being submitted' } } }));
+    await expect(signer.signAndSubmit(busy.client, trade.hash)).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(ledger.spentSince(new Date(0)).get('USDC')).toBe(parseDecimal('3'));
   });
 
   it('counts an unknown outcome against the limit, and a refusal by the chain not', async () => {

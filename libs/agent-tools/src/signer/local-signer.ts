@@ -1,44 +1,47 @@
 import type { Keypair } from '@stellar/stellar-sdk';
 import { isAgentApiError, signPreparedTrade, submitTrade, type AgentClient, type PreparedTrade } from '@dobprotocol/agent-client';
-import { describePolicy, evaluatePolicy, type PolicyDecision, type SpendingPolicy, type TradeFacts } from '../policy/spending-policy';
+import { describePolicy, evaluatePolicy, type PolicyDecision, type SpendingPolicy } from '../policy/spending-policy';
 import { formatDecimal } from '../policy/decimal';
-import type { SpendLedger } from '../policy/spend-ledger';
+import type { SpendLedger, SpendRecord } from '../policy/spend-ledger';
+import { SignerRefusal } from './signer-refusal';
+import type { SignerSettings } from './signer-settings';
 import { tradeFacts } from './transaction-facts';
+
+export { SignerRefusal } from './signer-refusal';
 
 const DAY_MS = 86_400_000;
 /** Prepared transactions kept for sign_and_submit; they expire after 10 minutes anyway. */
 const MAX_REMEMBERED = 200;
-/** Refusals that prove the transaction was not applied: nothing was spent. */
+/**
+ * Refusals that prove the transaction was not applied: nothing was spent. Not CONFLICT: a 409 "already submitted"
+ * or "being submitted" means a copy may be on its way to the chain (docs/trading.md, "Submit state machine").
+ */
 const NOT_APPLIED = new Set([
   'VALIDATION_ERROR',
   'TRANSACTION_EXPIRED',
   'TRANSACTION_FAILED',
-  'CONFLICT',
   'INSUFFICIENT_SCOPE',
   'INVALID_API_KEY',
   'MISSING_API_KEY',
   'RATE_LIMIT_EXCEEDED',
 ]);
 
-/** The signer said no; the message says which limit and by how much. */
-export class SignerRefusal extends Error {
-  override readonly name = 'SignerRefusal';
-}
-
 /**
  * The optional local signer of the MCP server: a secret key that never leaves this process, signing only
  * transactions this process prepared itself (by hash, so a tool caller cannot slip in another envelope), and only
- * within the spending policy a person set. Sign-and-submit runs one at a time, so two concurrent buys cannot both
- * fit under the same remaining daily allowance; every spend is written to the ledger before the answer.
+ * within the spending policy a person set, judged on what the envelope itself moves (envelope-audit.ts), never on
+ * the API's words. The spend is reserved in the ledger — under a lock shared by every process on the state folder —
+ * before the transaction is sent, and released only when the API or the chain proves it was not applied.
  */
 export class LocalSigner {
-  private readonly prepared = new Map<string, { trade: PreparedTrade; facts: TradeFacts }>();
+  private readonly prepared = new Map<string, PreparedTrade>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly keypair: Keypair,
     private readonly policy: SpendingPolicy,
     private readonly ledger: SpendLedger,
+    private readonly settings: SignerSettings,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -50,17 +53,27 @@ export class LocalSigner {
     return this.keypair;
   }
 
-  /** Keeps a prepared trade for sign_and_submit and says whether the policy would sign it now. */
-  remember(trade: PreparedTrade): { facts: TradeFacts; decision: PolicyDecision } {
-    const facts = tradeFacts(trade);
-    this.prepared.set(trade.hash, { trade, facts });
+  /** Keeps a prepared trade for sign_and_submit and says whether the signer would sign it now. */
+  remember(trade: PreparedTrade): { decision: PolicyDecision } {
+    this.prepared.set(trade.hash, trade);
     while (this.prepared.size > MAX_REMEMBERED) this.prepared.delete(this.prepared.keys().next().value!);
-    return { facts, decision: this.decide(facts) };
+    try {
+      return { decision: evaluatePolicy(this.policy, this.factsOf(trade), this.ledger.spentSince(this.dayAgo())) };
+    } catch (e) {
+      if (e instanceof SignerRefusal) return { decision: { allowed: false, reason: e.message } };
+      throw e;
+    }
   }
 
   status(): Record<string, unknown> {
-    const spent = this.ledger.spentSince(new Date(this.now().getTime() - DAY_MS));
-    return { wallet: this.wallet, policy: describePolicy(this.policy), spent_last_24h: Object.fromEntries([...spent].map(([t, v]) => [t, formatDecimal(v)])) };
+    const spent = this.ledger.spentSince(this.dayAgo());
+    return {
+      wallet: this.wallet,
+      network_passphrase: this.settings.networkPassphrase,
+      tokens: Object.fromEntries([...this.settings.tokens].map(([address, t]) => [t.symbol, { contract: address, decimals: t.decimals }])),
+      policy: describePolicy(this.policy),
+      spent_last_24h: Object.fromEntries([...spent].map(([t, v]) => [t, formatDecimal(v)])),
+    };
   }
 
   signAndSubmit(client: AgentClient, preparedId: string): Promise<{ trade: PreparedTrade; result: unknown }> {
@@ -69,38 +82,42 @@ export class LocalSigner {
     return run;
   }
 
-  private decide(facts: TradeFacts): PolicyDecision {
-    return evaluatePolicy(this.policy, facts, this.ledger.spentSince(new Date(this.now().getTime() - DAY_MS)));
+  private dayAgo(): Date {
+    return new Date(this.now().getTime() - DAY_MS);
+  }
+
+  private factsOf(trade: PreparedTrade) {
+    return tradeFacts(trade, this.wallet, this.settings, this.now().getTime());
   }
 
   private async signAndSubmitNow(client: AgentClient, preparedId: string): Promise<{ trade: PreparedTrade; result: unknown }> {
-    const entry = this.prepared.get(preparedId);
-    if (!entry)
+    const trade = this.prepared.get(preparedId);
+    if (!trade)
       throw new SignerRefusal(
         `No transaction ${preparedId} was prepared by this server: call a prepare_* tool first and pass its prepared_id. The local signer signs nothing else.`,
       );
-    const { trade, facts } = entry;
-    if (Date.parse(trade.expiresAt) <= this.now().getTime()) {
+    const facts = this.factsOf(trade);
+    if (facts.maxTime * 1000 <= this.now().getTime()) {
       this.prepared.delete(preparedId);
-      throw new SignerRefusal(`Prepared transaction ${preparedId} expired at ${trade.expiresAt}; prepare it again.`);
+      throw new SignerRefusal(`Prepared transaction ${preparedId} expired at ${new Date(facts.maxTime * 1000).toISOString()}; prepare it again.`);
     }
-    const decision = this.decide(facts);
-    if (!decision.allowed) throw new SignerRefusal(decision.reason);
-
-    const signed = signPreparedTrade(trade, this.keypair);
+    const at = this.now();
+    const spends: SpendRecord[] = [...facts.spends].map(([token, amount]) => ({ at, token, amount, hash: trade.hash, status: 'sending' }));
+    // Decided and reserved in one step under the ledger's lock: another process cannot spend the same allowance.
+    this.ledger.reserve(this.dayAgo(), (spent) => {
+      const decision = evaluatePolicy(this.policy, facts, spent);
+      if (!decision.allowed) throw new SignerRefusal(decision.reason);
+      return spends;
+    });
     this.prepared.delete(preparedId);
     try {
-      const result = await submitTrade(client, trade.kind, signed, trade.networkId);
-      this.recordSpend(facts, trade.hash, 'submitted');
+      const result = await submitTrade(client, trade.kind, signPreparedTrade(trade, this.keypair), trade.networkId);
       return { trade, result };
     } catch (e) {
-      // Unknown outcome (network down, 5xx): the transaction may be on chain, so it counts against the limit.
-      if (!(isAgentApiError(e) && NOT_APPLIED.has(e.code))) this.recordSpend(facts, trade.hash, 'uncertain');
+      // Only a refusal that proves nothing was applied gives the allowance back; an unknown outcome (network
+      // down, timeout, 5xx, 409 already being submitted) may be on chain and stays spent.
+      if (isAgentApiError(e) && NOT_APPLIED.has(e.code)) for (const r of spends) this.ledger.record({ ...r, at: this.now(), status: 'released' });
       throw e;
     }
-  }
-
-  private recordSpend(facts: TradeFacts, hash: string, status: 'submitted' | 'uncertain'): void {
-    if (facts.spend) this.ledger.record({ at: this.now(), token: facts.spend.token, amount: facts.spend.amount, hash, status });
   }
 }

@@ -1,16 +1,10 @@
-import { Address, FeeBumpTransaction, scValToNative, TransactionBuilder, type xdr } from '@stellar/stellar-sdk';
+import { Address, FeeBumpTransaction, TransactionBuilder, type xdr } from '@stellar/stellar-sdk';
 import type { PreparedTrade, TradeKind } from '@dobprotocol/agent-client';
-import { parseDecimal } from '../policy/decimal';
+import { formatDecimal, parseDecimal, type Units } from '../policy/decimal';
 import type { TradeFacts } from '../policy/spending-policy';
-
-/** The contract function each kind invokes (docs/trading.md, "Flows"). */
-const FUNCTION_OF: Record<TradeKind, string> = {
-  buy: 'buy_shares',
-  list: 'list_shares_for_sale',
-  cancel: 'cancel_listing',
-  contribute: 'contribute',
-  reclaim: 'refund',
-};
+import { auditEnvelope } from './envelope-audit';
+import { SignerRefusal } from './signer-refusal';
+import type { SignerSettings } from './signer-settings';
 
 export interface Invocation {
   readonly source: string;
@@ -19,7 +13,7 @@ export interface Invocation {
   readonly args: readonly xdr.ScVal[];
 }
 
-/** The one contract call a prepared envelope makes (the API prepares exactly one invokeHostFunction). */
+/** The one contract call a prepared envelope makes, for the summary (the signer decides on envelope-audit.ts). */
 export function invocationOf(envelope: string, passphrase: string): Invocation {
   const tx = TransactionBuilder.fromXDR(envelope, passphrase);
   if (tx instanceof FeeBumpTransaction || tx.operations.length !== 1 || tx.operations[0].type !== 'invokeHostFunction') {
@@ -36,42 +30,36 @@ export function invocationOf(envelope: string, passphrase: string): Invocation {
   };
 }
 
-const text = (details: Record<string, unknown>, field: string): string => {
-  const v = details[field];
-  if (typeof v !== 'string' && typeof v !== 'number') throw new Error(`transaction_details.${field} is missing`);
-  return String(v);
+/** The fields of transaction_details that restate what the envelope moves: shown to people, so they must agree. */
+const SHOWN: Partial<Record<TradeKind, { amount: string; shares: string }>> = {
+  buy: { amount: 'total_cost', shares: 'shares' },
+  contribute: { amount: 'amount', shares: 'estimated_shares' },
 };
 
 /**
- * What the policy judges, read from the envelope that will be signed wherever it says it (pool = the invoked
- * contract, shares = the call's argument) and from the API's transaction_details for prices, which the envelope
- * does not carry; the two must agree or the transaction is not signed.
+ * What the policy judges, from the envelope alone (envelope-audit.ts): the invoked pool, the shares argument and
+ * every token movement of the authorization tree, priced with the signer's own token list. The API's
+ * transaction_details never decide; they are what a person is shown (the summary), so where they restate the
+ * envelope — pool, payment token, amount, shares — and say otherwise, nothing is signed.
  */
-export function tradeFacts(prepared: PreparedTrade): TradeFacts {
-  const call = invocationOf(prepared.xdr, prepared.networkPassphrase);
-  const mismatch = (what: string) => new Error(`prepared transaction does not match its details (${what}); not signing it`);
-  if (call.fn !== FUNCTION_OF[prepared.kind]) throw mismatch(`calls ${call.fn}, a ${prepared.kind} calls ${FUNCTION_OF[prepared.kind]}`);
+export function tradeFacts(prepared: PreparedTrade, wallet: string, settings: SignerSettings, nowMs: number): TradeFacts & { maxTime: number } {
+  const audited = auditEnvelope(prepared.xdr, prepared.networkPassphrase, prepared.kind, wallet, settings, nowMs);
   const d = prepared.details;
-  if ('pool_address' in d && d.pool_address !== call.contract) throw mismatch(`pool ${String(d.pool_address)} vs contract ${call.contract}`);
-  const sharesArg = (i: number, field: string) => {
-    const shares = BigInt(scValToNative(call.args[i]) as bigint);
-    if (shares !== BigInt(text(d, field))) throw mismatch(`${field} ${text(d, field)} vs ${shares} in the call`);
-    return shares;
-  };
-  switch (prepared.kind) {
-    case 'buy':
-      return {
-        kind: 'buy',
-        pool: call.contract,
-        spend: { token: text(d, 'payment_token'), amount: parseDecimal(text(d, 'total_cost')), shares: sharesArg(2, 'shares') },
-      };
-    case 'contribute':
-      return {
-        kind: 'contribute',
-        pool: call.contract,
-        spend: { token: text(d, 'payment_token'), amount: parseDecimal(text(d, 'amount')), shares: sharesArg(1, 'estimated_shares') },
-      };
-    default:
-      return { kind: prepared.kind, pool: call.contract };
+  const mismatch = (what: string) =>
+    new SignerRefusal(`Refused by the local signer: the API's transaction_details do not match the envelope (${what}); not signing it.`);
+  if ('pool_address' in d && d.pool_address !== audited.call.contract) throw mismatch(`pool ${String(d.pool_address)} vs contract ${audited.call.contract}`);
+  const shown = SHOWN[prepared.kind];
+  if (shown) {
+    const moved = [...audited.spends].map(([token, amount]) => `${formatDecimal(amount)} ${token}`).join(' + ') || 'nothing';
+    const said = `${String(d[shown.amount])} ${String(d.payment_token)}`;
+    let amount: Units | undefined;
+    try {
+      amount = parseDecimal(String(d[shown.amount]));
+    } catch {
+      amount = undefined;
+    }
+    if (audited.spends.size !== 1 || audited.spends.get(String(d.payment_token)) !== amount) throw mismatch(`they say ${said}, the envelope moves ${moved}`);
+    if (String(d[shown.shares]) !== String(audited.shares)) throw mismatch(`${shown.shares} ${String(d[shown.shares])} vs ${audited.shares} in the call`);
   }
+  return { kind: prepared.kind, pool: audited.call.contract, spends: audited.spends, shares: audited.shares, maxTime: audited.maxTime };
 }

@@ -76,6 +76,11 @@ export class AgentToolkit {
     this.add(this.statusTool());
   }
 
+  /** Whether tools here sign with a local key (the HTTP transport then needs a token off loopback). */
+  get hasLocalSigner(): boolean {
+    return this.o.signer !== undefined;
+  }
+
   definitions(): ToolDefinition[] {
     return [...this.tools.values()].map((t) => t.definition);
   }

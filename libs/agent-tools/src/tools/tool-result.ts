@@ -1,5 +1,5 @@
 import { isAgentApiError } from '@dobprotocol/agent-client';
-import { SignerRefusal } from '../signer/local-signer';
+import { SignerRefusal } from '../signer/signer-refusal';
 
 /** A tool's answer, independent of the protocol that carries it: text for the model, data for programs. */
 export interface ToolOutcome {
