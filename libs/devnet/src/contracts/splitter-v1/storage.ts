@@ -78,12 +78,7 @@ export function readShare(env: ContractEnv, a: string): bigint | undefined {
 export const writeShare = (env: ContractEnv, a: string, share: bigint): void => env.persistent.set(shareKey(a), shareToScVal({ shareholder: a, share }));
 export const removeShare = (env: ContractEnv, a: string): void => env.persistent.remove(shareKey(a));
 
-const totalAllocationKey = (token: string) => dataKey('TotalAllocation', addr(token));
-export const readTotalAllocation = (env: ContractEnv, token: string): bigint => {
-  const v = env.persistent.get(totalAllocationKey(token));
-  return v ? asI128(v) : 0n;
-};
-export const writeTotalAllocation = (env: ContractEnv, token: string, n: bigint): void => env.persistent.set(totalAllocationKey(token), i128(n));
+export { readTotalAllocation, reduceTotalAllocation, writeTotalAllocation } from '../shared/total-allocation';
 
 const allocationKey = (a: string, token: string) => dataKey('Allocation', addr(a), addr(token));
 export const readAllocation = (env: ContractEnv, a: string, token: string): bigint => {
@@ -91,6 +86,7 @@ export const readAllocation = (env: ContractEnv, a: string, token: string): bigi
   return v ? asI128(v) : 0n;
 };
 export const writeAllocation = (env: ContractEnv, a: string, token: string, n: bigint): void => env.persistent.set(allocationKey(a, token), i128(n));
+export const removeAllocation = (env: ContractEnv, a: string, token: string): void => env.persistent.remove(allocationKey(a, token));
 
 /** `SaleListingDataKey {seller, shares_for_sale, price_per_share, payment_token}`. */
 export interface Listing {
