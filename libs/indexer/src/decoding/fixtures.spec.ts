@@ -4,8 +4,11 @@ import { fixtureEvents } from '../testing/snapshot-scval';
 import type { ContractIdentity } from './contract-identity';
 import { decodeChainEvent } from './decode-chain-event';
 
-/** Decodes the real emitted events of the repo's own test snapshots (copied into test/fixtures/docs/contracts.md §9). */
-const FIXTURES = join(__dirname, '../../../../test/fixtures/dob-contracts');
+/**
+ * Decodes the real emitted events of the contracts' own test snapshots (docs/contracts.md §9). They are kept
+ * only in the shared folder beside the repository, resolved from the repository root (not the cwd).
+ */
+const FIXTURES = join(__dirname, '../../../../../shared/chain/fixtures');
 const NET = 9;
 const CAMPAIGN = 'CAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAITA4';
 const PAYMENT_SAC = 'CBUSYNQKASUYFWYC3M2GUEDMX4AIVWPALDBYJPNK6554BREHTGZ2IUNF';

@@ -1,4 +1,6 @@
-import { addr, bool, i128, u32, vec } from '../../host/scval';
+import { xdr } from '@stellar/stellar-sdk';
+import { contractDataKey } from '../../host/ledger-entries';
+import { addr, bool, dataKey, i128, u32, vec } from '../../host/scval';
 import { shareToScVal } from '../shared/shares';
 import { HostHarness } from '../test-harness';
 
@@ -147,6 +149,15 @@ describe('splitter V1.2: push distribution with commission and dust', () => {
       data: { vec: [{ address: h.token }, { i128: '3316' }] },
     });
     expect(h.read(h.token, 'balance', [addr(b)])).toEqual({ i128: '3316' });
+    // withdraw_allocation.rs: a full withdrawal removes the holder's entry; the last one removes TotalAllocation
+    const stored = (key: xdr.ScVal) => h.host.getLedgerEntries([contractDataKey(pool, key, xdr.ContractDataDurability.persistent)]).length;
+    expect(stored(dataKey('Allocation', addr(b), addr(h.token)))).toBe(0);
+    expect(stored(dataKey('TotalAllocation', addr(h.token)))).toBe(1);
+    h.call(pool, 'withdraw_allocation', [addr(h.token), addr(a), i128(3000n)], a);
+    expect(h.read(pool, 'get_allocation', [addr(a), addr(h.token)])).toEqual({ i128: '316' });
+    h.call(pool, 'withdraw_allocation', [addr(h.token), addr(a), i128(316n)], a);
+    h.call(pool, 'withdraw_allocation', [addr(h.token), addr(c), i128(3319n)], c);
+    expect(stored(dataKey('TotalAllocation', addr(h.token)))).toBe(0);
   });
 });
 

@@ -19,13 +19,14 @@ import {
   readShare,
   readShareholders,
   readTotalAllocation,
+  reduceTotalAllocation,
+  removeAllocation,
   removeShare,
   V1_DEFAULT_COMMISSION_RECIPIENT,
   writeAllocation,
   writeConfig,
   writeShare,
   writeShareholders,
-  writeTotalAllocation,
 } from './storage';
 
 /**
@@ -140,8 +141,10 @@ const v12: Record<string, ContractFunction> = {
     const allocation = readAllocation(env, shareholder, token);
     if (amount > allocation) throw HostError.contract(ERR.WithdrawalAmountAboveAllocation);
     tokenClient(env, token).transfer(env.contractId, shareholder, amount);
-    writeAllocation(env, shareholder, token, allocation - amount);
-    writeTotalAllocation(env, token, readTotalAllocation(env, token) - amount);
+    // withdraw_allocation.rs: a full withdrawal removes the entry, the total drops out at zero
+    if (amount === allocation) removeAllocation(env, shareholder, token);
+    else writeAllocation(env, shareholder, token, allocation - amount);
+    reduceTotalAllocation(env, token, amount);
     env.emit([sym('withdraw'), addr(shareholder)], vec([addr(token), i128(amount)]));
     return voidVal();
   },

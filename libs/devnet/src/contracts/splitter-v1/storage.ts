@@ -2,10 +2,11 @@ import type { xdr } from '@stellar/stellar-sdk';
 import { HostError } from '../../host/host-errors';
 import { addr, asAddress, asBool, asI128, asStruct, asVec, bool, dataKey, field, i128, struct, vec } from '../../host/scval';
 import type { ContractEnv } from '../contract';
+import { shareToScVal } from '../shared/shares';
 
 /**
  * Splitter V1 storage (DataKey V1.2, docs/contracts.md §2.5): instance `["Config"]` ConfigDataKey {admin, mutable},
- * `["Commission"]`; persistent `["Shareholders"]` Vec<Address>, `["Share", a]` i128, `["TotalAllocation", token]`,
+ * `["Commission"]`; persistent `["Shareholders"]` Vec<Address>, `["Share", a]` ShareDataKey {shareholder, share}, `["TotalAllocation", token]`,
  * `["Allocation", a, token]`, `["SaleListing", seller]` SaleListingDataKey, `["ActiveListings"]` Vec<Address>.
  */
 export const ERR = {
@@ -65,19 +66,19 @@ export const readShareholders = (env: ContractEnv): string[] => addressList(env.
 export const writeShareholders = (env: ContractEnv, list: readonly string[]): void => env.persistent.set(SHAREHOLDERS, vec(list.map(addr)));
 
 const shareKey = (a: string) => dataKey('Share', addr(a));
+/**
+ * The entry holds the whole ShareDataKey struct, as storage.rs `save_share` writes it (the V1.2
+ * happy_path_partial_purchase snapshot); a bare i128 is still read, for devnet chains persisted before.
+ */
 export function readShare(env: ContractEnv, a: string): bigint | undefined {
   const v = env.persistent.get(shareKey(a));
-  return v ? asI128(v) : undefined;
+  if (!v) return undefined;
+  return v.type === 'scvMap' ? asI128(field(asStruct(v), 'share')) : asI128(v);
 }
-export const writeShare = (env: ContractEnv, a: string, share: bigint): void => env.persistent.set(shareKey(a), i128(share));
+export const writeShare = (env: ContractEnv, a: string, share: bigint): void => env.persistent.set(shareKey(a), shareToScVal({ shareholder: a, share }));
 export const removeShare = (env: ContractEnv, a: string): void => env.persistent.remove(shareKey(a));
 
-const totalAllocationKey = (token: string) => dataKey('TotalAllocation', addr(token));
-export const readTotalAllocation = (env: ContractEnv, token: string): bigint => {
-  const v = env.persistent.get(totalAllocationKey(token));
-  return v ? asI128(v) : 0n;
-};
-export const writeTotalAllocation = (env: ContractEnv, token: string, n: bigint): void => env.persistent.set(totalAllocationKey(token), i128(n));
+export { readTotalAllocation, reduceTotalAllocation, writeTotalAllocation } from '../shared/total-allocation';
 
 const allocationKey = (a: string, token: string) => dataKey('Allocation', addr(a), addr(token));
 export const readAllocation = (env: ContractEnv, a: string, token: string): bigint => {
@@ -85,6 +86,7 @@ export const readAllocation = (env: ContractEnv, a: string, token: string): bigi
   return v ? asI128(v) : 0n;
 };
 export const writeAllocation = (env: ContractEnv, a: string, token: string, n: bigint): void => env.persistent.set(allocationKey(a, token), i128(n));
+export const removeAllocation = (env: ContractEnv, a: string, token: string): void => env.persistent.remove(allocationKey(a, token));
 
 /** `SaleListingDataKey {seller, shares_for_sale, price_per_share, payment_token}`. */
 export interface Listing {

@@ -14,6 +14,7 @@ import {
   readNextRoundId,
   readRound,
   readTotalAllocation,
+  reduceTotalAllocation,
   V2_DEFAULT_COMMISSION_RECIPIENT,
   writeActiveRounds,
   writeClaim,
@@ -81,7 +82,7 @@ export function payClaim(env: ContractEnv, r: Round, shareholder: string, amount
   tokenClient(env, r.token).transfer(env.contractId, shareholder, amount);
   writeClaim(env, shareholder, r.id, amount);
   writeRound(env, { ...r, totalClaimed: r.totalClaimed + amount });
-  writeTotalAllocation(env, r.token, readTotalAllocation(env, r.token) - amount);
+  reduceTotalAllocation(env, r.token, amount);
   env.emit([sym('claimed'), addr(shareholder)], vec([u64(r.id), addr(r.token), i128(amount)]));
 }
 
@@ -118,12 +119,13 @@ export function reclaimExpired(env: ContractEnv, id: bigint, admin: string): big
   const unclaimed = r.totalAmount - r.totalClaimed;
   if (unclaimed <= 0n) throw HostError.contract(ERR.NothingToReclaim);
   tokenClient(env, r.token).transfer(env.contractId, admin, unclaimed);
-  writeRound(env, { ...r, totalClaimed: r.totalAmount });
+  // The round itself is left as it was (total_claimed unchanged), like reclaim.rs: only the reservation and
+  // the active-round list change (test_reclaim_partial_claimed_round snapshot).
+  reduceTotalAllocation(env, r.token, unclaimed);
   writeActiveRounds(
     env,
     readActiveRounds(env).filter((x) => x !== id),
   );
-  writeTotalAllocation(env, r.token, readTotalAllocation(env, r.token) - unclaimed);
   env.emit([sym('reclaim'), addr(r.token)], vec([u64(id), i128(unclaimed)]));
   return unclaimed;
 }

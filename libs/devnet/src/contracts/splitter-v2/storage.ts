@@ -193,12 +193,7 @@ export const readActiveRounds = (env: ContractEnv): bigint[] => {
 };
 export const writeActiveRounds = (env: ContractEnv, ids: readonly bigint[]) => env.persistent.set(ACTIVE_ROUNDS, vec(ids.map(u64)));
 
-const totalAllocationKey = (token: string) => dataKey('TotalAllocation', addr(token));
-export const readTotalAllocation = (env: ContractEnv, token: string) => {
-  const v = env.persistent.get(totalAllocationKey(token));
-  return v ? asI128(v) : 0n;
-};
-export const writeTotalAllocation = (env: ContractEnv, token: string, n: bigint) => env.persistent.set(totalAllocationKey(token), i128(n));
+export { readTotalAllocation, reduceTotalAllocation, writeTotalAllocation } from '../shared/total-allocation';
 
 const claimKey = (a: string, id: bigint) => dataKey('Claim', addr(a), u64(id));
 export const hasClaim = (env: ContractEnv, a: string, id: bigint) => env.persistent.has(claimKey(a, id));
