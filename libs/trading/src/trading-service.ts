@@ -1,6 +1,6 @@
 import type { TradeKind } from './domain/trade-kind';
 import { PrepareService, type Caller, type PrepareDeps, type PrepareResponse } from './prepare/prepare-service';
-import { SubmitService, type SubmitDeps } from './submit/submit-service';
+import { SubmitService, type SubmitDeps, type SubmitResult } from './submit/submit-service';
 
 export type TradingDeps = PrepareDeps & SubmitDeps;
 
@@ -34,7 +34,7 @@ export class TradingService {
     return this.prepare.prepareReclaim(caller, req);
   }
 
-  submit(kind: TradeKind, caller: Caller, req: { signed_xdr: string; network_id: number }): Promise<Record<string, unknown>> {
+  submit(kind: TradeKind, caller: Caller, req: { signed_xdr: string; network_id: number }): Promise<SubmitResult> {
     return this.submitter.submit(kind, caller, req);
   }
 }

@@ -1,4 +1,5 @@
-import { applyDecorators, Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { applyDecorators, Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { envelope } from '../pools/openapi-schemas';
@@ -22,13 +23,20 @@ import {
   PrepareReclaimCommand,
   SubmitSignedTradeCommand,
   type PrepareResponse,
+  type SubmitResult,
 } from '@dob/trading';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
 import { ok } from '../http/envelope';
 import { PrepareBuyDto, PrepareCancelDto, PrepareContributeDto, PrepareListDto, PrepareReclaimDto, SubmitDto } from './trading.dto';
 
 const caller = (a: AgentPrincipal) => ({ keyId: a.keyId, wallet: a.wallet });
-const submitted = (bus: CommandBus, c: SubmitSignedTradeCommand) => bus.execute<SubmitSignedTradeCommand, Record<string, unknown>>(c);
+/** Runs a submit; a replay of an earlier submit of the same envelope says so in `Idempotent-Replayed: true`. */
+async function submitted(bus: CommandBus, reply: FastifyReply, c: SubmitSignedTradeCommand) {
+  const result = await bus.execute<SubmitSignedTradeCommand, SubmitResult>(c);
+  if (result.replayed) void reply.header(REPLAYED_HEADER, 'true');
+  return ok(result.data);
+}
+const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** Refusals every prepare can give, beside the request-level ones documented for all operations. */
 function Prepare(summary: string, schema: object): MethodDecorator {
@@ -46,10 +54,23 @@ function Prepare(summary: string, schema: object): MethodDecorator {
 function Submit(summary: string, schema: object): MethodDecorator {
   return applyDecorators(
     ApiOperation({ summary }),
-    ApiOkResponse({ schema: envelope(schema, 'one') }),
+    ApiOkResponse({
+      schema: envelope(schema, 'one'),
+      description: 'The trade result. Submitting the same signed envelope again is safe: it answers the first outcome, marked `Idempotent-Replayed: true`',
+      headers: {
+        [REPLAYED_HEADER]: {
+          description: '"true" when this is the stored outcome of an earlier submit of the same envelope',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
+    }),
     ApiResponse({ status: 400, description: 'VALIDATION_ERROR (not prepared here, altered, wrong signer or network) or TRANSACTION_EXPIRED' }),
-    ApiResponse({ status: 409, description: 'CONFLICT: already submitted (the first result in details)' }),
-    ApiResponse({ status: 422, description: 'TRANSACTION_FAILED: the chain rejected it (result codes in details)' }),
+    ApiResponse({
+      status: 409,
+      description: 'CONFLICT: the transaction was submitted with other signed bytes, or its first submit is still in flight after a bounded wait (Retry-After)',
+      headers: { 'Retry-After': { description: 'Seconds before retrying (in-flight duplicates)', schema: { type: 'integer' } } },
+    }),
+    ApiResponse({ status: 422, description: 'TRANSACTION_FAILED: the chain rejected it (result codes in details); a replay answers the same' }),
     ApiResponse({ status: 503, description: 'NETWORK_UNAVAILABLE: the network RPC did not answer' }),
   );
 }
@@ -72,8 +93,8 @@ export class MarketplaceTradeController {
   @Post('submit-buy')
   @HttpCode(200)
   @Submit('Submit the signed purchase', boughtSchema)
-  async submitBuy(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
-    return ok(await submitted(this.commands, new SubmitSignedTradeCommand('buy', caller(agent), body)));
+  async submitBuy(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    return submitted(this.commands, reply, new SubmitSignedTradeCommand('buy', caller(agent), body));
   }
 
   @Post('prepare-list')
@@ -86,8 +107,8 @@ export class MarketplaceTradeController {
   @Post('submit-list')
   @HttpCode(200)
   @Submit('Submit the signed listing', listedSchema)
-  async submitList(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
-    return ok(await submitted(this.commands, new SubmitSignedTradeCommand('list', caller(agent), body)));
+  async submitList(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    return submitted(this.commands, reply, new SubmitSignedTradeCommand('list', caller(agent), body));
   }
 
   @Post('prepare-cancel')
@@ -100,8 +121,8 @@ export class MarketplaceTradeController {
   @Post('submit-cancel')
   @HttpCode(200)
   @Submit('Submit the signed cancellation', cancelledSchema)
-  async submitCancel(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
-    return ok(await submitted(this.commands, new SubmitSignedTradeCommand('cancel', caller(agent), body)));
+  async submitCancel(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    return submitted(this.commands, reply, new SubmitSignedTradeCommand('cancel', caller(agent), body));
   }
 }
 
@@ -123,8 +144,8 @@ export class CrowdfundingTradeController {
   @Post('submit-contribute')
   @HttpCode(200)
   @Submit('Submit the signed contribution', contributedSchema)
-  async submitContribute(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
-    return ok(await submitted(this.commands, new SubmitSignedTradeCommand('contribute', caller(agent), body)));
+  async submitContribute(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    return submitted(this.commands, reply, new SubmitSignedTradeCommand('contribute', caller(agent), body));
   }
 
   @Post('prepare-reclaim')
@@ -137,7 +158,7 @@ export class CrowdfundingTradeController {
   @Post('submit-reclaim')
   @HttpCode(200)
   @Submit('Submit the signed refund', reclaimedSchema)
-  async submitReclaim(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto) {
-    return ok(await submitted(this.commands, new SubmitSignedTradeCommand('reclaim', caller(agent), body)));
+  async submitReclaim(@CurrentAgent() agent: AgentPrincipal, @Body() body: SubmitDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    return submitted(this.commands, reply, new SubmitSignedTradeCommand('reclaim', caller(agent), body));
   }
 }
