@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   INSUFFICIENT_SCOPE: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** An event-feed cursor older than the feed keeps (details.oldest_cursor says where to resume). */
+  CURSOR_EXPIRED: 410,
   TRANSACTION_FAILED: 422,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
