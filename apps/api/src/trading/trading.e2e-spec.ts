@@ -88,10 +88,11 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     body?: unknown,
     key?: string,
     signal?: AbortSignal,
+    extraHeaders: Record<string, string> = {},
   ): Promise<{ status: number; body: Envelope; headers: Headers }> => {
     const res = await fetch(`${api}${path}`, {
       method,
-      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(key ? { 'x-api-key': key } : {}) },
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(key ? { 'x-api-key': key } : {}), ...extraHeaders },
       body: body ? JSON.stringify(body) : undefined,
       signal,
     });
@@ -337,16 +338,22 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     expect(stats.body.data.total_sales).toBeGreaterThanOrEqual(3);
   });
 
-  it('lists the bought shares and cancels the listing', async () => {
-    const list = await call(
-      'POST',
-      '/marketplace/prepare-list',
-      { pool_address: pool, shares_amount: 5, price_per_share: '3', payment_token: 'USDC', network_id: NET },
-      buyerKey,
-    );
-    expect(list.status).toBe(200);
-    const listed = await call('POST', '/marketplace/submit-list', { signed_xdr: signLocally(list.body.data.xdr, buyer), network_id: NET }, buyerKey);
+  it('lists the bought shares and cancels the listing (prepare and submit under an Idempotency-Key)', async () => {
+    const listBody = { pool_address: pool, shares_amount: 5, price_per_share: '3', payment_token: 'USDC', network_id: NET };
+    const key = { 'idempotency-key': `list-${Date.now()}` };
+    const list = await call('POST', '/marketplace/prepare-list', listBody, buyerKey, undefined, key);
+    expect([list.status, list.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    // The same key and body: the same prepared transaction, marked a replay; the same key with another body: 422.
+    const again = await call('POST', '/marketplace/prepare-list', listBody, buyerKey, undefined, key);
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.data.xdr]).toEqual([200, 'true', list.body.data.xdr]);
+    const other = await call('POST', '/marketplace/prepare-list', { ...listBody, shares_amount: 4 }, buyerKey, undefined, key);
+    expect([other.status, other.body.error?.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    const submitKey = { 'idempotency-key': `submit-list-${Date.now()}` };
+    const signedList = { signed_xdr: signLocally(list.body.data.xdr, buyer), network_id: NET };
+    const listed = await call('POST', '/marketplace/submit-list', signedList, buyerKey, undefined, submitKey);
     expect(listed.status).toBe(200);
+    const relisted = await call('POST', '/marketplace/submit-list', signedList, buyerKey, undefined, submitKey);
+    expect([relisted.status, relisted.headers.get('idempotent-replayed'), relisted.body.data]).toEqual([200, 'true', listed.body.data]);
     const sale = listed.body.data.sale_address as string;
     const cancel = await eventually('own listing cancellable', async () => {
       const r = await call('POST', '/marketplace/prepare-cancel', { listing_id: sale, network_id: NET }, buyerKey);

@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   /** An event-feed cursor older than the feed keeps (details.oldest_cursor says where to resume). */
   CURSOR_EXPIRED: 410,
   TRANSACTION_FAILED: 422,
+  /** An Idempotency-Key sent again with another request (IETF draft-ietf-httpapi-idempotency-key-header). */
+  IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
   NETWORK_UNAVAILABLE: 503,

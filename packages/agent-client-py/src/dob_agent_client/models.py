@@ -1813,6 +1813,11 @@ class ApiAgentMarketplacePrepareBuyPostResponse9(BaseModel):
     error: Error
 
 
+class ApiAgentMarketplacePrepareBuyPostResponse10(BaseModel):
+    success: Success
+    error: Error
+
+
 class Data17(BaseModel):
     transaction_hash: str
     listing_id: str
@@ -1953,6 +1958,11 @@ class ApiAgentMarketplacePrepareListPostResponse9(BaseModel):
     error: Error
 
 
+class ApiAgentMarketplacePrepareListPostResponse10(BaseModel):
+    success: Success
+    error: Error
+
+
 class Data19(BaseModel):
     transaction_hash: str
     sale_address: str
@@ -2079,6 +2089,11 @@ class ApiAgentMarketplacePrepareCancelPostResponse8(BaseModel):
 
 
 class ApiAgentMarketplacePrepareCancelPostResponse9(BaseModel):
+    success: Success
+    error: Error
+
+
+class ApiAgentMarketplacePrepareCancelPostResponse10(BaseModel):
     success: Success
     error: Error
 
@@ -2225,6 +2240,11 @@ class ApiAgentCrowdfundingPrepareContributePostResponse9(BaseModel):
     error: Error
 
 
+class ApiAgentCrowdfundingPrepareContributePostResponse10(BaseModel):
+    success: Success
+    error: Error
+
+
 class Data23(BaseModel):
     transaction_hash: str
     pool_address: str
@@ -2363,6 +2383,11 @@ class ApiAgentCrowdfundingPrepareReclaimPostResponse8(BaseModel):
 
 
 class ApiAgentCrowdfundingPrepareReclaimPostResponse9(BaseModel):
+    success: Success
+    error: Error
+
+
+class ApiAgentCrowdfundingPrepareReclaimPostResponse10(BaseModel):
     success: Success
     error: Error
 

@@ -5539,7 +5539,10 @@ export interface operations {
     MarketplaceTradeController_prepareBuy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5551,6 +5554,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description "true" when this answers an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5674,7 +5679,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: the listing is no longer active */
+            /** @description CONFLICT: the listing is no longer active, or a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5720,6 +5725,28 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED (simulation failed) or IDEMPOTENCY_KEY_REUSED (the key was used with another request) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5789,7 +5816,10 @@ export interface operations {
     MarketplaceTradeController_submitBuy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5959,7 +5989,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details); a replay answers the same */
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details; a replay answers the same), or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6030,7 +6060,10 @@ export interface operations {
     MarketplaceTradeController_prepareList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6042,6 +6075,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description "true" when this answers an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6164,7 +6199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: the listing is no longer active */
+            /** @description CONFLICT: the listing is no longer active, or a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6210,6 +6245,28 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED (simulation failed) or IDEMPOTENCY_KEY_REUSED (the key was used with another request) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6279,7 +6336,10 @@ export interface operations {
     MarketplaceTradeController_submitList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6450,7 +6510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details); a replay answers the same */
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details; a replay answers the same), or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6521,7 +6581,10 @@ export interface operations {
     MarketplaceTradeController_prepareCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6533,6 +6596,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description "true" when this answers an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6644,7 +6709,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: the listing is no longer active */
+            /** @description CONFLICT: the listing is no longer active, or a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6690,6 +6755,28 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED (simulation failed) or IDEMPOTENCY_KEY_REUSED (the key was used with another request) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6759,7 +6846,10 @@ export interface operations {
     MarketplaceTradeController_submitCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6923,7 +7013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details); a replay answers the same */
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details; a replay answers the same), or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6994,7 +7084,10 @@ export interface operations {
     CrowdfundingTradeController_prepareContribute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7006,6 +7099,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description "true" when this answers an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7138,7 +7233,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: the listing is no longer active */
+            /** @description CONFLICT: the listing is no longer active, or a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7184,6 +7279,28 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED (simulation failed) or IDEMPOTENCY_KEY_REUSED (the key was used with another request) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7253,7 +7370,10 @@ export interface operations {
     CrowdfundingTradeController_submitContribute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7429,7 +7549,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details); a replay answers the same */
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details; a replay answers the same), or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7500,7 +7620,10 @@ export interface operations {
     CrowdfundingTradeController_prepareReclaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7512,6 +7635,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description "true" when this answers an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7630,7 +7755,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: the listing is no longer active */
+            /** @description CONFLICT: the listing is no longer active, or a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7676,6 +7801,28 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED (simulation failed) or IDEMPOTENCY_KEY_REUSED (the key was used with another request) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7745,7 +7892,10 @@ export interface operations {
     CrowdfundingTradeController_submitReclaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7915,7 +8065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details); a replay answers the same */
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details; a replay answers the same), or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     [name: string]: unknown;
