@@ -12,6 +12,7 @@ import {
   submitTrade,
   unwrap,
   type AgentClient,
+  type FeedEvent,
 } from '@dobprotocol/agent-client';
 import { startSystem, type RunningSystem } from '../apps/all/src/system';
 import { settled } from './system-waits';
@@ -60,10 +61,23 @@ describe('agent client on the running system', () => {
     }
   });
 
-  it('buys one share: prepare → sign locally → submit, and the chain has the transaction', async () => {
+  it('buys one share: prepare → sign locally → submit (its answer lost once and resent), then follows the sale on the event feed', async () => {
     const buyer = Keypair.random();
     await fund(buyer);
-    const agent = client();
+    // The first submit reaches the API, but its answer never reaches the agent (a dropped connection).
+    let dropNextSubmit = true;
+    const agent = createAgentClient({
+      baseUrl: system.apiUrl,
+      retry: { retries: 0 },
+      fetch: async (request) => {
+        const response = await globalThis.fetch(request);
+        if (dropNextSubmit && request.url.endsWith('/submit-buy')) {
+          dropNextSubmit = false;
+          throw new TypeError('fetch failed: the connection was reset');
+        }
+        return response;
+      },
+    });
     await registerAgent(agent, buyer, { label: 'client buyer' });
     const listings = await unwrap(agent.api.GET('/api/agent/marketplace/listings', { params: { query: { network_id: NET, sort: 'price_asc', limit: 1 } } }));
     const listing = listings.data![0];
@@ -73,15 +87,27 @@ describe('agent client on the running system', () => {
     expect(prepared.details).toMatchObject({ listing_id: listing.sale_address, shares: 1, price_per_share: listing.price_per_share });
     expect(prepared.networkPassphrase).toBe(system.networkPassphrase);
     const signed = signPreparedTrade(prepared, buyer);
-    const result = await submitTrade(agent, 'buy', signed, NET);
+    const result = await submitTrade(agent, 'buy', signed, NET, { backoffMs: 10 });
+    expect(dropNextSubmit).toBe(false);
     expect(result.data).toMatchObject({ listing_id: listing.sale_address, shares_bought: 1, total_cost: prepared.details.total_cost });
     expect(result.data.transaction_hash).toBe(prepared.hash);
     expect((await new rpc.Server(system.rpcUrl, { allowHttp: true }).getTransaction(prepared.hash)).status).toBe('SUCCESS');
 
-    // The same signed envelope again: the API refuses a replay with CONFLICT, thrown as a typed error.
-    const replay = await submitTrade(agent, 'buy', signed, NET).catch((e: unknown) => e);
-    expect(replay).toBeInstanceOf(AgentApiError);
-    expect(replay).toMatchObject({ code: 'CONFLICT', status: 409 });
+    // The same signed envelope again: the first result, not a second trade.
+    await expect(submitTrade(agent, 'buy', signed, NET)).resolves.toEqual(result);
+
+    // The sale on the feed, read as a stream from the beginning, filtered to this wallet's sales.
+    let sale: FeedEvent | undefined;
+    for await (const e of agent.events.stream({ types: ['marketplace_sale_completed'], mine: true, after: '-1:-1' }, { signal: AbortSignal.timeout(60_000) })) {
+      expect(e.data.buyer_address ?? e.data.seller_address).toBeDefined();
+      if (e.data.transaction_hash === prepared.hash) {
+        sale = e;
+        break;
+      }
+    }
+    expect(sale).toMatchObject({ event: 'marketplace_sale_completed', data: { buyer_address: buyer.publicKey(), shares: 1 } });
+    const page = await agent.events.page({ types: ['marketplace_sale_completed'], mine: true });
+    expect(page?.events.map((e) => e.id)).toContain(sale!.id);
   });
 
   it('throws typed errors carrying the envelope code', async () => {

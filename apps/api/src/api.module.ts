@@ -10,6 +10,7 @@ import { webhookApiParts } from './webhooks/webhooks.module-parts';
 import type { TradingService } from '@dob/trading';
 import { tradingModuleParts } from './trading';
 import { BusBindings, MESSAGE_BINDINGS } from './cqrs/bus-bindings';
+import { eventFeedApiParts, type EventFeedDependencies } from './events/events.module-parts';
 
 /**
  * What the API needs from the process that hosts it. The all-in-one entry and the standalone API main build these
@@ -25,6 +26,8 @@ export interface ApiDependencies {
   readonly webhooks?: WebhookService;
   /** Prepare → sign → submit for marketplace and crowdfunding (new TradingService(...) from @dob/trading). */
   readonly trading?: TradingService;
+  /** The agents' event feed (pages + SSE) over the fan-out's feed table (new EventFeed(...) from @dob/webhooks). */
+  readonly events?: EventFeedDependencies;
 }
 
 @Module({})
@@ -34,12 +37,13 @@ export class ApiModule {
     const read = readApiParts(deps.read);
     const webhooks = webhookApiParts(deps.webhooks);
     const trading = tradingModuleParts(deps.trading);
+    const events = eventFeedApiParts(deps.events);
     // Controllers turn HTTP into commands and queries; the buses carry them to the libs' handlers (cqrs/bus-bindings.ts).
-    const bindings = [...auth.bindings, ...read.bindings, ...webhooks.bindings, ...trading.bindings];
+    const bindings = [...auth.bindings, ...read.bindings, ...webhooks.bindings, ...trading.bindings, ...events.bindings];
     return {
       module: ApiModule,
       imports: [CqrsModule.forRoot()],
-      controllers: [HealthController, ...auth.controllers, ...read.controllers, ...webhooks.controllers, ...trading.controllers],
+      controllers: [HealthController, ...auth.controllers, ...read.controllers, ...webhooks.controllers, ...trading.controllers, ...events.controllers],
       providers: [
         { provide: HealthRegistry, useValue: deps.health },
         { provide: MESSAGE_BINDINGS, useValue: bindings },
@@ -48,6 +52,7 @@ export class ApiModule {
         ...read.providers,
         ...webhooks.providers,
         ...trading.providers,
+        ...events.providers,
       ],
     };
   }

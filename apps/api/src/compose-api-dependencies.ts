@@ -3,7 +3,7 @@ import { RedisRateLimiter } from '@dob/rate-limit';
 import { createReadQueries, type ReadModelStorage, type TokenInfo } from '@dob/read-models';
 import { checkSecretFingerprint, readOrCreateSecretFile, type HealthRegistry, type Storage } from '@dob/runtime';
 import { createTradingService, type StellarNetwork } from '@dob/trading';
-import type { WebhookService } from '@dob/webhooks';
+import { EventFeed, migrateWebhooks, type WebhookService } from '@dob/webhooks';
 import type { ApiDependencies } from './api.module';
 import { createApiAuth } from './auth';
 
@@ -46,9 +46,13 @@ export async function composeApiDependencies(o: ApiCompositionOptions): Promise<
     jwt: { secret: jwtSecret },
   });
   const trading = await createTradingService({ db: o.storage.db, networks: o.networks, readModels: o.readModels.reader });
+  // The feed table is written by the notifier's fan-out; the API may start first, so it creates it too (idempotent).
+  await migrateWebhooks(o.storage.db);
+  const feed = new EventFeed({ db: o.storage.db, eventStore: o.storage.eventStore });
   return {
-    deps: { health: o.health, auth, read, trading, webhooks: o.webhooks },
+    deps: { health: o.health, auth, read, trading, webhooks: o.webhooks, events: { feed } },
     close: async () => {
+      await feed.close();
       await auth.close();
       await readCache.close();
     },

@@ -100,6 +100,7 @@ describe('MCP server on the running system', () => {
         'search_listings',
         'get_pool_market_stats',
         'get_portfolio_holdings',
+        'get_events_after',
         'prepare_buy',
         'prepare_list',
         'prepare_cancel',

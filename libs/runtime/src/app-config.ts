@@ -158,6 +158,11 @@ export const configVariables = {
   WEBHOOK_CONCURRENCY: v(z.coerce.number().int().min(1).max(256).default(16), ['all', 'notifier'], 'deliveries in flight'),
   WEBHOOK_LEASE_MS: v(z.coerce.number().int().min(100).default(30_000), ['all', 'notifier'], 'delivery lease (above the 10 s send timeout)'),
   WEBHOOK_POLL_MS: v(z.coerce.number().int().min(5).default(1000), ['all', 'notifier'], 'longest idle sleep of the delivery worker'),
+  AGENT_FEED_RETENTION_DAYS: v(
+    z.coerce.number().int().min(1).max(3650).default(30),
+    ['all', 'notifier'],
+    "days the agents' event feed keeps (older cursors get 410 CURSOR_EXPIRED)",
+  ),
 
   LEASE_DURATION_MS: v(
     z.coerce.number().int().min(500).max(600_000).default(5_000),

@@ -1,7 +1,9 @@
 import { createSqlReadModelReader, type ReadModelReader } from '@dob/read-models';
 import type { SqlDatabase } from '@dob/sql';
 import { ReadModelListingLookup, ReadModelPoolLookup } from './adapters/read-model-lookups';
+import { SqlIdempotencyRecords } from './adapters/sql-idempotency-records';
 import { SqlPreparedTransactions } from './adapters/sql-prepared-transactions';
+import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { StellarRpcGateway } from './adapters/stellar-rpc-gateway';
 import { StellarNetworks, type StellarNetwork } from './networks/stellar-networks';
 import { TradingService } from './trading-service';
@@ -27,5 +29,6 @@ export async function createTradingService(options: CreateTradingOptions): Promi
     prepared: await SqlPreparedTransactions.open(options.db),
     clock: options.clock,
     pollIntervalMs: options.pollIntervalMs,
+    idempotency: new IdempotentRequests({ records: await SqlIdempotencyRecords.open(options.db), clock: options.clock }),
   });
 }

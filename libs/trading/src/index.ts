@@ -20,3 +20,6 @@ export * from './adapters/stellar-rpc-gateway';
 export * from './adapters/sql-prepared-transactions';
 export * from './adapters/read-model-lookups';
 export * from './create-trading';
+export * from './idempotency/idempotent-requests';
+export * from './ports/idempotency-records.port';
+export * from './adapters/sql-idempotency-records';

@@ -1,15 +1,19 @@
 import type { TradeKind } from './domain/trade-kind';
+import type { IdempotentRequests } from './idempotency/idempotent-requests';
 import { PrepareService, type Caller, type PrepareDeps, type PrepareResponse } from './prepare/prepare-service';
-import { SubmitService, type SubmitDeps } from './submit/submit-service';
+import { SubmitService, type SubmitDeps, type SubmitResult } from './submit/submit-service';
 
-export type TradingDeps = PrepareDeps & SubmitDeps;
+export type TradingDeps = PrepareDeps & SubmitDeps & { readonly idempotency?: IdempotentRequests };
 
 /** The trading use cases the API calls: five prepares and one submit per flow. */
 export class TradingService {
   readonly prepare: PrepareService;
   private readonly submitter: SubmitService;
+  /** The Idempotency-Key memory of prepare-* and submit-* (absent: the header is not honoured). */
+  readonly idempotency: IdempotentRequests | undefined;
 
   constructor(deps: TradingDeps) {
+    this.idempotency = deps.idempotency;
     this.prepare = new PrepareService(deps);
     this.submitter = new SubmitService(deps);
   }
@@ -34,7 +38,7 @@ export class TradingService {
     return this.prepare.prepareReclaim(caller, req);
   }
 
-  submit(kind: TradeKind, caller: Caller, req: { signed_xdr: string; network_id: number }): Promise<Record<string, unknown>> {
+  submit(kind: TradeKind, caller: Caller, req: { signed_xdr: string; network_id: number }): Promise<SubmitResult> {
     return this.submitter.submit(kind, caller, req);
   }
 }

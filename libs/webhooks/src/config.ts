@@ -8,7 +8,14 @@ import { loadOrCreateKeyFile, parseSecretKey } from './secrets/secret-box';
 /** The WEBHOOK_* variables of the app configuration (libs/runtime app-config.ts validates them). */
 export type WebhookConfig = Pick<
   AppConfig,
-  'WEBHOOK_SECRET_KEY' | 'WEBHOOK_SSRF_ALLOW' | 'WEBHOOK_CA_FILE' | 'WEBHOOK_RETRY_SCHEDULE_MS' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_LEASE_MS' | 'WEBHOOK_POLL_MS'
+  | 'WEBHOOK_SECRET_KEY'
+  | 'WEBHOOK_SSRF_ALLOW'
+  | 'WEBHOOK_CA_FILE'
+  | 'WEBHOOK_RETRY_SCHEDULE_MS'
+  | 'WEBHOOK_CONCURRENCY'
+  | 'WEBHOOK_LEASE_MS'
+  | 'WEBHOOK_POLL_MS'
+  | 'AGENT_FEED_RETENTION_DAYS'
 >;
 
 export interface WebhookSettings {
@@ -19,6 +26,8 @@ export interface WebhookSettings {
   readonly concurrency: number;
   readonly leaseMs: number;
   readonly pollIntervalMs: number;
+  /** Days the agents' event feed keeps (the notifier prunes older entries hourly). */
+  readonly feedRetentionDays: number;
 }
 
 /**
@@ -36,5 +45,6 @@ export function webhookSettings(c: WebhookConfig, dataDir: string): WebhookSetti
     concurrency: c.WEBHOOK_CONCURRENCY,
     leaseMs: c.WEBHOOK_LEASE_MS,
     pollIntervalMs: c.WEBHOOK_POLL_MS,
+    feedRetentionDays: c.AGENT_FEED_RETENTION_DAYS,
   };
 }

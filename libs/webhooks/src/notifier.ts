@@ -8,6 +8,7 @@ import type { FailureReason } from './delivery/failure-reason';
 import { createHttpsSender, type SendResult, type WebhookSender } from './delivery/https-sender';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './delivery/retry-schedule';
 import { createFanoutProjection, DELIVERIES_CHANNEL } from './fanout/fanout.projection';
+import { SqlFeedLog } from './feed/feed-log';
 import type { KnownToken } from './fanout/fanout-lookups';
 import { WebhookService } from './management/webhook-service';
 import { createSecretBox, type SecretBox } from './secrets/secret-box';
@@ -16,6 +17,9 @@ import { DestinationGuard, type ResolveAll } from './ssrf/destination-guard';
 import { SqlDeliveryQueue } from './store/delivery-queue';
 import { migrateWebhooks } from './store/migrations';
 import { SqlWebhookStore } from './store/webhook-store';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 export interface WebhookComponentsOptions {
   readonly db: SqlDatabase;
@@ -94,6 +98,8 @@ export interface NotifierOptions extends WebhookComponentsOptions {
   readonly concurrency?: number;
   readonly leaseMs?: number;
   readonly pollIntervalMs?: number;
+  /** Days the agents' event feed keeps; pruned at start and hourly (default 30). */
+  readonly feedRetentionDays?: number;
   readonly log?: (line: string) => void;
   /** Several notifiers: the fan-out runs in the one holding its lease (fenced commits); every one delivers. */
   readonly leases?: LeaseKeeper;
@@ -167,14 +173,25 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
     log: o.log,
   });
   let unlisten: (() => Promise<void>) | undefined;
+  const feed = new SqlFeedLog(o.db);
+  const now = o.now ?? (() => new Date());
+  const pruneFeed = () =>
+    feed
+      .prune(new Date(now().getTime() - (o.feedRetentionDays ?? 30) * DAY_MS))
+      .catch((e: unknown) => o.log?.(`event feed prune failed: ${(e as Error)?.message ?? String(e)}`));
+  let pruning: NodeJS.Timeout | undefined;
   return {
     components,
     async start() {
       unlisten = await o.db.listen(DELIVERIES_CHANNEL, () => worker.wake());
       await runner.start();
       worker.start();
+      await pruneFeed();
+      pruning = setInterval(() => void pruneFeed(), HOUR_MS);
+      pruning.unref();
     },
     async stop() {
+      clearInterval(pruning);
       await runner.stop();
       await worker.stop();
       await unlisten?.();

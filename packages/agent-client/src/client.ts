@@ -1,5 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/openapi';
+import { eventsPage, streamEvents, type EventFilter, type FeedEvent, type StreamOptions } from './events';
 import { retryingFetch, type RetryOptions } from './retry';
 
 export interface AgentClientOptions {
@@ -18,6 +19,13 @@ export interface AgentClient {
   readonly baseUrl: string;
   apiKey(): string | undefined;
   setApiKey(key: string | undefined): void;
+  /** The fetch every request goes through (429/503 retried). */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** The event feed: `for await (const e of client.events.stream({ types: [...] }))` resumes by itself. */
+  readonly events: {
+    page(filter?: EventFilter & { limit?: number }): ReturnType<typeof eventsPage>;
+    stream(filter?: EventFilter, options?: StreamOptions): AsyncGenerator<FeedEvent>;
+  };
 }
 
 /** The generated paths carry the `/api/agent` prefix themselves, so the client's base is the bare origin. */
@@ -33,19 +41,26 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   let key = options.apiKey;
   const base = origin(options.baseUrl);
   const inner = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  const api = createClient<paths>({ baseUrl: base, fetch: retryingFetch(inner, options.retry) });
+  const fetch = retryingFetch(inner, options.retry);
+  const api = createClient<paths>({ baseUrl: base, fetch });
   api.use({
     onRequest({ request }) {
       if (key && !request.headers.has('x-api-key')) request.headers.set('x-api-key', key);
       return request;
     },
   });
-  return {
+  const client: AgentClient = {
     api,
     baseUrl: base,
+    fetch,
     apiKey: () => key,
     setApiKey: (next) => {
       key = next;
     },
+    events: {
+      page: (filter) => eventsPage(client, filter),
+      stream: (filter, streamOptions) => streamEvents(client, filter, streamOptions),
+    },
   };
+  return client;
 }

@@ -1,5 +1,6 @@
 export { createAgentClient, type AgentClient, type AgentClientOptions } from './client';
 export { AgentApiError, isAgentApiError, unwrap, type AgentErrorCode, type KnownAgentErrorCode } from './errors';
+export { eventsPage, streamEvents, type EventFilter, type FeedEvent, type StreamOptions } from './events';
 export { retryingFetch, retryAfterMs, type RetryOptions } from './retry';
 export { registerAgent, signChallenge, type ChallengeSignature, type RegisteredAgent } from './auth';
 export {
@@ -9,6 +10,7 @@ export {
   signPreparedTrade,
   submitTrade,
   trade,
+  type SubmitRetryOptions,
   type PrepareRequest,
   type PreparedTrade,
   type SubmitResponse,

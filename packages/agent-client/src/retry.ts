@@ -24,8 +24,8 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 /**
  * A fetch that retries 429 RATE_LIMIT_EXCEEDED and 503 NETWORK_UNAVAILABLE, waiting what Retry-After says.
  * Both are safe to resend for every route of this API: a 429 is refused by the request gate before any handler
- * runs, and submits are idempotent by transaction hash (a resend of a sent transaction looks it up rather than
- * sending it twice, and a finished one answers 409 with its first result). Other statuses are returned as they are.
+ * runs, and submits are idempotent (the same signed envelope again answers the first outcome, marked
+ * `Idempotent-Replayed: true`, and is never sent to the network twice). Other statuses are returned as they are.
  */
 export function retryingFetch(inner: (request: Request) => Promise<Response>, options: RetryOptions = {}): (request: Request) => Promise<Response> {
   const retries = options.retries ?? 3;

@@ -1,6 +1,6 @@
 import { FeeBumpTransaction, TransactionBuilder, type Keypair } from '@stellar/stellar-sdk';
 import type { AgentClient } from './client';
-import { unwrap } from './errors';
+import { isAgentApiError, unwrap } from './errors';
 import type { paths } from './generated/openapi';
 import { requireObject, requireString } from './shape';
 
@@ -40,9 +40,38 @@ export interface PreparedTrade<K extends TradeKind = TradeKind> {
 }
 
 /** One POST for every kind: the route is chosen at run time, its body type was checked by the caller's signature. */
-function post(client: AgentClient, path: string, body: unknown): Promise<unknown> {
-  const untyped = client.api.POST as unknown as (path: string, init: { body: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-  return unwrap(untyped(path, { body }));
+function post(client: AgentClient, path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
+  const untyped = client.api.POST as unknown as (
+    path: string,
+    init: { body: unknown; signal?: AbortSignal },
+  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  return unwrap(untyped(path, { body, ...(signal ? { signal } : {}) }));
+}
+
+export interface SubmitRetryOptions {
+  /** Resends after the first attempt (default 4). */
+  readonly retries?: number;
+  /** One attempt longer than this is abandoned and resent (default 60 s: a submit waits for its ledger). */
+  readonly timeoutMs?: number;
+  /** First wait after a network error or timeout, doubled each time (default 1 s). */
+  readonly backoffMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * How long to wait before resending a submit that failed this way, or undefined when it must not be resent. Safe
+ * because submits are idempotent (docs/trading.md): the same signed envelope again answers the first outcome
+ * (`Idempotent-Replayed: true`) and is never sent to the network twice.
+ */
+function submitRetryWait(e: unknown, attempt: number, o: Required<Omit<SubmitRetryOptions, 'sleep'>>): number | undefined {
+  if (attempt >= o.retries) return undefined;
+  // A duplicate that found the first submit still in flight: come back when it says.
+  if (isAgentApiError(e, 'CONFLICT') && e.details?.state === 'submitting') return (e.retryAfterSeconds ?? 1) * 1000;
+  if (isAgentApiError(e)) return undefined;
+  // fetch's network failures are TypeErrors; our own timeout aborts with TimeoutError.
+  const name = (e as Error | undefined)?.name;
+  if (e instanceof TypeError || name === 'TimeoutError' || name === 'AbortError') return o.backoffMs * 2 ** attempt;
+  return undefined;
 }
 
 export async function prepareTrade<K extends TradeKind>(client: AgentClient, kind: K, body: PrepareRequest<K>): Promise<PreparedTrade<K>> {
@@ -72,8 +101,26 @@ export function signPreparedTrade(prepared: Pick<PreparedTrade, 'xdr' | 'network
   return tx.toXDR();
 }
 
-export async function submitTrade<K extends TradeKind>(client: AgentClient, kind: K, signedXdr: string, networkId: number): Promise<SubmitResponse<K>> {
-  return (await post(client, TRADE_ROUTES[kind].submit, { signed_xdr: signedXdr, network_id: networkId })) as SubmitResponse<K>;
+/** Submits a signed envelope; a lost answer (network error, timeout) is resent — the API answers the first outcome. */
+export async function submitTrade<K extends TradeKind>(
+  client: AgentClient,
+  kind: K,
+  signedXdr: string,
+  networkId: number,
+  retry: SubmitRetryOptions = {},
+): Promise<SubmitResponse<K>> {
+  const o = { retries: retry.retries ?? 4, timeoutMs: retry.timeoutMs ?? 60_000, backoffMs: retry.backoffMs ?? 1000 };
+  const sleep = retry.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const body = { signed_xdr: signedXdr, network_id: networkId };
+      return (await post(client, TRADE_ROUTES[kind].submit, body, AbortSignal.timeout(o.timeoutMs))) as SubmitResponse<K>;
+    } catch (e) {
+      const wait = submitRetryWait(e, attempt, o);
+      if (wait === undefined) throw e;
+      await sleep(wait);
+    }
+  }
 }
 
 /** prepare → sign locally → submit, for agents that do not need to look at the prepared transaction first. */

@@ -18,6 +18,9 @@ export class EnvelopeErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest | undefined>();
     const { status, body } = this.toEnvelope(exception, request);
+    // A refusal that says when to come back (a submit still in flight) says it in the standard header too.
+    const retryAfter = exception instanceof AppError ? exception.details?.retry_after_seconds : undefined;
+    if (typeof retryAfter === 'number') void reply.header('Retry-After', String(retryAfter));
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 

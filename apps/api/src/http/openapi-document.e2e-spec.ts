@@ -35,19 +35,27 @@ describe('the OpenAPI document', () => {
       'POST /api/agent/marketplace/submit-buy',
       'POST /api/agent/webhooks',
       'DELETE /api/agent/auth/keys/{keyId}',
+      'GET /api/agent/events',
+      'GET /api/agent/events/stream',
     ]) {
       expect(ids).toContain(id);
     }
   });
 
-  it('documents a JSON body schema for every response of every operation, a success among them', () => {
+  it('documents a JSON body schema for every response of every operation, a success among them (the event stream: text/event-stream)', () => {
     const missing: string[] = [];
+    const streams: string[] = [];
     for (const { id, op } of operations()) {
       const statuses = Object.keys(op.responses);
       if (!statuses.some((s) => s.startsWith('2'))) missing.push(`${id}: no 2xx`);
-      for (const status of statuses) if (!op.responses[status]!.content?.['application/json']?.schema) missing.push(`${id} ${status}: no schema`);
+      for (const status of statuses) {
+        const content = op.responses[status]!.content;
+        if (content?.['text/event-stream']?.schema) streams.push(`${id} ${status}`);
+        else if (!content?.['application/json']?.schema) missing.push(`${id} ${status}: no schema`);
+      }
     }
     expect(missing).toEqual([]);
+    expect(streams).toEqual(['GET /api/agent/events/stream 200']);
   });
 
   it('documents the refusals of the request layer: 429 everywhere, 400 with inputs, 401/403 with a key, 413/415 with a body', () => {

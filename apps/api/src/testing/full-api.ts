@@ -5,7 +5,7 @@ import { createReadQueries } from '@dob/read-models';
 import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
 import { createTradingService } from '@dob/trading';
-import { createWebhookComponents, type WebhookComponents } from '@dob/webhooks';
+import { createWebhookComponents, EventFeed, type WebhookComponents } from '@dob/webhooks';
 import { accountKeypair } from '../../../../libs/read-models/src/testing/chain-scenario';
 import { startReadModels, type ReadModelHarness } from '../../../../libs/read-models/src/testing/read-model-harness';
 import { createApiAuth } from '../auth';
@@ -30,8 +30,9 @@ export async function startFullApi(): Promise<FullApi> {
   const auth = await createApiAuth({ db, events: h.store, jwt: { secret: 'full-api-test-secret-0123456789abcdef' }, ipRateLimitRpm: 100_000 });
   const webhooks: WebhookComponents = await createWebhookComponents({ db, secretKey: randomBytes(32) });
   const trading = await createTradingService({ db, networks: [] });
+  const feed = new EventFeed({ db, eventStore: h.store });
   const app = await createApiApp(
-    { health: new HealthRegistry(), auth, read: { queries: createReadQueries({ db }) }, webhooks: webhooks.service, trading },
+    { health: new HealthRegistry(), auth, read: { queries: createReadQueries({ db }) }, webhooks: webhooks.service, trading, events: { feed } },
     { logger: false },
   );
   await app.listen(0, '127.0.0.1');
@@ -44,6 +45,7 @@ export async function startFullApi(): Promise<FullApi> {
     key: created.key,
     async close() {
       await app.close();
+      await feed.close();
       webhooks.close();
       await auth.close();
       await h.close();

@@ -12,6 +12,7 @@ import {
   PrepareReclaimHandler,
   SubmitSignedTradeCommand,
   SubmitSignedTradeHandler,
+  IdempotentRequests,
   type TradingService,
 } from '@dob/trading';
 import { command, type MessageBinding } from '../cqrs/message-bindings';
@@ -24,7 +25,7 @@ export function tradingModuleParts(trading: TradingService | undefined): { contr
   if (!trading) return { controllers: [], providers: [], bindings: [] };
   return {
     controllers: [MarketplaceTradeController, CrowdfundingTradeController],
-    providers: [],
+    providers: trading.idempotency ? [{ provide: IdempotentRequests, useValue: trading.idempotency }] : [],
     bindings: [
       command(PrepareBuyCommand, new PrepareBuyHandler(trading)),
       command(PrepareListCommand, new PrepareListHandler(trading)),

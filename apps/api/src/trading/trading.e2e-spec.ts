@@ -82,13 +82,21 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
   });
 
   // ---- an agent: only the SDK and HTTP ----
-  const call = async (method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: Envelope }> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    key?: string,
+    signal?: AbortSignal,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ status: number; body: Envelope; headers: Headers }> => {
     const res = await fetch(`${api}${path}`, {
       method,
-      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(key ? { 'x-api-key': key } : {}) },
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(key ? { 'x-api-key': key } : {}), ...extraHeaders },
       body: body ? JSON.stringify(body) : undefined,
+      signal,
     });
-    return { status: res.status, body: (await res.json()) as Envelope };
+    return { status: res.status, body: (await res.json()) as Envelope, headers: res.headers };
   };
 
   async function register(kp: Keypair): Promise<string> {
@@ -230,7 +238,7 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     expect([overHeld.status, overHeld.body.error?.message]).toEqual([400, expect.stringMatching(/holds 0 shares/)]);
   });
 
-  it('buys part of the listing; tampered, foreign-signed, foreign-network, unprepared, expired and replayed envelopes are refused and never sent', async () => {
+  it('buys part of the listing; tampered, foreign-signed, foreign-network, unprepared, and expired envelopes are refused and never sent; a retry after a dropped connection replays the one trade', async () => {
     const prepared = await call('POST', '/marketplace/prepare-buy', { listing_id: saleAddress, amount: 10, network_id: NET }, buyerKey);
     expect(prepared.status).toBe(200);
     expect(prepared.body.data.transaction_details).toEqual({
@@ -284,17 +292,39 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     expect(stale.status).toBe(200);
     await refused(signLocally(stale.body.data.xdr, buyer), 400, 'TRANSACTION_EXPIRED');
 
+    // The first submit is sent, then its connection dropped while the trade is in flight (the claim is taken): the
+    // client never sees the answer and retries — twice at once. Both retries wait for the first outcome.
     const signed = signLocally(xdrText, buyer);
-    const ok = await call('POST', '/marketplace/submit-buy', { signed_xdr: signed, network_id: NET }, buyerKey);
-    expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ listing_id: saleAddress, shares_bought: 10, total_cost: '25.00', payment_token: 'USDC' });
+    const seqBeforeBuy = await sequenceOf(buyer.publicKey());
+    const dropped = new AbortController();
+    const lost = call('POST', '/marketplace/submit-buy', { signed_xdr: signed, network_id: NET }, buyerKey, dropped.signal).catch((e: Error) => e);
+    const stateOf = async () =>
+      (await db.query<{ state: string }>(`SELECT state FROM trading_prepared_transactions WHERE hash = $1`, [hashOf(signed)])).rows[0]?.state;
+    for (const until = Date.now() + 30_000; (await stateOf()) === 'prepared' && Date.now() < until;) await new Promise((r) => setTimeout(r, 5));
+    expect(await stateOf()).toBe('submitting');
+    dropped.abort();
+    expect(await lost).toMatchObject({ name: 'AbortError' });
+    const retries = await Promise.all([1, 2].map(() => call('POST', '/marketplace/submit-buy', { signed_xdr: signed, network_id: NET }, buyerKey)));
+    for (const r of retries) {
+      expect(r.status).toBe(200);
+      expect(r.headers.get('idempotent-replayed')).toBe('true');
+      expect(r.body.data).toMatchObject({ listing_id: saleAddress, shares_bought: 10, total_cost: '25.00', payment_token: 'USDC' });
+    }
+    const ok = retries[0]!;
+    expect(retries[1]!.body.data).toEqual(ok.body.data);
     expect((await server.getTransaction(ok.body.data.transaction_hash)).status).toBe('SUCCESS');
+    // One trade on chain: the buyer's sequence moved once.
+    expect(await sequenceOf(buyer.publicKey())).toBe((BigInt(seqBeforeBuy) + 1n).toString());
 
-    // Replay: refused with CONFLICT, the first result alongside, and nothing sent again.
+    // A later replay: the same answer again, nothing sent; other signed bytes for that transaction are refused.
     const seqAfter = await sequenceOf(buyer.publicKey());
     const replay = await call('POST', '/marketplace/submit-buy', { signed_xdr: signed, network_id: NET }, buyerKey);
-    expect([replay.status, replay.body.error?.code]).toEqual([409, 'CONFLICT']);
-    expect(replay.body.error?.details?.first_result).toEqual(ok.body.data);
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(replay.body.data).toEqual(ok.body.data);
+    const doubleSigned = TransactionBuilder.fromXDR(signed, devnet.networkPassphrase) as Transaction;
+    doubleSigned.sign(Keypair.random());
+    const other = await call('POST', '/marketplace/submit-buy', { signed_xdr: doubleSigned.toXDR(), network_id: NET }, buyerKey);
+    expect([other.status, other.body.error?.code]).toEqual([409, 'CONFLICT']);
     expect(await sequenceOf(buyer.publicKey())).toBe(seqAfter);
 
     // The read side follows the chain: 20 shares remain, the buyer is a member with 10, one more sale in the stats.
@@ -308,16 +338,22 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
     expect(stats.body.data.total_sales).toBeGreaterThanOrEqual(3);
   });
 
-  it('lists the bought shares and cancels the listing', async () => {
-    const list = await call(
-      'POST',
-      '/marketplace/prepare-list',
-      { pool_address: pool, shares_amount: 5, price_per_share: '3', payment_token: 'USDC', network_id: NET },
-      buyerKey,
-    );
-    expect(list.status).toBe(200);
-    const listed = await call('POST', '/marketplace/submit-list', { signed_xdr: signLocally(list.body.data.xdr, buyer), network_id: NET }, buyerKey);
+  it('lists the bought shares and cancels the listing (prepare and submit under an Idempotency-Key)', async () => {
+    const listBody = { pool_address: pool, shares_amount: 5, price_per_share: '3', payment_token: 'USDC', network_id: NET };
+    const key = { 'idempotency-key': `list-${Date.now()}` };
+    const list = await call('POST', '/marketplace/prepare-list', listBody, buyerKey, undefined, key);
+    expect([list.status, list.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    // The same key and body: the same prepared transaction, marked a replay; the same key with another body: 422.
+    const again = await call('POST', '/marketplace/prepare-list', listBody, buyerKey, undefined, key);
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.data.xdr]).toEqual([200, 'true', list.body.data.xdr]);
+    const other = await call('POST', '/marketplace/prepare-list', { ...listBody, shares_amount: 4 }, buyerKey, undefined, key);
+    expect([other.status, other.body.error?.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    const submitKey = { 'idempotency-key': `submit-list-${Date.now()}` };
+    const signedList = { signed_xdr: signLocally(list.body.data.xdr, buyer), network_id: NET };
+    const listed = await call('POST', '/marketplace/submit-list', signedList, buyerKey, undefined, submitKey);
     expect(listed.status).toBe(200);
+    const relisted = await call('POST', '/marketplace/submit-list', signedList, buyerKey, undefined, submitKey);
+    expect([relisted.status, relisted.headers.get('idempotent-replayed'), relisted.body.data]).toEqual([200, 'true', listed.body.data]);
     const sale = listed.body.data.sale_address as string;
     const cancel = await eventually('own listing cancellable', async () => {
       const r = await call('POST', '/marketplace/prepare-cancel', { listing_id: sale, network_id: NET }, buyerKey);

@@ -91,6 +91,12 @@ export const API_TOOLS: readonly ApiToolSpec[] = [
     'Claimable rounds and upcoming distributions of the pools the wallet holds.',
   ),
   read('get_portfolio_history', 'Transaction history', '/portfolio/history', "The wallet's trades, contributions and claims."),
+  read(
+    'get_events_after',
+    'Events after a cursor',
+    '/events',
+    'What happened (sales, listings, transfers, distributions, campaigns), oldest first, after a cursor: the webhook events without a public URL. Pass next_cursor as `after` next time to get only newer events; mine=true for events naming this wallet.',
+  ),
   prepare('buy', 'Prepare a share purchase', 'Buy shares from a listing (listing_id = its sale_address).'),
   prepare('list', 'Prepare a listing', 'List shares of a pool for sale at a price per share.'),
   prepare('cancel', 'Prepare a listing cancellation', "Cancel the wallet's listing; unsold shares return."),

@@ -11,7 +11,11 @@ export const ERROR_STATUS = {
   INSUFFICIENT_SCOPE: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** An event-feed cursor older than the feed keeps (details.oldest_cursor says where to resume). */
+  CURSOR_EXPIRED: 410,
   TRANSACTION_FAILED: 422,
+  /** An Idempotency-Key sent again with another request (IETF draft-ietf-httpapi-idempotency-key-header). */
+  IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
   NETWORK_UNAVAILABLE: 503,

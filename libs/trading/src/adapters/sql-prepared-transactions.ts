@@ -13,6 +13,7 @@ interface Row {
   context: Record<string, unknown>;
   state: PreparedState;
   outcome: SubmitOutcome | null;
+  signed_xdr: string | null;
   created_at: Date | string;
 }
 
@@ -65,7 +66,7 @@ export class SqlPreparedTransactions implements PreparedTransactions {
 
   async find(hash: string): Promise<PreparedTransaction | null> {
     const { rows } = await this.db.query<Row>(
-      `SELECT hash, kind, network_id, wallet, key_id, xdr, expires_at, context, state, outcome, created_at FROM ${TABLE} WHERE hash = $1`,
+      `SELECT hash, kind, network_id, wallet, key_id, xdr, expires_at, context, state, outcome, signed_xdr, created_at FROM ${TABLE} WHERE hash = $1`,
       [hash],
     );
     const r = rows[0];
@@ -81,6 +82,7 @@ export class SqlPreparedTransactions implements PreparedTransactions {
       context: r.context,
       state: r.state,
       outcome: r.outcome,
+      signedXdr: r.signed_xdr,
       createdAt: new Date(r.created_at),
     };
   }

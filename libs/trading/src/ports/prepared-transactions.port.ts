@@ -20,6 +20,8 @@ export interface PreparedTransaction {
   readonly state: PreparedState;
   /** The response of the first submit that reached a final state (success data, or the error envelope). */
   readonly outcome: SubmitOutcome | null;
+  /** The signed envelope of the submit that claimed it (null while never claimed): a retry must send the same bytes. */
+  readonly signedXdr?: string | null;
   readonly createdAt: Date;
 }
 

@@ -26,10 +26,10 @@ class MemoryPrepared implements PreparedTransactions {
   async find(hash: string) {
     return this.rows.get(hash) ?? null;
   }
-  async claim(hash: string, _x: string, at: Date, staleBefore: Date) {
+  async claim(hash: string, signedXdr: string, at: Date, staleBefore: Date) {
     const r = this.rows.get(hash);
     if (!r || !(r.state === 'prepared' || (r.state === 'submitting' && r.updatedAt < staleBefore.getTime()))) return false;
-    this.rows.set(hash, { ...r, state: 'submitting', updatedAt: at.getTime() });
+    this.rows.set(hash, { ...r, state: 'submitting', signedXdr, updatedAt: at.getTime() });
     return true;
   }
   async finish(hash: string, outcome: SubmitOutcome) {
@@ -38,7 +38,7 @@ class MemoryPrepared implements PreparedTransactions {
   }
   async release(hash: string) {
     const r = this.rows.get(hash)!;
-    if (r.state === 'submitting') this.rows.set(hash, { ...r, state: 'prepared' });
+    if (r.state === 'submitting') this.rows.set(hash, { ...r, state: 'prepared', signedXdr: null });
   }
 }
 
@@ -65,7 +65,7 @@ class ScriptedChain implements Partial<SorobanGateway> {
   }
 }
 
-async function setup(chain: ScriptedChain, tx = unsigned()) {
+async function setup(chain: ScriptedChain, tx = unsigned(), sleep: (ms: number) => Promise<void> = async () => undefined) {
   const prepared = new MemoryPrepared();
   const hash = Buffer.from(tx.hash()).toString('hex');
   await prepared.save({
@@ -84,7 +84,8 @@ async function setup(chain: ScriptedChain, tx = unsigned()) {
     chain: chain as unknown as SorobanGateway,
     prepared,
     clock: () => new Date(NOW),
-    sleep: async () => undefined,
+    sleep,
+    inFlightWaitMs: 2_000,
   });
   const signed = TransactionBuilder.fromXDR(tx.toXDR(), PASS) as Transaction;
   signed.sign(wallet);
@@ -131,7 +132,7 @@ describe('signed envelope checks (native ed25519)', () => {
 });
 
 describe('submit state machine', () => {
-  it('polls past NOT_FOUND and TRY_AGAIN_LATER, treats DUPLICATE as sent, then replays the first result as CONFLICT', async () => {
+  it('polls past NOT_FOUND and TRY_AGAIN_LATER, treats DUPLICATE as sent, then replays the first result without sending', async () => {
     const chain = new ScriptedChain(
       [{ status: 'TRY_AGAIN_LATER' }, { status: 'DUPLICATE' }],
       [
@@ -142,13 +143,11 @@ describe('submit state machine', () => {
     );
     const { service, prepared, hash, signed } = await setup(chain);
     const result = await service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 });
-    expect(result).toEqual({ transaction_hash: hash, listing_id: 'SALE_1', shares_returned: 5, stellar_explorer_url: `https://explorer/tx/${hash}` });
+    const data = { transaction_hash: hash, listing_id: 'SALE_1', shares_returned: 5, stellar_explorer_url: `https://explorer/tx/${hash}` };
+    expect(result).toEqual({ data, replayed: false });
     expect(chain.sent).toBe(2);
     expect((await prepared.find(hash))!.state).toBe('succeeded');
-    await expect(service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 })).rejects.toMatchObject({
-      code: 'CONFLICT',
-      details: { first_result: result },
-    });
+    await expect(service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 })).resolves.toEqual({ data, replayed: true });
     expect(chain.sent).toBe(2);
   });
 
@@ -172,6 +171,8 @@ describe('submit state machine', () => {
       contract_error: { code: 13, name: 'NoActiveListing', contract: 'splitter_v1' },
     });
     expect((await prepared.find(hash))!.outcome).toMatchObject({ state: 'failed' });
+    // A retry gets the same refusal, and nothing is sent again.
+    await expect(service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 })).rejects.toEqual(err);
   });
 
   it('refuses expired, wrong endpoint, other wallet and unprepared envelopes without sending', async () => {
@@ -201,4 +202,50 @@ describe('submit state machine', () => {
       details: { result_code: 'txBadSeq' },
     });
   });
+
+  it('a duplicate sent while the first is in flight waits for its outcome; a different signed envelope is refused', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const chain = new ScriptedChain([{ status: 'PENDING' }], [{ status: 'SUCCESS', ledger: 7, events: [canceledEvent()], returnValue: null }]);
+    const send = chain.send.bind(chain);
+    chain.send = async () => (await gate, send());
+    // The duplicate's waits last until the first submit is let through.
+    const { service, signed, tx } = await setupWithTx(chain, () => gate);
+    const first = service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 });
+    const second = service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 });
+    const other = TransactionBuilder.fromXDR(tx.toXDR(), PASS) as Transaction;
+    other.sign(wallet, Keypair.random());
+    await new Promise((r) => setImmediate(r));
+    await expect(service.submit('cancel', caller, { signed_xdr: other.toXDR(), network_id: 9 })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/different signed envelope/),
+    });
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.replayed).toBe(false);
+    expect(b).toEqual({ data: a.data, replayed: true });
+    expect(chain.sent).toBe(1);
+  });
+
+  it('a duplicate still in flight after the bounded wait is CONFLICT with retry_after_seconds', async () => {
+    const chain = new ScriptedChain([], []);
+    chain.send = () => new Promise(() => undefined); // the first submit never settles
+    let slept = 0;
+    const { service, signed } = await setupWithTx(chain, async (ms) => {
+      slept += ms;
+      await new Promise((r) => setImmediate(r));
+    });
+    void service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 });
+    await new Promise((r) => setImmediate(r));
+    await expect(service.submit('cancel', caller, { signed_xdr: signed, network_id: 9 })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { state: 'submitting', retry_after_seconds: 1 },
+    });
+    expect(slept).toBe(2_000);
+  });
 });
+
+async function setupWithTx(chain: ScriptedChain, sleep?: (ms: number) => Promise<void>) {
+  const tx = unsigned();
+  return { ...(await setup(chain, tx, sleep)), tx };
+}

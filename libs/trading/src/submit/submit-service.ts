@@ -19,14 +19,25 @@ export interface SubmitDeps {
   readonly pollIntervalMs?: number;
   /** A `submitting` claim older than this is taken over by a retry (its process died or lost the RPC). */
   readonly staleClaimMs?: number;
+  /** How long a duplicate of a submit still in flight waits for its outcome before a 409 with Retry-After (default 20 s). */
+  readonly inFlightWaitMs?: number;
 }
+
+/** What a submit answers: the trade's result, and whether it is the stored outcome of an earlier submit (a replay). */
+export interface SubmitResult {
+  readonly data: Record<string, unknown>;
+  readonly replayed: boolean;
+}
+
+const DEFAULT_IN_FLIGHT_WAIT_MS = 20_000;
 
 const FINAL_ERROR_STATUS: Record<string, AppError['code']> = { TRANSACTION_FAILED: 'TRANSACTION_FAILED', TRANSACTION_EXPIRED: 'TRANSACTION_EXPIRED' };
 
 /**
  * Submit: accept only a transaction this service prepared (same hash), for the request's network, signed by the
- * key's wallet, not expired, not already submitted. State machine per prepared row:
- * prepared → submitting (atomic claim) → succeeded | failed; the first final outcome is kept and replayed.
+ * key's wallet, not expired. State machine per prepared row: prepared → submitting (atomic claim) → succeeded |
+ * failed; the first final outcome is kept, and the same signed envelope again gets it back marked as a replay
+ * (safe retries, like payment APIs' idempotent requests).
  */
 export class SubmitService {
   private readonly now: () => Date;
@@ -37,7 +48,7 @@ export class SubmitService {
     this.sleep = deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
-  async submit(kind: TradeKind, caller: Caller, req: { signed_xdr: string; network_id: number }): Promise<Record<string, unknown>> {
+  async submit(kind: TradeKind, caller: Caller, req: { signed_xdr: string; network_id: number }): Promise<SubmitResult> {
     const net = this.deps.networks.get(req.network_id);
     const { tx, hash } = parseSignedEnvelope(req.signed_xdr, net.passphrase);
     const row = await this.deps.prepared.find(hash);
@@ -49,19 +60,49 @@ export class SubmitService {
     if (!isSignedBy(tx, row.wallet)) {
       throw AppError.validation(`Transaction is not signed by the wallet ${row.wallet} for network ${net.id} (passphrase "${net.passphrase}")`);
     }
-    if (row.state === 'succeeded' || row.state === 'failed') throw alreadySubmitted(row);
+    if (row.state === 'succeeded' || row.state === 'failed') return this.duplicate(row, req.signed_xdr);
+    if (row.state === 'submitting') sameEnvelope(row, req.signed_xdr);
     const now = this.now();
     if (row.state === 'prepared' && now.getTime() > row.expiresAt.getTime()) throw expired(row);
     const staleBefore = new Date(now.getTime() - (this.deps.staleClaimMs ?? 60_000));
     if (!(await this.deps.prepared.claim(hash, req.signed_xdr, now, staleBefore))) {
       const current = await this.deps.prepared.find(hash);
-      throw current && (current.state === 'succeeded' || current.state === 'failed')
-        ? alreadySubmitted(current)
-        : AppError.conflict('Transaction is already being submitted', { transaction_hash: hash, state: 'submitting' });
+      return this.duplicate(current ?? row, req.signed_xdr);
     }
     const outcome = await this.sendAndSettle(net, tx, row);
     await this.deps.prepared.finish(hash, outcome, this.now());
-    return unwrap(outcome);
+    return { data: unwrap(outcome), replayed: false };
+  }
+
+  /**
+   * The envelope was submitted before (a client retry after a lost response, or a concurrent duplicate): the very
+   * same signed bytes get the first outcome, after waiting a bounded time for a submit still in flight; other bytes
+   * for the same transaction are refused. A `submitting` claim gone stale (its process died) is taken over instead.
+   */
+  private async duplicate(row: PreparedTransaction, signedXdr: string): Promise<SubmitResult> {
+    sameEnvelope(row, signedXdr);
+    const waitMs = this.deps.inFlightWaitMs ?? DEFAULT_IN_FLIGHT_WAIT_MS;
+    const poll = this.deps.pollIntervalMs ?? 500;
+    let current: PreparedTransaction | null = row;
+    // Counted, not clocked: the wait is bounded even if the clock stands still.
+    for (let waited = 0; current?.state === 'submitting' && waited < waitMs; waited += poll) {
+      await this.sleep(poll);
+      current = await this.deps.prepared.find(row.hash);
+    }
+    if (current?.state === 'succeeded' || current?.state === 'failed') return { data: unwrap(current.outcome!), replayed: true };
+    if (current?.state === 'prepared') {
+      // The first attempt released its claim (nothing reached the network): this retry may send it.
+      throw AppError.conflict('The first submit of this transaction did not reach the network; retry it', {
+        transaction_hash: row.hash,
+        state: 'prepared',
+        retry_after_seconds: 1,
+      });
+    }
+    throw AppError.conflict('Transaction is still being submitted; retry to get its outcome', {
+      transaction_hash: row.hash,
+      state: 'submitting',
+      retry_after_seconds: Math.max(1, Math.ceil(poll / 1000)),
+    });
   }
 
   /** sendTransaction then getTransaction until final, per stellar-rpc semantics. */
@@ -159,13 +200,10 @@ function unwrap(outcome: SubmitOutcome): Record<string, unknown> {
   throw new AppError(FINAL_ERROR_STATUS[outcome.error.code] ?? 'TRANSACTION_FAILED', outcome.error.message, outcome.error.details);
 }
 
-function alreadySubmitted(row: PreparedTransaction): AppError {
-  // CONFLICT for a transaction already submitted (docs/decisions.md#d7); the first result rides along so a client retry learns it.
-  return AppError.conflict('Transaction already submitted', {
-    transaction_hash: row.hash,
-    state: row.state,
-    first_result: row.outcome?.state === 'succeeded' ? row.outcome.data : (row.outcome?.error ?? null),
-  });
+function sameEnvelope(row: PreparedTransaction, signedXdr: string): void {
+  if (row.signedXdr && row.signedXdr !== signedXdr) {
+    throw AppError.conflict('This transaction was already submitted with a different signed envelope', { transaction_hash: row.hash, state: row.state });
+  }
 }
 
 function expired(row: PreparedTransaction): AppError {

@@ -1,6 +1,6 @@
 import type { TradeKind } from '../domain/trade-kind';
 import type { Caller } from '../prepare/prepare-service';
-import type { SubmitService } from './submit-service';
+import type { SubmitResult, SubmitService } from './submit-service';
 
 /** A signed envelope of one of the five trade kinds, handed back for submission (one command for every flow). */
 export class SubmitSignedTradeCommand {
@@ -13,7 +13,7 @@ export class SubmitSignedTradeCommand {
 
 export class SubmitSignedTradeHandler {
   constructor(private readonly submitter: Pick<SubmitService, 'submit'>) {}
-  execute(c: SubmitSignedTradeCommand): Promise<Record<string, unknown>> {
+  execute(c: SubmitSignedTradeCommand): Promise<SubmitResult> {
     return this.submitter.submit(c.kind, c.caller, c.request);
   }
 }

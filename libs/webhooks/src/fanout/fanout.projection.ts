@@ -1,6 +1,7 @@
 import { isChainEvent, saleAddress } from '@dob/domain';
 import type { RecordedChainEvent, RecordedEvent } from '@dob/event-store';
 import type { SqlProjectionDefinition } from '@dob/projections';
+import { appendToFeed } from '../feed/feed-log';
 import { deliveryId } from '../ids';
 import { SqlDeliveryQueue, type NewDelivery } from '../store/delivery-queue';
 import { createLookupTables, FanoutLookups, LOOKUP_TABLES, type KnownToken } from './fanout-lookups';
@@ -37,6 +38,8 @@ export const FANOUT_EVENT_TYPES = [
  * the same transaction as its checkpoint. A crash before COMMIT loses nothing (the batch is re-read); after COMMIT
  * nothing is enqueued twice (the checkpoint moved, and ids are deterministic besides).
  *
+ * Every notification is also appended to the agents' event feed (feed/feed-log.ts), in the same transaction.
+ *
  * A webhook receives events recorded after it was registered (created_at ≤ recordedAt), which also keeps a rebuild
  * of this projection from sending history to webhooks that did not exist then.
  */
@@ -57,6 +60,8 @@ export function createFanoutProjection(options: { now?: () => Date; tokens?: rea
         if (note) notes.push({ event, note });
       }
       if (notes.length === 0) return;
+      // The agents' event feed gets every notification, subscribed or not (feed/feed-log.ts).
+      await appendToFeed(tx, notes);
       const { rows: hooks } = await tx.query<{ id: string; events: string[]; created_at: Date | string }>(
         `SELECT id, events, created_at FROM webhooks WHERE is_active`,
       );

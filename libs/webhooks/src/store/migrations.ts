@@ -56,6 +56,26 @@ CREATE TABLE IF NOT EXISTS webhook_delivery_attempts (
   error         text,
   PRIMARY KEY (delivery_id, attempt)
 );
+-- The agents' event feed (feed/feed-log.ts): every notification the fan-out makes, keyed by the $all position of
+-- the domain event it came from. One writer (the fan-out) commits them in position order, so reading by position
+-- has no gaps.
+CREATE TABLE IF NOT EXISTS agent_event_feed (
+  commit_pos   int8        NOT NULL,
+  prepare_pos  int8        NOT NULL,
+  event_id     text        NOT NULL UNIQUE,
+  event        text        NOT NULL,
+  pool_address text,
+  parties      text[]      NOT NULL,
+  body         text        NOT NULL,
+  recorded_at  timestamptz NOT NULL,
+  PRIMARY KEY (commit_pos, prepare_pos)
+);
+-- The position up to which the feed was pruned: older cursors are answered 410.
+CREATE TABLE IF NOT EXISTS agent_event_feed_horizon (
+  id          int4 PRIMARY KEY CHECK (id = 1),
+  commit_pos  int8 NOT NULL,
+  prepare_pos int8 NOT NULL
+);
 `;
 
 const migrated = new WeakSet<SqlDatabase>();

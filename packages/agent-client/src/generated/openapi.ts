@@ -633,6 +633,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Events after a cursor, oldest first (the same feed as the stream, as pages) */
+        get: operations["EventsController_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the feed live (Server-Sent Events): `id` = cursor, `event` = type, `data` = the event as JSON
+         * @description Reconnect with Last-Event-ID (or `after`) to resume with no gap and no duplicate, on any API instance. Comment lines are heartbeats; a client that stops reading is sent `event: error` (SLOW_CONSUMER) and closed.
+         */
+        get: operations["EventsController_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5502,7 +5539,10 @@ export interface operations {
     MarketplaceTradeController_prepareBuy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5514,6 +5554,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description "true" when this answers an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5637,7 +5679,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: the listing is no longer active */
+            /** @description CONFLICT: the listing is no longer active, or a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5683,6 +5725,28 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED (simulation failed) or IDEMPOTENCY_KEY_REUSED (the key was used with another request) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5752,7 +5816,10 @@ export interface operations {
     MarketplaceTradeController_submitBuy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5762,8 +5829,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The trade result. Submitting the same signed envelope again is safe: it answers the first outcome, marked `Idempotent-Replayed: true` */
             200: {
                 headers: {
+                    /** @description "true" when this is the stored outcome of an earlier submit of the same envelope */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5851,9 +5921,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: already submitted (the first result in details) */
+            /** @description CONFLICT: the transaction was submitted with other signed bytes, or its first submit is still in flight after a bounded wait (Retry-After) */
             409: {
                 headers: {
+                    /** @description Seconds before retrying (in-flight duplicates) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5917,7 +5989,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details) */
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details; a replay answers the same), or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5988,7 +6060,10 @@ export interface operations {
     MarketplaceTradeController_prepareList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6000,6 +6075,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description "true" when this answers an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6122,7 +6199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: the listing is no longer active */
+            /** @description CONFLICT: the listing is no longer active, or a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6168,6 +6245,28 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED (simulation failed) or IDEMPOTENCY_KEY_REUSED (the key was used with another request) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6237,7 +6336,10 @@ export interface operations {
     MarketplaceTradeController_submitList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6247,8 +6349,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The trade result. Submitting the same signed envelope again is safe: it answers the first outcome, marked `Idempotent-Replayed: true` */
             200: {
                 headers: {
+                    /** @description "true" when this is the stored outcome of an earlier submit of the same envelope */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6337,9 +6442,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: already submitted (the first result in details) */
+            /** @description CONFLICT: the transaction was submitted with other signed bytes, or its first submit is still in flight after a bounded wait (Retry-After) */
             409: {
                 headers: {
+                    /** @description Seconds before retrying (in-flight duplicates) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6403,7 +6510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details) */
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details; a replay answers the same), or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6474,7 +6581,10 @@ export interface operations {
     MarketplaceTradeController_prepareCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6486,6 +6596,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description "true" when this answers an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6597,7 +6709,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: the listing is no longer active */
+            /** @description CONFLICT: the listing is no longer active, or a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6643,6 +6755,28 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED (simulation failed) or IDEMPOTENCY_KEY_REUSED (the key was used with another request) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6712,7 +6846,10 @@ export interface operations {
     MarketplaceTradeController_submitCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6722,8 +6859,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The trade result. Submitting the same signed envelope again is safe: it answers the first outcome, marked `Idempotent-Replayed: true` */
             200: {
                 headers: {
+                    /** @description "true" when this is the stored outcome of an earlier submit of the same envelope */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6805,9 +6945,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: already submitted (the first result in details) */
+            /** @description CONFLICT: the transaction was submitted with other signed bytes, or its first submit is still in flight after a bounded wait (Retry-After) */
             409: {
                 headers: {
+                    /** @description Seconds before retrying (in-flight duplicates) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6871,7 +7013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details) */
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details; a replay answers the same), or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6942,7 +7084,10 @@ export interface operations {
     CrowdfundingTradeController_prepareContribute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6954,6 +7099,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description "true" when this answers an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7086,7 +7233,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: the listing is no longer active */
+            /** @description CONFLICT: the listing is no longer active, or a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7132,6 +7279,28 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED (simulation failed) or IDEMPOTENCY_KEY_REUSED (the key was used with another request) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7201,7 +7370,10 @@ export interface operations {
     CrowdfundingTradeController_submitContribute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7211,8 +7383,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The trade result. Submitting the same signed envelope again is safe: it answers the first outcome, marked `Idempotent-Replayed: true` */
             200: {
                 headers: {
+                    /** @description "true" when this is the stored outcome of an earlier submit of the same envelope */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7306,9 +7481,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: already submitted (the first result in details) */
+            /** @description CONFLICT: the transaction was submitted with other signed bytes, or its first submit is still in flight after a bounded wait (Retry-After) */
             409: {
                 headers: {
+                    /** @description Seconds before retrying (in-flight duplicates) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7372,7 +7549,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details) */
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details; a replay answers the same), or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7443,7 +7620,10 @@ export interface operations {
     CrowdfundingTradeController_prepareReclaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7455,6 +7635,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description "true" when this answers an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7573,7 +7755,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: the listing is no longer active */
+            /** @description CONFLICT: the listing is no longer active, or a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7619,6 +7801,28 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description TRANSACTION_FAILED (simulation failed) or IDEMPOTENCY_KEY_REUSED (the key was used with another request) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7688,7 +7892,10 @@ export interface operations {
     CrowdfundingTradeController_submitReclaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional (IETF httpapi Idempotency-Key draft): the same key with the same request answers the first response again (Idempotent-Replayed: true); with another request, 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7698,8 +7905,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The trade result. Submitting the same signed envelope again is safe: it answers the first outcome, marked `Idempotent-Replayed: true` */
             200: {
                 headers: {
+                    /** @description "true" when this is the stored outcome of an earlier submit of the same envelope */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7787,9 +7997,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description CONFLICT: already submitted (the first result in details) */
+            /** @description CONFLICT: the transaction was submitted with other signed bytes, or its first submit is still in flight after a bounded wait (Retry-After) */
             409: {
                 headers: {
+                    /** @description Seconds before retrying (in-flight duplicates) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7853,7 +8065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details) */
+            /** @description TRANSACTION_FAILED: the chain rejected it (result codes in details; a replay answers the same), or IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7899,6 +8111,309 @@ export interface operations {
             };
             /** @description NETWORK_UNAVAILABLE: the network RPC did not answer */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    EventsController_page: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types (distribution_created, claim_available, shares_transferred, pool_created, marketplace_listing_created, marketplace_sale_completed, crowdfunding_finalized, crowdfunding_failed); default all */
+                types?: string;
+                /** @description Comma-separated pool addresses; default all */
+                pools?: string;
+                /** @description Only events naming the API key's wallet (seller, buyer, sender, receiver, creator) */
+                mine?: "true" | "false";
+                /** @description Cursor: the id of the last event seen ("commit:prepare"). Pages: default the oldest kept; the stream: default now (or Last-Event-ID) */
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            events: {
+                                /**
+                                 * @description The position in the event store: resume after it with `after` or Last-Event-ID
+                                 * @example 1043:88120
+                                 */
+                                id: string;
+                                /** @enum {string} */
+                                event: "distribution_created" | "claim_available" | "shares_transferred" | "pool_created" | "marketplace_listing_created" | "marketplace_sale_completed" | "crowdfunding_finalized" | "crowdfunding_failed";
+                                /** Format: date-time */
+                                timestamp: string;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description The `after` of the next page */
+                            next_cursor: string;
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: unknown event type, malformed cursor, or a cursor ahead of every recorded event */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CURSOR_EXPIRED: the cursor is older than the feed keeps; details.oldest_cursor says where to resume */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    EventsController_stream: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types (distribution_created, claim_available, shares_transferred, pool_created, marketplace_listing_created, marketplace_sale_completed, crowdfunding_finalized, crowdfunding_failed); default all */
+                types?: string;
+                /** @description Comma-separated pool addresses; default all */
+                pools?: string;
+                /** @description Only events naming the API key's wallet (seller, buyer, sender, receiver, creator) */
+                mine?: "true" | "false";
+                /** @description Cursor: the id of the last event seen ("commit:prepare"). Pages: default the oldest kept; the stream: default now (or Last-Event-ID) */
+                after?: string;
+            };
+            header?: {
+                /** @description The id of the last event received (wins over `after`) */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless text/event-stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description VALIDATION_ERROR: unknown event type, malformed cursor, or a cursor ahead of every recorded event */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY (no X-API-Key header) or INVALID_API_KEY (unknown, revoked or rotated-away key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: the key lacks the scope this endpoint requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description CURSOR_EXPIRED: the cursor is older than the feed keeps; details.oldest_cursor says where to resume */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit, or too many open streams for this API key (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
