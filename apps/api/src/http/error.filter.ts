@@ -18,6 +18,8 @@ export class EnvelopeErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest | undefined>();
     const { status, body } = this.toEnvelope(exception, request);
+    const retryAfter = body.error.details?.retry_after;
+    if (status === 429 && typeof retryAfter === 'number') void reply.header('Retry-After', retryAfter);
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 

@@ -879,7 +879,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit, or the wallet holds its maximum of outstanding challenges; Retry-After says when to try again */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1151,7 +1151,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit, or the wallet holds its maximum of outstanding challenges; Retry-After says when to try again */
             429: {
                 headers: {
                     [name: string]: unknown;
