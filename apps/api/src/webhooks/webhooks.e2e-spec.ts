@@ -9,6 +9,7 @@ import { createWebhookComponents, verifySvcSignature, type WebhookComponents } f
 import { createApiApp } from '../bootstrap';
 import { createApiAuth } from '../auth';
 import { startTestReceiver, type TestReceiver } from '../../../../libs/webhooks/src/testing/https-receiver';
+import { testCaller } from '../../../../libs/webhooks/src/testing/test-caller';
 
 describe('webhook management API (e2e, PostgreSQL, local HTTPS receiver)', () => {
   const postgres = testDatabases().find((f) => f.name === 'postgres')!;
@@ -113,7 +114,7 @@ describe('webhook management API (e2e, PostgreSQL, local HTTPS receiver)', () =>
 
   it('refuses a host that resolves to loopback when it is not allow-listed (real DNS)', async () => {
     const strict = await createWebhookComponents({ db, secretKey: Buffer.alloc(32, 9) });
-    await expect(strict.service.register('ak_strict', { ...good(), url: 'https://localhost:8443/x' })).rejects.toMatchObject({
+    await expect(strict.service.register(testCaller('ak_strict'), { ...good(), url: 'https://localhost:8443/x' })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       message: expect.stringMatching(/localhost resolves to .*loopback/),
     });

@@ -383,10 +383,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This API key's webhooks */
+        /** This API key's webhooks, and those of the wallet's revoked keys (inactive, key_revoked: true; delete them) */
         get: operations["WebhooksController_list"];
         put?: never;
-        /** Register a webhook (at most 5 per API key) */
+        /** Register a webhook (at most 5 per API key, 20 per wallet) */
         post: operations["WebhooksController_register"];
         delete?: never;
         options?: never;
@@ -405,7 +405,7 @@ export interface paths {
         /** Update a webhook (partial; events replace; is_active true re-enables and resets failure_count) */
         put: operations["WebhooksController_update"];
         post?: never;
-        /** Delete a webhook */
+        /** Delete a webhook of this API key, or of one of the wallet's revoked keys */
         delete: operations["WebhooksController_remove"];
         options?: never;
         head?: never;
@@ -4352,6 +4352,7 @@ export interface operations {
                             last_triggered_at: string | null;
                             /** Format: date-time */
                             created_at: string;
+                            key_revoked: boolean;
                         }[];
                     };
                 };
@@ -4456,7 +4457,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, sixth webhook */
+            /** @description VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, the key's sixth or the wallet's 21st webhook */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4624,7 +4625,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, sixth webhook */
+            /** @description VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, the key's sixth or the wallet's 21st webhook */
             400: {
                 headers: {
                     [name: string]: unknown;
