@@ -152,7 +152,7 @@ export class WebhookService {
       await this.deps.guard.checkUrl(value.trim());
       return value.trim();
     } catch (e) {
-      if (e instanceof UnsafeDestinationError) throw AppError.validation(e.message, { field: 'url' });
+      if (e instanceof UnsafeDestinationError) throw AppError.validation(e.publicMessage, { field: 'url' });
       throw e;
     }
   }
