@@ -12,7 +12,7 @@ import { samplePoolInitialized, samplePoolRegistered, sampleSharesTransferred, t
 /**
  * Issue 29, through HTTP with a running notifier: a wallet's two keys each register a webhook; the JWT revokes one
  * key; from then on its webhook receives nothing while the other key's keeps receiving, and the other key lists the
- * revoked key's webhook (inactive, key_revoked) and deletes it.
+ * revoked key's webhook (inactive, key_revoked) and deletes it; the wallet's JWT lists and deletes any of them.
  */
 describe("a revoked key's webhooks (e2e)", () => {
   const postgres = testDatabases().find((f) => f.name === 'postgres')!;
@@ -88,7 +88,7 @@ describe("a revoked key's webhooks (e2e)", () => {
   };
   const count = (path: string) => paths.filter((p) => p === path).length;
 
-  it('delivers nothing to a revoked key after the revocation; the wallet’s other key lists and deletes it', async () => {
+  it('delivers nothing to a revoked key after the revocation; the wallet’s other key and its JWT list and delete it', async () => {
     const wallet = Keypair.random();
     const a = await registerKey(wallet);
     const b = await registerKey(wallet);
@@ -130,5 +130,11 @@ describe("a revoked key's webhooks (e2e)", () => {
     expect((await call('GET', '/webhooks', { key: b.key })).body.data.map((w: { id: string }) => w.id)).toEqual([bHook]);
     // The revoked key itself can no longer call at all.
     expect((await call('GET', '/webhooks', { key: a.key })).status).toBe(401);
+    // The wallet's JWT sees every key's webhooks and deletes any; without it, nothing.
+    const jwt = token.body.data.token as string;
+    expect((await call('GET', '/auth/keys/webhooks', { jwt })).body.data.map((w: { id: string }) => w.id)).toEqual([bHook]);
+    expect((await call('GET', '/auth/keys/webhooks')).status).toBe(401);
+    expect((await call('DELETE', `/auth/keys/webhooks/${bHook}`, { jwt })).body).toEqual({ success: true, data: { id: bHook, deleted: true } });
+    expect((await call('GET', '/webhooks', { key: b.key })).body.data).toEqual([]);
   });
 });

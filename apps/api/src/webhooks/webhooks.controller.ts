@@ -28,7 +28,7 @@ import {
   SendTestWebhookCommand,
   UpdateWebhookCommand,
   WebhookDeliveriesQuery,
-  type WebhookCaller,
+  type WebhookOwner,
   type WebhookService,
   type WebhookView,
 } from '@dob/webhooks';
@@ -123,9 +123,9 @@ export class WebhooksController {
   }
 }
 
-const callerOf = (agent: AgentPrincipal): WebhookCaller => ({ keyId: agent.keyId, wallet: agent.wallet });
+const callerOf = (agent: AgentPrincipal): WebhookOwner => ({ keyId: agent.keyId, wallet: agent.wallet });
 
-function listItem(w: WebhookView) {
+export function listItem(w: WebhookView) {
   return {
     id: w.id,
     url: w.url,

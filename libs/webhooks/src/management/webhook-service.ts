@@ -5,7 +5,7 @@ import { newWebhookId, testDeliveryId } from '../ids';
 import type { SecretBox } from '../secrets/secret-box';
 import { UnsafeDestinationError, type DestinationGuard } from '../ssrf/destination-guard';
 import type { DeliveryView, SqlDeliveryQueue } from '../store/delivery-queue';
-import type { SqlWebhookStore, StoredWebhook, WebhookCaller, WebhookPatch } from '../store/webhook-store';
+import type { SqlWebhookStore, StoredWebhook, WebhookCaller, WebhookOwner, WebhookPatch } from '../store/webhook-store';
 import { isWebhookEventName, MAX_WEBHOOKS_PER_KEY, MAX_WEBHOOKS_PER_WALLET, MIN_SECRET_LENGTH, WEBHOOK_EVENTS, type WebhookEventName } from '../webhook-events';
 
 export interface WebhookView {
@@ -50,7 +50,7 @@ export class WebhookService {
     this.now = deps.now ?? (() => new Date());
   }
 
-  async register(owner: WebhookCaller, body: unknown): Promise<WebhookView> {
+  async register(owner: WebhookOwner, body: unknown): Promise<WebhookView> {
     const input = asObject(body);
     const url = await this.checkUrl(input.url, true);
     const events = checkEvents(input.events, true);

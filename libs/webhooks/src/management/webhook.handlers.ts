@@ -1,4 +1,4 @@
-import type { WebhookCaller } from '../store/webhook-store';
+import type { WebhookCaller, WebhookOwner } from '../store/webhook-store';
 import type { TestSendResult, WebhookService, WebhookView } from './webhook-service';
 
 /**
@@ -8,7 +8,7 @@ import type { TestSendResult, WebhookService, WebhookView } from './webhook-serv
  */
 export class RegisterWebhookCommand {
   constructor(
-    readonly owner: WebhookCaller,
+    readonly owner: WebhookOwner,
     readonly body: unknown,
   ) {}
 }

@@ -19,6 +19,9 @@ export interface StoredWebhook extends WebhookRecord {
   readonly secretSealed: string;
 }
 
+/** A caller that is an API key (only keys register webhooks). */
+export type WebhookOwner = WebhookCaller & { readonly keyId: string };
+
 export interface NewWebhookRow {
   readonly id: string;
   readonly ownerKeyId: string;
@@ -28,9 +31,9 @@ export interface NewWebhookRow {
   readonly secretSealed: string;
 }
 
-/** Who calls webhook management: an API key and its wallet. */
+/** Who calls webhook management: an API key and its wallet, or (keyId null) the wallet itself through its JWT. */
 export interface WebhookCaller {
-  readonly keyId: string;
+  readonly keyId: string | null;
   readonly wallet: string;
 }
 
@@ -75,10 +78,12 @@ function toRecord(r: Row): StoredWebhook {
 }
 
 /**
- * Which webhooks a caller may see and delete: those of its own key, and those of its wallet's revoked keys (nobody
- * else can reach them any more). `keyId` and `wallet` name the query parameters holding the caller's.
+ * Which webhooks a caller may see and delete: a key, those of its own key and those of its wallet's revoked keys
+ * (nobody else can reach them any more); the wallet's JWT (key id null), every webhook of the wallet. `keyId` and
+ * `wallet` name the query parameters holding the caller's.
  */
-const visibleTo = (keyId: string, wallet: string) => `(owner_key_id = ${keyId} OR (owner_wallet = ${wallet} AND key_revoked_at IS NOT NULL))`;
+const visibleTo = (keyId: string, wallet: string) =>
+  `(owner_key_id = ${keyId} OR (owner_wallet = ${wallet} AND (key_revoked_at IS NOT NULL OR ${keyId}::text IS NULL)))`;
 
 /**
  * The webhooks of a revoked key stop for good, in the transaction that records the revocation (the fan-out's):
