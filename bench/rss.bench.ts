@@ -18,7 +18,7 @@ import { mixedReadPaths, RATE } from './mixed-load.bench';
 import { pacedLoad } from './paced-load';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 import { healthy, seedSystem } from './seeded-system';
-import { fetchMetricsText, metricMB } from './system-metrics';
+import { BENCH_METRICS_TOKEN, fetchMetricsText, metricMB } from './system-metrics';
 
 const MB = 2 ** 20;
 const SAMPLE_MS = 5_000;
@@ -68,7 +68,7 @@ export async function run(minutes = Number(process.argv[2] ?? process.env.RSS_LO
   const dataDir = mkdtempSync(join(tmpdir(), 'rss-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { DATA_DIR: dataDir, PORT: String(port), DEVNET_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+  const env = { DATA_DIR: dataDir, PORT: String(port), DEVNET_PORT: String(await freePort()), LOG_LEVEL: 'warn', METRICS_TOKEN: BENCH_METRICS_TOKEN };
   const samples: Sample[] = [];
   const started = Date.now();
   let app: AppProcess | undefined;

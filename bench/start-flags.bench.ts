@@ -16,7 +16,7 @@ import { median, runWhenMain, startMachineRecord, writeBenchResult } from './ben
 import { mixedReadPaths, RATE } from './mixed-load.bench';
 import { pacedLoad, type PacedLoadResult } from './paced-load';
 import { healthy, seedSystem } from './seeded-system';
-import { fetchMetricsText, gcTotals, metricMB } from './system-metrics';
+import { BENCH_METRICS_TOKEN, fetchMetricsText, gcTotals, metricMB } from './system-metrics';
 
 /** The V8 flags of package.json's `start` script (between `node` and the loader), so the bench follows the script. */
 export function npmStartFlags(startScript: string): string[] {
@@ -69,7 +69,7 @@ export async function run(seconds = Number(process.argv[2] ?? 60), rounds = Numb
   const dataDir = mkdtempSync(join(tmpdir(), 'start-flags-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { DATA_DIR: dataDir, PORT: String(port), DEVNET_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+  const env = { DATA_DIR: dataDir, PORT: String(port), DEVNET_PORT: String(await freePort()), LOG_LEVEL: 'warn', METRICS_TOKEN: BENCH_METRICS_TOKEN };
   const results = variants.map((v) => ({ ...v, rounds: [] as Measurement[] }));
   try {
     const { key } = await seedSystem({ base, env, label: 'start-flags-bench' });

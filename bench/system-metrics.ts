@@ -4,7 +4,11 @@
  */
 const MB = 2 ** 20;
 
-export const fetchMetricsText = async (base: string): Promise<string> => (await fetch(`${base}/metrics`)).text();
+/** The bearer token the benchmarks give `npm start` (METRICS_TOKEN): /metrics is not public on the API port. */
+export const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789';
+
+export const fetchMetricsText = async (base: string): Promise<string> =>
+  (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
 
 /** A sample's value in MB: the first line of metric `name` whose labels contain `label` (any labels when omitted). */
 export function metricMB(text: string, name: string, label = ''): number | undefined {

@@ -13,6 +13,7 @@ import { createNotifier, deliveryId } from '@dob/webhooks';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 import { sampleSharesTransferred, type SampleAppend } from '../libs/webhooks/src/testing/sample-events';
 import { startTestReceiver } from '../libs/webhooks/src/testing/https-receiver';
+import { testCaller } from '../libs/webhooks/src/testing/test-caller';
 
 const HOOKS = 5;
 const BURST_EVENTS = 2_000;
@@ -39,7 +40,7 @@ export async function run() {
   const hooks: { id: string }[] = [];
   for (let i = 0; i < HOOKS; i++) {
     hooks.push(
-      await notifier.components.service.register(`ak_bench_${i}`, {
+      await notifier.components.service.register(testCaller(`ak_bench_${i}`), {
         url: `${receiver.origin}/h${i}`,
         events: ['shares_transferred'],
         secret: `bench-secret-${i}-0123456789`,

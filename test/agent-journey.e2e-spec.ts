@@ -11,6 +11,8 @@ import { addressArg, ChainReader, decimalString, i128Arg } from './chain-reader'
 import { eventually as waitFor, settled as waitUntilSettled } from './system-waits';
 import { startTestReceiver, type ReceivedRequest, type TestReceiver } from '../libs/webhooks/src/testing/https-receiver';
 
+const METRICS_TOKEN = 'agent-journey-metrics-token';
+
 /**
  * Issues 7 and 8 through the whole running system (devnet → indexer → event store → projections → notifier → API):
  * agents that use ONLY @stellar/stellar-sdk and fetch trade on a splitter V2 pool (escrowed marketplace), receive
@@ -126,6 +128,7 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
       port: 0,
       devnetPort: 0,
       quiet: true,
+      metricsToken: METRICS_TOKEN,
       ledgerIntervalMs: 1_000,
       webhook: loadAppConfig('all', {
         WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
@@ -508,7 +511,9 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
     expect(deliveries('claim_available').filter((d) => d.body.data.pool_address === pool.address && d.body.data.round_id === Number(round.id))).toHaveLength(1);
   });
   it('/metrics shows the operations series with real values after the journey', async () => {
-    const text = await (await fetch(system.apiUrl.replace('/api/agent', '/metrics'))).text();
+    const url = system.apiUrl.replace('/api/agent', '/metrics');
+    expect((await fetch(url)).status).toBe(401); // not public on the API port (issue 29)
+    const text = await (await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     const sum = (prefix: string) =>
       text
         .split('\n')

@@ -19,6 +19,7 @@ import { SeedSubmitter } from '../libs/devnet/src/seeder/seed-submitter';
 import { startTestReceiver, type TestReceiver } from '../libs/webhooks/src/testing/https-receiver';
 import { ROOT, freePort, startApp, until, type AppProcess } from './app-processes';
 import { testServices } from './services';
+import { testCaller } from '../libs/webhooks/src/testing/test-caller';
 
 /**
  * Issue 17: two of every worker on one PostgreSQL and Redis, as child processes started the README's way — 2
@@ -125,7 +126,11 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
     // A webhook subscribed to every event, registered before anything is ingested: it gets every fan-out event.
     const webhooks = await createWebhookComponents({ db, secretKey, allowList: { hosts: ['localhost'] } });
     loops.push({ stop: () => webhooks.close(), done: Promise.resolve() });
-    await webhooks.service.register('ak_scale_test', { url: `${receiver.origin}/hook`, events: [...WEBHOOK_EVENTS], secret: 'scale-test-webhook-secret' });
+    await webhooks.service.register(testCaller('ak_scale_test'), {
+      url: `${receiver.origin}/hook`,
+      events: [...WEBHOOK_EVENTS],
+      secret: 'scale-test-webhook-secret',
+    });
 
     const shared = {
       DATABASE_URL: `${testServices.postgres}?options=-c%20search_path%3D${schema}`,

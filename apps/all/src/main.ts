@@ -1,4 +1,5 @@
 import { runApp } from '@dob/runtime';
+import { apiHttpSettings } from '../../api/src/bootstrap';
 import { startSystem } from './system';
 
 /**
@@ -23,6 +24,8 @@ runApp('all', async (config) => {
     ipRateLimitRpm: config.API_IP_RATE_LIMIT_RPM,
     jwtSecret: config.JWT_SECRET,
     logLevel: config.LOG_LEVEL,
+    ...apiHttpSettings(config),
+    metricsPort: config.METRICS_PORT,
     webhook: config,
   });
   system.log.info(

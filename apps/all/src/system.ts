@@ -6,11 +6,20 @@ import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import { loadKafkaRelaySettings, startKafkaRelay, type KafkaRelay } from '@dob/kafka-relay';
 import { HealthRegistry, loadAppConfig, openStorage, systemEventCatalog, type Storage } from '@dob/runtime';
-import { ServiceMetrics, createLogger, fieldLogger, instrumentEventStore, lineLogger, recordDelivery, type Logger as PinoLogger } from '@dob/observability';
+import {
+  ServiceMetrics,
+  startMetricsServer,
+  createLogger,
+  fieldLogger,
+  instrumentEventStore,
+  lineLogger,
+  recordDelivery,
+  type Logger as PinoLogger,
+} from '@dob/observability';
 import type { SqlDatabase } from '@dob/sql';
 import { createNotifier, webhookSettings, type WebhookConfig } from '@dob/webhooks';
 import { Logger } from '@nestjs/common';
-import { startApi } from '../../api/src/bootstrap';
+import { startApi, type HttpLimits } from '../../api/src/bootstrap';
 import { startAdminServer } from './admin/admin-server';
 import { PinoNestLogger } from '../../api/src/logging/pino-nest-logger';
 import { composeApiDependencies } from '../../api/src/compose-api-dependencies';
@@ -52,6 +61,12 @@ export interface SystemOptions {
   readonly kafkaEnv?: NodeJS.ProcessEnv;
   /** Quiet logs (tests). */
   readonly quiet?: boolean;
+  /** The API's timeouts, connections per client and trusted proxies (default DEFAULT_HTTP_LIMITS). */
+  readonly http?: HttpLimits;
+  /** Bearer token of GET /metrics on the API port; unset = not served there. */
+  readonly metricsToken?: string;
+  /** /metrics and /health/live on a port of their own. */
+  readonly metricsPort?: number;
   /** LOG_LEVEL (default info); ignored when quiet. */
   readonly logLevel?: string;
 }
@@ -74,7 +89,7 @@ export interface RunningSystem {
   readonly kafkaRelay?: KafkaRelay;
   /** The admin endpoint the ops CLI uses while this process holds the data folder (`<dataDir>/admin.json`). */
   readonly adminUrl: string;
-  /** Every series of this process (also served at GET /metrics). */
+  /** Every series of this process (also served at GET /metrics: metricsToken, metricsPort). */
   readonly metrics: ServiceMetrics;
   readonly log: PinoLogger;
   ingestionStatus(): IngestionStatus;
@@ -204,7 +219,13 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     });
     stops.push(() => api$.close());
 
-    const api: NestFastifyApplication = await startApi(api$.deps, { port: options.port, log: options.quiet ? undefined : logger, metrics });
+    const api: NestFastifyApplication = await startApi(api$.deps, {
+      port: options.port,
+      log: options.quiet ? undefined : logger,
+      metrics,
+      metricsToken: options.metricsToken,
+      http: options.http,
+    });
     stops.push(() => api.close());
     // The ops CLI cannot open a folder this process holds: it asks this process instead (docs/operations.md).
     const admin = await startAdminServer({
@@ -215,6 +236,10 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       ...(kafkaSettings ? { kafka: kafkaSettings } : {}),
     });
     stops.push(() => admin.close());
+    if (options.metricsPort !== undefined) {
+      const metricsServer = await startMetricsServer(metrics, options.metricsPort);
+      stops.push(() => metricsServer.close());
+    }
     const address = api.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : options.port;
 

@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { ServiceMetrics, createLogger, instrumentEventStore } from '@dob/observability';
+import { ServiceMetrics, createLogger, instrumentEventStore, startMetricsServer } from '@dob/observability';
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
 import { devnetOf, HealthRegistry, networksOf, openAppStorage, runApp, tokensOf } from '@dob/runtime';
 import { createWebhookComponents, webhookSettings } from '@dob/webhooks';
-import { startApi } from './bootstrap';
+import { apiHttpSettings, startApi } from './bootstrap';
 import { composeApiDependencies } from './compose-api-dependencies';
 import { PinoNestLogger } from './logging/pino-nest-logger';
 
@@ -12,7 +12,8 @@ import { PinoNestLogger } from './logging/pino-nest-logger';
  * The API alone, beside an indexer, projector and notifier sharing the same PostgreSQL (DATABASE_URL) and Redis
  * (REDIS_URL). It runs no projection: /health is ready when the read models others maintain have caught up.
  * On a server database JWT_SECRET and WEBHOOK_SECRET_KEY are required (every replica and the notifier must share
- * them; their fingerprints stored with the data are checked at start). Logs are JSON at LOG_LEVEL; /metrics.
+ * them; their fingerprints stored with the data are checked at start). Logs are JSON at LOG_LEVEL; /metrics on
+ * METRICS_PORT, and on the API port behind METRICS_TOKEN.
  */
 runApp('api', async (config) => {
   const logger = createLogger({ app: 'api', level: config.LOG_LEVEL });
@@ -43,10 +44,12 @@ runApp('api', async (config) => {
     ipRateLimitRpm: config.API_IP_RATE_LIMIT_RPM,
     jwtSecret: config.JWT_SECRET,
   });
-  const app = await startApi(composed.deps, { port: config.PORT, log: logger, metrics });
+  const app = await startApi(composed.deps, { port: config.PORT, log: logger, metrics, ...apiHttpSettings(config) });
+  const metricsServer = config.METRICS_PORT === undefined ? undefined : await startMetricsServer(metrics, config.METRICS_PORT);
   log.log(`networks: ${networks.map((n) => `${n.id} → ${n.rpcUrl}`).join(', ')}`);
   return async () => {
     await app.close();
+    await metricsServer?.close();
     await composed.close();
     webhooks.close();
     await readModels.close();

@@ -9,6 +9,7 @@ import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@do
 import { createWebhookComponents, deliveryId, verifySvcSignature, type WebhookComponents } from '@dob/webhooks';
 import { sampleSharesTransferred } from '../../../libs/webhooks/src/testing/sample-events';
 import { startTestReceiver, type TestReceiver } from '../../../libs/webhooks/src/testing/https-receiver';
+import { testCaller } from '../../../libs/webhooks/src/testing/test-caller';
 
 const ROOT = join(__dirname, '../../..');
 const EVENTS = 1000;
@@ -84,7 +85,13 @@ describe('notifier killed mid-burst (SIGKILL child, PostgreSQL, local HTTPS rece
   it('delivers every one of 5,000 deliveries at least once after a SIGKILL and restart', async () => {
     const hooks: { id: string }[] = [];
     for (let i = 0; i < HOOKS; i++) {
-      hooks.push(await wh.service.register(`ak_${i}`, { url: `${receiver.origin}/h${i}`, events: ['shares_transferred'], secret: `secret-of-hook-${i}-xyz` }));
+      hooks.push(
+        await wh.service.register(testCaller(`ak_${i}`), {
+          url: `${receiver.origin}/h${i}`,
+          events: ['shares_transferred'],
+          secret: `secret-of-hook-${i}-xyz`,
+        }),
+      );
     }
     const first = startChild();
     await first.started;

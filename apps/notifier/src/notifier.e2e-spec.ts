@@ -6,6 +6,7 @@ import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { createNotifier, type Notifier } from '@dob/webhooks';
 import { samplePoolInitialized, samplePoolRegistered, sampleSharesTransferred, type SampleAppend } from '../../../libs/webhooks/src/testing/sample-events';
 import { startTestReceiver, type ReceivedRequest, type TestReceiver } from '../../../libs/webhooks/src/testing/https-receiver';
+import { testCaller } from '../../../libs/webhooks/src/testing/test-caller';
 
 // @octokit/webhooks-methods is ESM-only (exports without a require condition): import its file through a real
 // dynamic import, which jest's CommonJS transform would otherwise rewrite into require().
@@ -61,7 +62,8 @@ describe('notifier deliveries to a local HTTPS receiver (e2e, PostgreSQL, compre
   });
 
   const service = () => notifier.components.service;
-  const register = (owner: string, path: string, events: string[]) => service().register(owner, { url: `${receiver.origin}${path}`, events, secret: SECRET });
+  const register = (owner: string, path: string, events: string[]) =>
+    service().register(testCaller(owner), { url: `${receiver.origin}${path}`, events, secret: SECRET });
   const append = async (items: SampleAppend[]) => {
     for (const i of items) await store.appendToStream(i.streamId, [i.event]);
   };
@@ -108,8 +110,8 @@ describe('notifier deliveries to a local HTTPS receiver (e2e, PostgreSQL, compre
         .raw.toString(),
     );
     expect(created.data).toMatchObject({ pool_name: 'Pool 1', pool_ticker: 'P1', network_id: 9, access_type: 'p' });
-    await until('success recorded', async () => (await service().list('ak_1'))[0].last_triggered_at !== null);
-    const [listed] = await service().list('ak_1');
+    await until('success recorded', async () => (await service().list(testCaller('ak_1')))[0].last_triggered_at !== null);
+    const [listed] = await service().list(testCaller('ak_1'));
     expect(listed).toMatchObject({ id: hook.id, is_active: true, failure_count: 0 });
     expect(await notifier.health()).toMatchObject({ status: 'up', ready: true, details: { queue: { pending: 0, delivered: 2, failed: 0 }, lastError: null } });
   });
@@ -119,11 +121,11 @@ describe('notifier deliveries to a local HTTPS receiver (e2e, PostgreSQL, compre
     routes((path) => (path === '/down' && failing ? 503 : 200));
     const hook = await register('ak_2', '/down', ['shares_transferred']);
     await append([sampleSharesTransferred(2, 1)]);
-    await until('deactivation', async () => !(await service().list('ak_2'))[0].is_active);
+    await until('deactivation', async () => !(await service().list(testCaller('ak_2')))[0].is_active);
     const tries = requestsTo('/down');
     expect(tries).toHaveLength(6); // the first attempt + 5 retries
     expect(new Set(tries.map((t) => t.headers['x-svc-delivery'])).size).toBe(1);
-    const [dead] = await service().list('ak_2');
+    const [dead] = await service().list(testCaller('ak_2'));
     expect(dead).toMatchObject({ is_active: false, failure_count: 6 });
     const log = await service().deliveries('ak_2', hook.id, 1, 20);
     expect(log.deliveries[0]).toMatchObject({ status: 'failed', attempt_count: 6 });
@@ -137,7 +139,7 @@ describe('notifier deliveries to a local HTTPS receiver (e2e, PostgreSQL, compre
     failing = false;
     const back = await service().update('ak_2', hook.id, { is_active: true });
     expect(back.is_active).toBe(true);
-    expect((await service().list('ak_2'))[0]).toMatchObject({ is_active: true, failure_count: 0 });
+    expect((await service().list(testCaller('ak_2')))[0]).toMatchObject({ is_active: true, failure_count: 0 });
     // Recovery: the failed delivery is redelivered on request, with its original id.
     await service().redeliver('ak_2', hook.id, log.deliveries[0].delivery_id as string);
     await until('redelivery', async () => requestsTo('/down').length >= 7);
@@ -156,7 +158,7 @@ describe('notifier deliveries to a local HTTPS receiver (e2e, PostgreSQL, compre
     expect(new Set(tries.map((t) => t.raw.toString())).size).toBe(1); // identical body each time
     const log = await service().deliveries('ak_3', hook.id, 1, 5);
     expect((log.deliveries[0].attempts as { response_code: number }[]).map((a) => a.response_code)).toEqual([500, 500, 500, 200]);
-    expect((await service().list('ak_3'))[0]).toMatchObject({ is_active: true, failure_count: 0 });
+    expect((await service().list(testCaller('ak_3')))[0]).toMatchObject({ is_active: true, failure_count: 0 });
   });
 
   it('treats a redirect as a failure and does not follow it', async () => {

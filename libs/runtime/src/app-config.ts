@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
@@ -46,6 +47,10 @@ function entries<T>(want: string, parse: (parts: string[]) => T | undefined) {
 const CONTRACT_KINDS = ['splitter', 'participation_token', 'crowdfunding', 'sac', 'exit_liquidity'] as const;
 const isKind = (k: string | undefined): k is (typeof CONTRACT_KINDS)[number] => (CONTRACT_KINDS as readonly string[]).includes(k ?? '');
 const isContract = (c: string | undefined): c is string => /^C[A-Z2-7]{55}$/.test(c ?? '');
+
+function isAddressOrCidr(text: string): boolean {
+  return ipaddr.isValid(text) || (text.includes('/') && ipaddr.isValidCIDR(text));
+}
 
 interface Variable<S extends z.ZodType> {
   readonly schema: S;
@@ -180,11 +185,41 @@ export const configVariables = {
     ['all', 'api', 'indexer', 'projector', 'notifier', 'relay'],
     "JSON log threshold: Nest's names (log = info, verbose = trace) or pino's (docs/operations.md)",
   ),
-  METRICS_PORT: v(port.optional(), ['indexer', 'projector', 'notifier', 'relay'], 'apps without an API serve /metrics and /health/live here'),
+  METRICS_PORT: v(
+    port.optional(),
+    ['all', 'api', 'indexer', 'projector', 'notifier', 'relay'],
+    '/metrics and /health/live on a port of their own (the API port serves /metrics only with METRICS_TOKEN)',
+  ),
+  METRICS_TOKEN: v(
+    optionalText.pipe(z.string().min(16, 'at least 16 characters').optional()),
+    ['all', 'api'],
+    'bearer token GET /metrics asks for on the API port; unset = /metrics is not served there',
+  ),
   API_IP_RATE_LIMIT_RPM: v(
     z.coerce.number().int().min(1).max(1_000_000).default(60),
     ['all', 'api'],
     'requests per minute per client IP without a valid API key (registration, challenges, JWT)',
+  ),
+  API_REQUEST_TIMEOUT_MS: v(
+    z.coerce.number().int().min(1000).max(120_000).default(10_000),
+    ['all', 'api'],
+    'a request (headers and body) must arrive within this, or 408 and the connection is closed',
+  ),
+  API_HEADERS_TIMEOUT_MS: v(z.coerce.number().int().min(1000).max(60_000).default(5_000), ['all', 'api'], 'request headers must arrive within this'),
+  API_KEEP_ALIVE_TIMEOUT_MS: v(
+    z.coerce.number().int().min(100).max(120_000).default(5_000),
+    ['all', 'api'],
+    'an idle kept-alive connection is closed after this',
+  ),
+  API_CONNECTIONS_PER_CLIENT: v(
+    z.coerce.number().int().min(1).max(100_000).default(128),
+    ['all', 'api'],
+    'open connections per client address (IPv6 per /64); trusted proxies are exempt',
+  ),
+  API_TRUSTED_PROXIES: v(
+    list.pipe(z.array(z.string().refine(isAddressOrCidr, 'an IP address or CIDR'))),
+    ['all', 'api'],
+    'addresses/CIDRs of reverse proxies whose X-Forwarded-For gives the client address; unset = the socket address',
   ),
 
   // The Kafka relay's settings (libs/kafka-relay turns them into its settings with kafkaRelaySettings).

@@ -7,6 +7,7 @@ import { createNotifier, type Notifier } from './notifier';
 import { verifySvcSignature } from './signing/delivery-signatures';
 import { startTestReceiver, type TestReceiver } from './testing/https-receiver';
 import { WEBHOOK_EVENTS } from './webhook-events';
+import { testCaller } from './testing/test-caller';
 
 const SECRET = 'devnet-webhook-secret-0123';
 // Seeding the devnet and indexing it is slow on a loaded 2-core machine; correctness, not speed, is checked here.
@@ -40,7 +41,7 @@ describe('webhooks from the seeded devnet (devnet over HTTP → indexer → noti
       ca: receiver.cert,
       pollIntervalMs: 50,
     });
-    await notifier.components.service.register('ak_devnet', { url: `${receiver.origin}/dob`, events: [...WEBHOOK_EVENTS], secret: SECRET });
+    await notifier.components.service.register(testCaller('ak_devnet'), { url: `${receiver.origin}/dob`, events: [...WEBHOOK_EVENTS], secret: SECRET });
     await registerSeededPools(store, 9, devnet.pools);
     await notifier.start();
     indexing = startNetworkIndexing(store, {

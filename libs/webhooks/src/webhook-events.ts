@@ -18,4 +18,9 @@ export function isWebhookEventName(value: unknown): value is WebhookEventName {
 
 /** Spec Limits: 5 webhooks per API key, secrets of at least 16 characters. */
 export const MAX_WEBHOOKS_PER_KEY = 5;
+/**
+ * Webhooks of one wallet over all its keys, those of revoked keys included until deleted: without it, create a key
+ * → 5 webhooks → revoke, in a loop, would multiply every chain event into unbounded deliveries (issue 29).
+ */
+export const MAX_WEBHOOKS_PER_WALLET = 20;
 export const MIN_SECRET_LENGTH = 16;

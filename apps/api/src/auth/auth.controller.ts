@@ -6,6 +6,7 @@ import { challengeSchema, nonceSchema, registeredSchema, tokenSchema } from './o
 import { ok } from '../http/envelope';
 import { IssueChallengeCommand, IssueWalletTokenCommand, RegisterAgentCommand, type CreatedKey, type IssuedChallenge } from '@dob/auth';
 import { NonceRequestDto, RegisterDto, TokenRequestDto } from './dto/auth.dto';
+import { ClientBucket } from './current-agent.decorator';
 
 /** Unauthenticated wallet flows (limited per IP by the request gate). */
 @ApiTags('auth')
@@ -17,8 +18,12 @@ export class AuthController {
   @ApiOperation({ summary: 'A single-use challenge for the wallet to sign (5 minutes)' })
   @ApiOkResponse({ schema: envelope(challengeSchema, 'one') })
   @ApiResponse({ status: 400, description: 'VALIDATION_ERROR: not a Stellar account public key (G…)' })
-  async challenge(@Param('wallet') wallet: string) {
-    const c = await this.commands.execute<IssueChallengeCommand, IssuedChallenge>(new IssueChallengeCommand(wallet));
+  @ApiResponse({
+    status: 429,
+    description: 'RATE_LIMIT_EXCEEDED: over the rate limit, or the wallet holds its maximum of outstanding challenges; Retry-After says when to try again',
+  })
+  async challenge(@Param('wallet') wallet: string, @ClientBucket() requester: string) {
+    const c = await this.commands.execute<IssueChallengeCommand, IssuedChallenge>(new IssueChallengeCommand(wallet, requester));
     return ok({
       wallet: c.wallet,
       message: c.message,
@@ -63,8 +68,12 @@ export class AuthController {
   @ApiOperation({ summary: "A challenge in Dob's nonce shape (for /auth/token)" })
   @ApiOkResponse({ schema: envelope(nonceSchema, 'one') })
   @ApiResponse({ status: 400, description: 'VALIDATION_ERROR: not a Stellar account public key (G…)' })
-  async nonce(@Body() body: NonceRequestDto) {
-    const c = await this.commands.execute<IssueChallengeCommand, IssuedChallenge>(new IssueChallengeCommand(body.wallet_address));
+  @ApiResponse({
+    status: 429,
+    description: 'RATE_LIMIT_EXCEEDED: over the rate limit, or the wallet holds its maximum of outstanding challenges; Retry-After says when to try again',
+  })
+  async nonce(@Body() body: NonceRequestDto, @ClientBucket() requester: string) {
+    const c = await this.commands.execute<IssueChallengeCommand, IssuedChallenge>(new IssueChallengeCommand(body.wallet_address, requester));
     return ok({ nonce: c.nonce, message: c.message, expires_at: c.expiresAt.toISOString() });
   }
 

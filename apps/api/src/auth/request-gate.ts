@@ -1,16 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActiveApiKey } from '@dob/auth';
 import type { ServiceMetrics } from '@dob/observability';
-import type { RateLimitDecision } from '@dob/rate-limit';
+import { clientBucketOf, type RateLimitDecision } from '@dob/rate-limit';
 import type { AgentAuthState } from './agent-principal';
 import type { ApiAuthDependencies } from './api-auth.dependencies';
 import { failure } from '../http/envelope';
+import { onMatchedRoutes } from '../http/route-hooks';
 
 /**
- * Fastify onRequest hook on every `/api/agent` request — matched routes and unknown ones alike, so 404s carry
- * the rate-limit headers too. It authenticates X-API-Key once and charges one bucket:
+ * Fastify onRequest hook on every route under `/api/agent` and on every request no route matched, so 404s carry
+ * the rate-limit headers too. Which requests it sees is decided by the router's match, never by the URL's spelling:
+ * the router also serves `/%61pi/agent/…` and absolute-form targets (`GET http://host/api/agent/…`), and a prefix
+ * test on the raw URL let those through unlimited (issue 29). So the hook is attached to each matched route whose
+ * template is under the prefix (onRoute) and to the not-found handler (every unmatched spelling of anything); only
+ * the routes outside the prefix (/health, /health/live, /metrics, /docs) go without it.
+ * It authenticates X-API-Key once and charges one bucket:
  * - a valid key: the key's bucket at its rate_limit_rpm (shared by all instances when the limiter is Redis);
- * - anything else (auth endpoints, JWT key management, a missing or bad key): the client IP's bucket.
+ * - anything else (auth endpoints, JWT key management, a missing or bad key): the client's bucket — its address
+ *   (Fastify's request.ip, which honours the configured trusted proxies), an IPv6 one per /64 (clientBucketOf).
  * Refusals are answered here (429 envelope + Retry-After); authorisation is left to ApiKeyScopeGuard.
  * The common case — a key the key cache holds, admitted from a local grant or the in-process window — is decided
  * synchronously (authenticateNow, consumeNow): no promise per request; anything else takes the asynchronous path,
@@ -20,7 +27,7 @@ export function installRequestGate(fastify: FastifyInstance, auth: ApiAuthDepend
   fastify.decorateRequest('agentAuth', null);
   const { authenticator, rateLimiter } = auth;
   const bucketOf = (request: FastifyRequest, principal: ActiveApiKey | null): [string, number] =>
-    principal ? [`key:${principal.keyId}`, principal.rateLimitRpm] : [`ip:${request.ip}`, auth.ipRateLimitRpm];
+    principal ? [`key:${principal.keyId}`, principal.rateLimitRpm] : [`ip:${clientBucketOf(request.ip)}`, auth.ipRateLimitRpm];
 
   /** Leaves the verdict on the request, writes the rate-limit headers; false when the request was refused here. */
   const answer = (request: FastifyRequest, reply: FastifyReply, header: unknown, principal: ActiveApiKey | null, decision: RateLimitDecision): boolean => {
@@ -66,8 +73,7 @@ export function installRequestGate(fastify: FastifyInstance, auth: ApiAuthDepend
     return answer(request, reply, header, principal, decision);
   };
 
-  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (!request.url.startsWith(prefix)) return done();
+  const gate = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const header = request.headers['x-api-key'];
     let now: ReturnType<typeof decideNow>;
     try {
@@ -80,5 +86,11 @@ export function installRequestGate(fastify: FastifyInstance, auth: ApiAuthDepend
       return; // refused: answered above, the route does not run
     }
     void decideLater(request, reply, header).then((goOn) => goOn && done());
-  });
+  };
+  onMatchedRoutes(
+    fastify,
+    (template) => template.startsWith(prefix),
+    () => gate,
+  );
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => (request.is404 ? gate(request, reply, done) : done()));
 }

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { failure } from './envelope';
 import { exceedsJsonDepth } from './json-depth';
+import { httpLimitOptions, type HttpLimits } from './connection-limits';
 
 /** Largest JSON body accepted (the biggest legitimate one, a signed XDR envelope, is a few KB). */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -23,10 +24,12 @@ export function requestIdOf(header: string | string[] | undefined): string {
  * Fastify options that keep every framework-level refusal inside the error envelope (docs/agent-api.md#errors): oversized path
  * parameters (414) and malformed URLs (400) reach `frameworkErrors`; errors Node's HTTP parser raises before a
  * request exists (431 header overflow, 408 timeout, 400 malformed request) reach `clientErrorHandler`, which writes
- * the envelope on the raw socket. Fastify docs: Server → frameworkErrors, clientErrorHandler, genReqId.
+ * the envelope on the raw socket. Fastify docs: Server → frameworkErrors, clientErrorHandler, genReqId. With the
+ * timeouts and trusted proxies of `limits` (connection-limits.ts).
  */
-export function hardenedFastifyOptions(): FastifyServerOptions {
+export function hardenedFastifyOptions(limits: HttpLimits): FastifyServerOptions {
   return {
+    ...httpLimitOptions(limits),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     requestIdHeader: false,

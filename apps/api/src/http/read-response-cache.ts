@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestWithAgent } from '../auth/agent-principal';
+import { onMatchedRoutes } from './route-hooks';
 
 /**
  * Which reads may be answered from the response cache: the route templates whose answer is a function of the URL and
@@ -28,12 +29,22 @@ interface Entry {
 }
 
 const ENTERED = Symbol('readResponseCacheGeneration');
-type Marked = FastifyRequest & { [ENTERED]?: number };
+const KEY = Symbol('readResponseCacheKey');
+type Marked = FastifyRequest & { [ENTERED]?: number; [KEY]?: string };
 
 /**
- * The serialised bytes of 200 answers of CACHED_READ_ROUTES, keyed by the exact URL (path and query string), kept
- * until the read models change. A hit is answered in an onRequest hook that runs after the request gate's (key, rate
- * limit, rate-limit headers; bootstrap installs this one later), only for a key with the read scope; anything else goes on to Nest, whose guard, validation
+ * The entry's key: the matched route's template and the query string as sent. Never the raw path: the router
+ * serves one route under several spellings (percent-encoded, absolute-form), which would each get an entry.
+ */
+function keyOf(route: string, url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? route : route + url.slice(q);
+}
+
+/**
+ * The serialised bytes of 200 answers of CACHED_READ_ROUTES, keyed by the route and the exact query string, kept
+ * until the read models change. A hit is answered in an onRequest hook of those routes that runs after the request
+ * gate's (key, rate limit, rate-limit headers; bootstrap installs this one later), only for a key with the read scope; anything else goes on to Nest, whose guard, validation
  * and controller give the usual answer or refusal. A URL only gets an entry after Nest answered it 200, so the same
  * URL validates the same way; an answer whose request began before a change is not stored. Hits skip Nest's router,
  * guard, validation pipe, the query bus and JSON serialisation: what profiling showed a cached read spent its time on.
@@ -55,25 +66,29 @@ export function installReadResponseCache(fastify: FastifyInstance, options: Read
     return g;
   };
 
-  fastify.addHook('onRequest', (request: Marked, reply: FastifyReply, done: () => void) => {
-    if (request.method !== 'GET' || !CACHED_READ_ROUTES.has(request.routeOptions.url ?? '')) return done();
+  const lookUpFor = (route: string) => (request: Marked, reply: FastifyReply, done: () => void) => {
+    if (request.method !== 'GET') return done();
     if (!(request as unknown as RequestWithAgent).agentAuth?.principal?.scopes.includes('read')) return done();
     const g = current();
     if (g === undefined) return done();
-    const hit = entries.get(request.url);
+    const key = keyOf(route, request.url);
+    const hit = entries.get(key);
     if (hit && clock() - hit.at <= maxAgeMs) {
       void reply.code(200).header('content-type', hit.contentType).send(hit.body);
       return; // answered: the route handler (Nest) does not run
     }
     request[ENTERED] = g;
+    request[KEY] = key;
     done();
-  });
+  };
+  onMatchedRoutes(fastify, (url, method) => method === 'GET' && CACHED_READ_ROUTES.has(url), lookUpFor);
 
   fastify.addHook('onSend', (request: Marked, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     const entered = request[ENTERED];
-    if (entered !== undefined && reply.statusCode === 200 && typeof payload === 'string' && current() === entered) {
-      entries.delete(request.url);
-      entries.set(request.url, { body: Buffer.from(payload, 'utf8'), contentType: String(reply.getHeader('content-type')), at: clock() });
+    const key = request[KEY];
+    if (entered !== undefined && key !== undefined && reply.statusCode === 200 && typeof payload === 'string' && current() === entered) {
+      entries.delete(key);
+      entries.set(key, { body: Buffer.from(payload, 'utf8'), contentType: String(reply.getHeader('content-type')), at: clock() });
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     }
     done(null, payload);

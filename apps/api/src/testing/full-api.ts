@@ -9,7 +9,7 @@ import { createWebhookComponents, EventFeed, type WebhookComponents } from '@dob
 import { accountKeypair } from '../../../../libs/read-models/src/testing/chain-scenario';
 import { startReadModels, type ReadModelHarness } from '../../../../libs/read-models/src/testing/read-model-harness';
 import { createApiAuth } from '../auth';
-import { createApiApp } from '../bootstrap';
+import { createApiApp, type ApiAppOptions } from '../bootstrap';
 
 export interface FullApi {
   readonly app: NestFastifyApplication;
@@ -22,18 +22,26 @@ export interface FullApi {
 
 /**
  * Every controller of the API over real parts on one in-memory PGlite (auth, read models, webhooks, trading with
- * no network configured), listening on a free loopback port — for tests of what the whole HTTP surface does.
+ * no network configured), listening on a free loopback port — for tests of what the whole HTTP surface does;
+ * `options` set the per-IP limit, the HTTP limits and /metrics.
  */
-export async function startFullApi(): Promise<FullApi> {
+export async function startFullApi(
+  options: Pick<ApiAppOptions, 'http' | 'metrics' | 'metricsToken'> & { readonly ipRateLimitRpm?: number } = {},
+): Promise<FullApi> {
   const db: SqlDatabase = await createPgliteDatabase();
   const h: ReadModelHarness = await startReadModels(db, walletEvents);
-  const auth = await createApiAuth({ db, events: h.store, jwt: { secret: 'full-api-test-secret-0123456789abcdef' }, ipRateLimitRpm: 100_000 });
+  const auth = await createApiAuth({
+    db,
+    events: h.store,
+    jwt: { secret: 'full-api-test-secret-0123456789abcdef' },
+    ipRateLimitRpm: options.ipRateLimitRpm ?? 100_000,
+  });
   const webhooks: WebhookComponents = await createWebhookComponents({ db, secretKey: randomBytes(32) });
   const trading = await createTradingService({ db, networks: [] });
   const feed = new EventFeed({ db, eventStore: h.store });
   const app = await createApiApp(
     { health: new HealthRegistry(), auth, read: { queries: createReadQueries({ db }) }, webhooks: webhooks.service, trading, events: { feed } },
-    { logger: false },
+    { logger: false, http: options.http, metrics: options.metrics, metricsToken: options.metricsToken },
   );
   await app.listen(0, '127.0.0.1');
   const wallet = accountKeypair('full-api').publicKey();

@@ -7,7 +7,16 @@ const events: SchemaObject = { type: 'array', items: { type: 'string', enum: [..
 const at = { type: 'string', format: 'date-time' } as const;
 
 export const registeredWebhookSchema = obj({ id: str, url: str, events, is_active: bool, created_at: at });
-export const webhookListItemSchema = obj({ id: str, url: str, events, is_active: bool, failure_count: int, last_triggered_at: time, created_at: at });
+export const webhookListItemSchema = obj({
+  id: str,
+  url: str,
+  events,
+  is_active: bool,
+  failure_count: int,
+  last_triggered_at: time,
+  created_at: at,
+  key_revoked: bool,
+});
 export const updatedWebhookSchema = obj({ id: str, url: str, events, is_active: bool, updated_at: at });
 export const deletedWebhookSchema = obj({ id: str, deleted: { type: 'boolean', enum: [true] } });
 export const testSentSchema = obj({

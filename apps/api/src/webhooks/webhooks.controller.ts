@@ -28,6 +28,7 @@ import {
   SendTestWebhookCommand,
   UpdateWebhookCommand,
   WebhookDeliveriesQuery,
+  type WebhookOwner,
   type WebhookService,
   type WebhookView,
 } from '@dob/webhooks';
@@ -37,10 +38,15 @@ import { DeliveriesQueryDto, RegisterWebhookDto, UpdateWebhookDto } from './webh
 
 type Answer<K extends keyof WebhookService> = WebhookService[K] extends (...args: never[]) => Promise<infer R> ? R : never;
 
-const BAD = { description: 'VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, sixth webhook' };
+const BAD = {
+  description: "VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, the key's sixth or the wallet's 21st webhook",
+};
 const MISSING = { description: "NOT_FOUND: no such webhook on this API key (another key's webhook is reported the same way)" };
 
-/** Webhooks belong to the API key that registered them (spec rule 3): every call is scoped to the caller's keyId. */
+/**
+ * Webhooks belong to the API key that registered them (spec rule 3): every call is scoped to the caller's keyId —
+ * except that a revoked key's webhooks (inactive for good) are listed and deletable by the wallet's other keys.
+ */
 @ApiTags('Webhooks')
 @ApiSecurity('api-key')
 @RequireScope('read')
@@ -53,19 +59,19 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Register a webhook (at most 5 per API key)' })
+  @ApiOperation({ summary: 'Register a webhook (at most 5 per API key, 20 per wallet)' })
   @ApiCreatedResponse({ schema: envelope(registeredWebhookSchema, 'one') })
   @ApiBadRequestResponse(BAD)
   async register(@CurrentAgent() agent: AgentPrincipal, @Body() body: RegisterWebhookDto) {
-    const w = await this.commands.execute<RegisterWebhookCommand, WebhookView>(new RegisterWebhookCommand(agent.keyId, body));
+    const w = await this.commands.execute<RegisterWebhookCommand, WebhookView>(new RegisterWebhookCommand(callerOf(agent), body));
     return ok({ id: w.id, url: w.url, events: w.events, is_active: w.is_active, created_at: w.created_at });
   }
 
   @Get()
-  @ApiOperation({ summary: "This API key's webhooks" })
+  @ApiOperation({ summary: "This API key's webhooks, and those of the wallet's revoked keys (inactive, key_revoked: true; delete them)" })
   @ApiOkResponse({ schema: envelope(webhookListItemSchema, 'list') })
   async list(@CurrentAgent() agent: AgentPrincipal) {
-    return ok((await this.queries.execute<ListWebhooksQuery, WebhookView[]>(new ListWebhooksQuery(agent.keyId))).map(listItem));
+    return ok((await this.queries.execute<ListWebhooksQuery, WebhookView[]>(new ListWebhooksQuery(callerOf(agent)))).map(listItem));
   }
 
   @Put(':id')
@@ -79,11 +85,11 @@ export class WebhooksController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a webhook' })
+  @ApiOperation({ summary: "Delete a webhook of this API key, or of one of the wallet's revoked keys" })
   @ApiOkResponse({ schema: envelope(deletedWebhookSchema, 'one') })
   @ApiNotFoundResponse(MISSING)
   async remove(@CurrentAgent() agent: AgentPrincipal, @Param('id') id: string) {
-    return ok(await this.commands.execute<RemoveWebhookCommand, Answer<'remove'>>(new RemoveWebhookCommand(agent.keyId, id)));
+    return ok(await this.commands.execute<RemoveWebhookCommand, Answer<'remove'>>(new RemoveWebhookCommand(callerOf(agent), id)));
   }
 
   @Post(':id/test')
@@ -117,7 +123,9 @@ export class WebhooksController {
   }
 }
 
-function listItem(w: WebhookView) {
+const callerOf = (agent: AgentPrincipal): WebhookOwner => ({ keyId: agent.keyId, wallet: agent.wallet });
+
+export function listItem(w: WebhookView) {
   return {
     id: w.id,
     url: w.url,
@@ -126,5 +134,6 @@ function listItem(w: WebhookView) {
     failure_count: w.failure_count,
     last_triggered_at: w.last_triggered_at,
     created_at: w.created_at,
+    key_revoked: w.key_revoked,
   };
 }

@@ -18,12 +18,13 @@ import {
 } from '@dob/webhooks';
 import { command, query, type MessageBinding } from '../cqrs/message-bindings';
 import { WebhooksController } from './webhooks.controller';
+import { WalletWebhooksController } from './wallet-webhooks.controller';
 
 /** Controller and bus bindings of webhook management; none when the host gives no webhook service. */
 export function webhookApiParts(service?: WebhookService): { controllers: Type[]; providers: Provider[]; bindings: MessageBinding[] } {
   if (!service) return { controllers: [], providers: [], bindings: [] };
   return {
-    controllers: [WebhooksController],
+    controllers: [WebhooksController, WalletWebhooksController],
     providers: [],
     bindings: [
       command(RegisterWebhookCommand, new RegisterWebhookHandler(service)),

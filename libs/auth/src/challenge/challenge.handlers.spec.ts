@@ -15,7 +15,7 @@ import type { WalletChallenges } from './wallet-challenges';
 function fakes(refuseSignature = false) {
   const log: unknown[][] = [];
   const challenges = {
-    issue: async (wallet: string) => (log.push(['issue', wallet]), { wallet, nonce: 'n' }),
+    issue: async (wallet: string, requester: string) => (log.push(['issue', wallet, requester]), { wallet, nonce: 'n' }),
     consume: async (wallet: string, signature: string) => {
       log.push(['consume', wallet, signature]);
       if (refuseSignature) throw new AppError('UNAUTHORIZED', 'Signature does not match');
@@ -28,10 +28,13 @@ function fakes(refuseSignature = false) {
 }
 
 describe('wallet flow command handlers', () => {
-  it('issuing a challenge stores one for the wallet and returns it', async () => {
+  it('issuing a challenge stores one for the wallet and its requester and returns it', async () => {
     const f = fakes();
-    await expect(new IssueChallengeHandler(f.challenges).execute(new IssueChallengeCommand('GW'))).resolves.toEqual({ wallet: 'GW', nonce: 'n' });
-    expect(f.log).toEqual([['issue', 'GW']]);
+    await expect(new IssueChallengeHandler(f.challenges).execute(new IssueChallengeCommand('GW', '203.0.113.7'))).resolves.toEqual({
+      wallet: 'GW',
+      nonce: 'n',
+    });
+    expect(f.log).toEqual([['issue', 'GW', '203.0.113.7']]);
   });
 
   it('register consumes the signed challenge, then creates a key of origin "register"', async () => {

@@ -6,7 +6,11 @@ import type { IssuedChallenge, WalletChallenges } from './wallet-challenges';
  * either an API key (register) or a key-management token. Plain handlers over WalletChallenges/WalletKeyService.
  */
 export class IssueChallengeCommand {
-  constructor(readonly wallet: string) {}
+  constructor(
+    readonly wallet: string,
+    /** Who asks: the client's address bucket (a challenge may only be replaced by its own requester's next one). */
+    readonly requester: string,
+  ) {}
 }
 
 export class RegisterAgentCommand {
@@ -34,7 +38,7 @@ type Challenges = Pick<WalletChallenges, 'issue' | 'consume'>;
 export class IssueChallengeHandler {
   constructor(private readonly challenges: Challenges) {}
   execute(c: IssueChallengeCommand): Promise<IssuedChallenge> {
-    return this.challenges.issue(c.wallet);
+    return this.challenges.issue(c.wallet, c.requester);
   }
 }
 

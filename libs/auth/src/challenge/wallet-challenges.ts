@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '@dob/domain';
-import type { ChallengeStore, StoredChallenge } from './challenge-store.port';
+import type { ChallengeQuota, ChallengeStore, StoredChallenge } from './challenge-store.port';
 import { isStellarAccountId, verifyWalletSignature, type SignatureScheme } from './signature';
 
 export const CHALLENGE_TTL_SECONDS = 300;
-/** Outstanding challenges per wallet; bounds the signature checks a register/token request can cause. */
-export const MAX_OUTSTANDING_CHALLENGES = 5;
+/**
+ * Outstanding challenges of one wallet: at most 5 per requester (its newest; a sixth replaces its own oldest) and 20
+ * for everyone together, beyond which issuing is refused (429) until one expires or is used. The total bounds the
+ * signature checks a register/token request can cause; the per-requester share means nobody can evict the
+ * challenge the wallet's owner is signing (before issue 29 the newest 5 of anyone's were kept), and filling the
+ * wallet's 20 takes four client addresses (IPv6: four /64s) each at its own rate limit for five minutes.
+ */
+export const CHALLENGE_QUOTA: ChallengeQuota = { perRequester: 5, perWallet: 20 };
 
 export interface IssuedChallenge extends StoredChallenge {
   readonly expiresIn: number;
@@ -29,7 +35,8 @@ export class WalletChallenges {
     private readonly service = 'DobProtocol',
   ) {}
 
-  async issue(wallet: string): Promise<IssuedChallenge> {
+  /** `requester`: who asks (the transport's client address bucket); each requester has its own share of the wallet's challenges. */
+  async issue(wallet: string, requester: string): Promise<IssuedChallenge> {
     if (!isStellarAccountId(wallet)) throw AppError.validation('wallet must be a Stellar account public key (G…)');
     const now = this.clock();
     const nonce = randomBytes(32).toString('hex');
@@ -40,7 +47,14 @@ export class WalletChallenges {
       issuedAt: new Date(now),
       expiresAt: new Date(now + CHALLENGE_TTL_SECONDS * 1000),
     };
-    await this.store.save(challenge, MAX_OUTSTANDING_CHALLENGES);
+    const saved = await this.store.save(challenge, requester, CHALLENGE_QUOTA);
+    if (saved !== 'saved') {
+      const retryAfter = Math.max(1, Math.ceil((saved.full.getTime() - now) / 1000));
+      throw new AppError('RATE_LIMIT_EXCEEDED', `This wallet has ${CHALLENGE_QUOTA.perWallet} outstanding challenges; retry after ${retryAfter} seconds.`, {
+        limit: CHALLENGE_QUOTA.perWallet,
+        retry_after: retryAfter,
+      });
+    }
     return { ...challenge, expiresIn: CHALLENGE_TTL_SECONDS };
   }
 

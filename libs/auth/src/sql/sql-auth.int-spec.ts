@@ -2,6 +2,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { CHALLENGE_QUOTA } from '../challenge/wallet-challenges';
 import { hashApiKey } from '../keys/api-key';
 import { walletEvents, walletStreamId } from '../wallet/wallet.events';
 import { createSqlAuth, type AuthComponents } from './create-sql-auth';
@@ -43,26 +44,41 @@ describe.each(testDatabases())('auth over SQL on $name', (factory) => {
 
   it('consumes a challenge exactly once, only for its wallet, only before it expires', async () => {
     const kp = Keypair.random();
-    const c = await auth.challenges.issue(kp.publicKey());
+    const c = await auth.challenges.issue(kp.publicKey(), 'client-a');
     const sig = Buffer.from(kp.signMessage(c.message)).toString('hex');
     expect(await auth.challenges.consume(Keypair.random().publicKey(), sig).catch((e) => e.code)).toBe('UNAUTHORIZED');
     const results = await Promise.allSettled([1, 2, 3].map(() => auth.challenges.consume(kp.publicKey(), sig)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const late = await auth.challenges.issue(kp.publicKey());
+    const late = await auth.challenges.issue(kp.publicKey(), 'client-a');
     now += 300_001;
     const lateSig = Buffer.from(kp.sign(Buffer.from(late.message))).toString('hex');
     expect(await auth.challenges.consume(kp.publicKey(), lateSig).catch((e) => e.code)).toBe('UNAUTHORIZED');
   });
 
-  it('keeps at most 5 outstanding challenges per wallet (older ones stop working)', async () => {
+  it("keeps a requester's newest 5 per wallet: its own sixth replaces its oldest", async () => {
     const kp = Keypair.random();
-    const first = await auth.challenges.issue(kp.publicKey());
-    for (let i = 0; i < 5; i++) {
+    const first = await auth.challenges.issue(kp.publicKey(), 'client-a');
+    for (let i = 0; i < CHALLENGE_QUOTA.perRequester; i++) {
       now += 1;
-      await auth.challenges.issue(kp.publicKey());
+      await auth.challenges.issue(kp.publicKey(), 'client-a');
     }
     const sig = Buffer.from(kp.signMessage(first.message)).toString('hex');
     expect(await auth.challenges.consume(kp.publicKey(), sig).catch((e) => e.code)).toBe('UNAUTHORIZED');
+  });
+
+  it("never evicts another requester's challenge: others fill the wallet's quota and are refused, the owner's still signs", async () => {
+    const kp = Keypair.random();
+    const owners = await auth.challenges.issue(kp.publicKey(), 'owner');
+    const refusals: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      now += 1;
+      await auth.challenges.issue(kp.publicKey(), `attacker-${i % 8}`).catch((e) => refusals.push(`${e.code} ${e.details?.retry_after}`));
+    }
+    // 19 slots besides the owner's: the other 21 requests are refused, with the seconds until the owner's expires.
+    expect(refusals).toHaveLength(40 - (CHALLENGE_QUOTA.perWallet - 1));
+    expect(new Set(refusals)).toEqual(new Set(['RATE_LIMIT_EXCEEDED 300']));
+    const sig = Buffer.from(kp.signMessage(owners.message)).toString('hex');
+    await expect(auth.challenges.consume(kp.publicKey(), sig)).resolves.toMatchObject({ challenge: { nonce: owners.nonce } });
   });
 
   it('creates, rotates and revokes keys through the aggregate and the index follows before each call returns', async () => {

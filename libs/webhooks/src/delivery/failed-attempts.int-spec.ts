@@ -8,6 +8,7 @@ import { startTestReceiver, type TestReceiver } from '../testing/https-receiver'
 import { DeliveryWorker } from './delivery-worker';
 import type { FailureReason } from './failure-reason';
 import { createHttpsSender, type WebhookSender } from './https-sender';
+import { testCaller } from '../testing/test-caller';
 
 const SCHEDULE = [10, 10, 10, 10, 10];
 const KEY_A = Buffer.alloc(32, 0xa);
@@ -43,7 +44,7 @@ describe.each(testDatabases())('deliveries that fail before sending, on $name', 
   /** Registers a webhook on `url` (through a permissive guard), queues one delivery and runs a worker on `sender`. */
   async function deliverOnce(url: string, sender: (wh: WebhookComponents) => WebhookSender, corrupt = false) {
     const wh = await createWebhookComponents({ db, secretKey: KEY_A, allowList: { hosts: ['localhost', 'receiver.test'] }, ca: receiver.cert });
-    const w = await wh.service.register('ak_1', { url, events: ['pool_created'], secret: 'sixteen-chars-ok!' });
+    const w = await wh.service.register(testCaller('ak_1'), { url, events: ['pool_created'], secret: 'sixteen-chars-ok!' });
     if (corrupt) await db.query(`UPDATE webhooks SET secret_sealed = $2 WHERE id = $1`, [w.id, 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA']);
     const id = deliveryId('ev-1', w.id);
     await db.transaction((tx) =>
@@ -99,7 +100,7 @@ describe.each(testDatabases())('deliveries that fail before sending, on $name', 
 
   it('refuses a second key on data sealed with the first, naming WEBHOOK_SECRET_KEY', async () => {
     const a = await createWebhookComponents({ db, secretKey: KEY_A, allowList: { hosts: ['receiver.test'] } });
-    await a.service.register('ak_1', { url: 'https://receiver.test/hook', events: ['pool_created'], secret: 'sixteen-chars-ok!' });
+    await a.service.register(testCaller('ak_1'), { url: 'https://receiver.test/hook', events: ['pool_created'], secret: 'sixteen-chars-ok!' });
     await expect(createWebhookComponents({ db, secretKey: KEY_B })).rejects.toThrow(SecretMismatchError);
     await expect(createWebhookComponents({ db, secretKey: KEY_B })).rejects.toThrow(/^WEBHOOK_SECRET_KEY is not the key/);
     await expect(createWebhookComponents({ db, secretKey: KEY_A })).resolves.toBeDefined();

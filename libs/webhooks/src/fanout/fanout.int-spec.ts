@@ -1,6 +1,7 @@
-import { createChainEventCatalog } from '@dob/domain';
+import { randomUUID } from 'node:crypto';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { ProjectionRunner, createSqlReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
+import { systemEventCatalog } from '@dob/runtime';
 import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { createWebhookComponents, type WebhookComponents } from '../notifier';
 import { saleAddress } from '@dob/domain';
@@ -15,6 +16,7 @@ import {
   sampleSharesTransferred,
   type SampleAppend,
 } from '../testing/sample-events';
+import { testCaller } from '../testing/test-caller';
 
 const noSend = { send: async () => ({ ok: true, responseCode: 200, durationMs: 0, error: null }) };
 
@@ -35,7 +37,7 @@ describe.each(testDatabases())('webhook fan-out on $name', (factory) => {
     return r;
   };
   const register = (owner: string, events: string[]) =>
-    wh.service.register(owner, { url: 'https://receiver.test/hook', events, secret: 'a-very-long-secret-value' });
+    wh.service.register(testCaller(owner), { url: 'https://receiver.test/hook', events, secret: 'a-very-long-secret-value' });
   const deliveries = async () =>
     (
       await db.query<{ id: string; webhook_id: string; event_type: string; body: string }>(
@@ -45,7 +47,7 @@ describe.each(testDatabases())('webhook fan-out on $name', (factory) => {
 
   beforeEach(async () => {
     db = await factory.create();
-    store = await createSqlEventStore(db, { catalog: createChainEventCatalog(), pollIntervalMs: 20 });
+    store = await createSqlEventStore(db, { catalog: systemEventCatalog(), pollIntervalMs: 20 });
     wh = await createWebhookComponents({ db, secretKey: Buffer.alloc(32, 1), allowList: { hosts: ['receiver.test'] }, sender: noSend });
   });
   afterEach(async () => {
@@ -86,6 +88,54 @@ describe.each(testDatabases())('webhook fan-out on $name', (factory) => {
     // Rebuild from START (blue/green): deterministic ids make the replay a no-op for the queue.
     await runners[runners.length - 1].rebuild('webhook_fanout');
     expect(await deliveries()).toHaveLength(rows.length);
+  });
+
+  it("ends a revoked key's webhooks: queued deliveries failed, nothing more queued; the wallet's other keys list and delete them", async () => {
+    const wallet = sampleAccount(70);
+    const keyA = { keyId: 'ak_0000000000000000000000000A', wallet };
+    const keyB = { keyId: 'ak_0000000000000000000000000B', wallet };
+    const hook = (caller: typeof keyA) =>
+      wh.service.register(caller, { url: 'https://receiver.test/hook', events: ['shares_transferred'], secret: 'a-very-long-secret-value' });
+    const a = await hook(keyA);
+    const b = await hook(keyB);
+    await append([samplePoolRegistered(7), samplePoolInitialized(7), sampleSharesTransferred(7, 1), sampleSharesTransferred(7, 2)]);
+    await (await runFanout()).stop();
+    const revoked = { keyId: keyA.keyId, wallet, at: new Date() };
+    await store.appendToStream(`wallet-${wallet}`, [
+      { id: randomUUID(), type: 'ApiKeyRevoked', version: 1, data: { wallet, key_id: revoked.keyId, revoked_at: revoked.at.toISOString() } },
+    ]);
+    await append([sampleSharesTransferred(7, 3), sampleSharesTransferred(7, 4)]);
+    await runFanout(); // resumes from the checkpoint: the revocation, then two more transfers
+
+    const statuses = async (webhookId: string) =>
+      (await db.query<{ status: string }>(`SELECT status FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id`, [webhookId])).rows.map((r) => r.status);
+    expect(await statuses(a.id)).toEqual(['failed', 'failed']); // the two queued before the revocation never go out
+    expect(await statuses(b.id)).toEqual(['pending', 'pending', 'pending', 'pending']);
+
+    const seenByB = await wh.service.list(keyB);
+    expect(seenByB.map((w) => [w.id, w.is_active, w.key_revoked])).toEqual([
+      [a.id, false, true],
+      [b.id, true, false],
+    ]);
+    // Another wallet's key sees nothing of them; the wallet's other key deletes the revoked key's webhook.
+    const stranger = { keyId: 'ak_0000000000000000000000000C', wallet: sampleAccount(71) };
+    expect(await wh.service.list(stranger)).toEqual([]);
+    await expect(wh.service.remove(stranger, a.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(wh.service.remove(keyB, a.id)).resolves.toEqual({ id: a.id, deleted: true });
+    expect((await wh.service.list(keyB)).map((w) => w.id)).toEqual([b.id]);
+  });
+
+  it('caps the webhooks of one wallet over all its keys', async () => {
+    const wallet = sampleAccount(72);
+    const body = { url: 'https://receiver.test/hook', events: ['pool_created'], secret: 'a-very-long-secret-value' };
+    for (let k = 0; k < 4; k++) {
+      for (let i = 0; i < 5; i++) await wh.service.register({ keyId: `ak_wallet_cap_${k}`, wallet }, body);
+    }
+    await expect(wh.service.register({ keyId: 'ak_wallet_cap_4', wallet }, body)).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { limit: 20 },
+    });
+    await expect(wh.service.register({ keyId: 'ak_wallet_cap_4', wallet: sampleAccount(73) }, body)).resolves.toMatchObject({ is_active: true });
   });
 
   it('announces pool_created once with registry metadata, and ties a sale to its listing', async () => {

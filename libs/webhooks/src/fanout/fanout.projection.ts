@@ -4,6 +4,7 @@ import type { SqlProjectionDefinition } from '@dob/projections';
 import { appendToFeed } from '../feed/feed-log';
 import { deliveryId } from '../ids';
 import { SqlDeliveryQueue, type NewDelivery } from '../store/delivery-queue';
+import { endWebhooksOfKey } from '../store/webhook-store';
 import { createLookupTables, FanoutLookups, LOOKUP_TABLES, type KnownToken } from './fanout-lookups';
 import * as payloads from './payloads';
 import type { Notification } from './payloads';
@@ -30,7 +31,17 @@ export const FANOUT_EVENT_TYPES = [
   'CampaignOptedOut',
   'CampaignFinalized',
   'CampaignEffectivelyFailed',
+  // The wallet aggregate's (libs/auth): a revoked key's webhooks end here, in order with the events they would get.
+  'ApiKeyRevoked',
 ] as const;
+
+/** ApiKeyRevoked's fields this projection needs (the event is libs/auth's: wallet.events.ts). */
+function revokedKeyOf(event: RecordedEvent): { keyId: string; wallet: string; at: Date } | null {
+  if (event.type !== 'ApiKeyRevoked') return null;
+  const d = event.data as { key_id?: unknown; wallet?: unknown; revoked_at?: unknown };
+  if (typeof d.key_id !== 'string' || typeof d.wallet !== 'string') return null;
+  return { keyId: d.key_id, wallet: d.wallet, at: typeof d.revoked_at === 'string' ? new Date(d.revoked_at) : event.recordedAt };
+}
 
 /**
  * The notifier's fan-out: a checkpointed projection (libs/projections) whose apply maps domain events to the
@@ -42,6 +53,10 @@ export const FANOUT_EVENT_TYPES = [
  *
  * A webhook receives events recorded after it was registered (created_at ≤ recordedAt), which also keeps a rebuild
  * of this projection from sending history to webhooks that did not exist then.
+ *
+ * ApiKeyRevoked ends the key's webhooks (endWebhooksOfKey: inactive for good, pending deliveries failed) in the same
+ * transaction; events of the same batch are then fanned out to active webhooks only, so from the batch holding the
+ * revocation on, nothing more is queued for them (issue 29: a revoked key's webhooks deliver nothing).
  */
 export function createFanoutProjection(options: { now?: () => Date; tokens?: readonly KnownToken[] } = {}): SqlProjectionDefinition {
   const now = options.now ?? (() => new Date());
@@ -56,6 +71,11 @@ export function createFanoutProjection(options: { now?: () => Date; tokens?: rea
       const lookups = new FanoutLookups(tx, t, options.tokens);
       const notes: { event: RecordedEvent; note: Notification }[] = [];
       for (const event of events) {
+        const revoked = revokedKeyOf(event);
+        if (revoked) {
+          await endWebhooksOfKey(tx, revoked);
+          continue;
+        }
         const note = await fold(lookups, event);
         if (note) notes.push({ event, note });
       }

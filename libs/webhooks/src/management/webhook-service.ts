@@ -5,8 +5,8 @@ import { newWebhookId, testDeliveryId } from '../ids';
 import type { SecretBox } from '../secrets/secret-box';
 import { UnsafeDestinationError, type DestinationGuard } from '../ssrf/destination-guard';
 import type { DeliveryView, SqlDeliveryQueue } from '../store/delivery-queue';
-import type { SqlWebhookStore, StoredWebhook, WebhookPatch } from '../store/webhook-store';
-import { isWebhookEventName, MAX_WEBHOOKS_PER_KEY, MIN_SECRET_LENGTH, WEBHOOK_EVENTS, type WebhookEventName } from '../webhook-events';
+import type { SqlWebhookStore, StoredWebhook, WebhookCaller, WebhookOwner, WebhookPatch } from '../store/webhook-store';
+import { isWebhookEventName, MAX_WEBHOOKS_PER_KEY, MAX_WEBHOOKS_PER_WALLET, MIN_SECRET_LENGTH, WEBHOOK_EVENTS, type WebhookEventName } from '../webhook-events';
 
 export interface WebhookView {
   readonly id: string;
@@ -17,6 +17,8 @@ export interface WebhookView {
   readonly last_triggered_at: string | null;
   readonly created_at: string;
   readonly updated_at: string;
+  /** The API key that registered it was revoked: inactive for good; the wallet's other keys may delete it. */
+  readonly key_revoked: boolean;
 }
 
 export interface TestSendResult {
@@ -38,7 +40,8 @@ export interface WebhookServiceDeps {
 
 /**
  * Webhook management for one API key (the owner). Every input is checked here, so any transport gets the same
- * rules; a webhook of another key is reported exactly like an unknown one (404), so ids do not leak.
+ * rules; a webhook of another key is reported exactly like an unknown one (404), so ids do not leak — except the
+ * webhooks of the wallet's revoked keys, which the wallet's other keys list and delete (nobody else can).
  */
 export class WebhookService {
   private readonly now: () => Date;
@@ -47,26 +50,31 @@ export class WebhookService {
     this.now = deps.now ?? (() => new Date());
   }
 
-  async register(ownerKeyId: string, body: unknown): Promise<WebhookView> {
+  async register(owner: WebhookOwner, body: unknown): Promise<WebhookView> {
     const input = asObject(body);
     const url = await this.checkUrl(input.url, true);
     const events = checkEvents(input.events, true);
     const secret = checkSecret(input.secret, true);
     const id = newWebhookId();
     const stored = await this.deps.webhooks.insert(
-      { id, ownerKeyId, url: url!, events: events!, secretSealed: this.deps.secrets.seal(secret!, id) },
-      MAX_WEBHOOKS_PER_KEY,
+      { id, ownerKeyId: owner.keyId, ownerWallet: owner.wallet, url: url!, events: events!, secretSealed: this.deps.secrets.seal(secret!, id) },
+      { perKey: MAX_WEBHOOKS_PER_KEY, perWallet: MAX_WEBHOOKS_PER_WALLET },
     );
-    if (stored === 'limit') {
+    if (stored === 'key-limit') {
       throw AppError.validation(`an API key may register at most ${MAX_WEBHOOKS_PER_KEY} webhooks; delete one first`, {
         limit: MAX_WEBHOOKS_PER_KEY,
+      });
+    }
+    if (stored === 'wallet-limit') {
+      throw AppError.validation(`a wallet may hold at most ${MAX_WEBHOOKS_PER_WALLET} webhooks over all its keys, revoked keys' included; delete one first`, {
+        limit: MAX_WEBHOOKS_PER_WALLET,
       });
     }
     return view(stored);
   }
 
-  async list(ownerKeyId: string): Promise<WebhookView[]> {
-    return (await this.deps.webhooks.listByOwner(ownerKeyId)).map(view);
+  async list(caller: WebhookCaller): Promise<WebhookView[]> {
+    return (await this.deps.webhooks.listVisibleTo(caller)).map(view);
   }
 
   async update(ownerKeyId: string, id: string, body: unknown): Promise<WebhookView> {
@@ -85,8 +93,8 @@ export class WebhookService {
     return view(updated);
   }
 
-  async remove(ownerKeyId: string, id: string): Promise<{ id: string; deleted: true }> {
-    if (!(await this.deps.webhooks.delete(ownerKeyId, id))) throw notFound();
+  async remove(caller: WebhookCaller, id: string): Promise<{ id: string; deleted: true }> {
+    if (!(await this.deps.webhooks.delete(caller, id))) throw notFound();
     return { id, deleted: true };
   }
 
@@ -144,7 +152,7 @@ export class WebhookService {
       await this.deps.guard.checkUrl(value.trim());
       return value.trim();
     } catch (e) {
-      if (e instanceof UnsafeDestinationError) throw AppError.validation(e.message, { field: 'url' });
+      if (e instanceof UnsafeDestinationError) throw AppError.validation(e.publicMessage, { field: 'url' });
       throw e;
     }
   }
@@ -189,6 +197,7 @@ function view(w: StoredWebhook): WebhookView {
     last_triggered_at: w.lastTriggeredAt?.toISOString() ?? null,
     created_at: w.createdAt.toISOString(),
     updated_at: w.updatedAt.toISOString(),
+    key_revoked: w.keyRevokedAt !== null,
   };
 }
 

@@ -35,13 +35,14 @@ function fakeWebhooks(failure?: Error) {
 
 describe('webhook command and query handlers', () => {
   const body = { url: 'https://example.com/hook', events: ['sale'] };
+  const caller = { keyId: 'key-1', wallet: 'G-wallet' };
   const cases: [string, (s: WebhookService) => Promise<unknown>, unknown[]][] = [
-    ['register', (s) => new RegisterWebhookHandler(s).execute(new RegisterWebhookCommand('key-1', body)), ['key-1', body]],
+    ['register', (s) => new RegisterWebhookHandler(s).execute(new RegisterWebhookCommand(caller, body)), [caller, body]],
     ['update', (s) => new UpdateWebhookHandler(s).execute(new UpdateWebhookCommand('key-1', 'wh-1', body)), ['key-1', 'wh-1', body]],
-    ['remove', (s) => new RemoveWebhookHandler(s).execute(new RemoveWebhookCommand('key-1', 'wh-1')), ['key-1', 'wh-1']],
+    ['remove', (s) => new RemoveWebhookHandler(s).execute(new RemoveWebhookCommand(caller, 'wh-1')), [caller, 'wh-1']],
     ['sendTest', (s) => new SendTestWebhookHandler(s).execute(new SendTestWebhookCommand('key-1', 'wh-1')), ['key-1', 'wh-1']],
     ['redeliver', (s) => new RedeliverWebhookHandler(s).execute(new RedeliverWebhookCommand('key-1', 'wh-1', 'dl-1')), ['key-1', 'wh-1', 'dl-1']],
-    ['list', (s) => new ListWebhooksHandler(s).execute(new ListWebhooksQuery('key-1')), ['key-1']],
+    ['list', (s) => new ListWebhooksHandler(s).execute(new ListWebhooksQuery(caller)), [caller]],
     ['deliveries', (s) => new WebhookDeliveriesHandler(s).execute(new WebhookDeliveriesQuery('key-1', 'wh-1', 2, 10)), ['key-1', 'wh-1', 2, 10]],
   ];
 
@@ -54,6 +55,6 @@ describe('webhook command and query handlers', () => {
   it("a refusal (another key's webhook: NOT_FOUND) passes through unchanged", async () => {
     const refusal = AppError.notFound('Webhook not found');
     const { service } = fakeWebhooks(refusal);
-    await expect(new RemoveWebhookHandler(service).execute(new RemoveWebhookCommand('key-2', 'wh-1'))).rejects.toBe(refusal);
+    await expect(new RemoveWebhookHandler(service).execute(new RemoveWebhookCommand({ keyId: 'key-2', wallet: 'G-wallet' }, 'wh-1'))).rejects.toBe(refusal);
   });
 });

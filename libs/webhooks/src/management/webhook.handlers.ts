@@ -1,12 +1,14 @@
+import type { WebhookCaller, WebhookOwner } from '../store/webhook-store';
 import type { TestSendResult, WebhookService, WebhookView } from './webhook-service';
 
 /**
  * Webhook management as commands (register, update, remove, test, redeliver) and queries (list, deliveries), each
- * scoped to the API key that owns the webhooks; the handlers are plain classes over WebhookService.
+ * scoped to the API key that owns the webhooks (list and remove also reach the wallet's revoked keys' webhooks);
+ * the handlers are plain classes over WebhookService.
  */
 export class RegisterWebhookCommand {
   constructor(
-    readonly ownerKeyId: string,
+    readonly owner: WebhookOwner,
     readonly body: unknown,
   ) {}
 }
@@ -21,7 +23,7 @@ export class UpdateWebhookCommand {
 
 export class RemoveWebhookCommand {
   constructor(
-    readonly ownerKeyId: string,
+    readonly caller: WebhookCaller,
     readonly webhookId: string,
   ) {}
 }
@@ -42,7 +44,7 @@ export class RedeliverWebhookCommand {
 }
 
 export class ListWebhooksQuery {
-  constructor(readonly ownerKeyId: string) {}
+  constructor(readonly caller: WebhookCaller) {}
 }
 
 export class WebhookDeliveriesQuery {
@@ -59,7 +61,7 @@ type Webhooks = Pick<WebhookService, 'register' | 'update' | 'remove' | 'sendTes
 export class RegisterWebhookHandler {
   constructor(private readonly webhooks: Webhooks) {}
   execute(c: RegisterWebhookCommand): Promise<WebhookView> {
-    return this.webhooks.register(c.ownerKeyId, c.body);
+    return this.webhooks.register(c.owner, c.body);
   }
 }
 
@@ -73,7 +75,7 @@ export class UpdateWebhookHandler {
 export class RemoveWebhookHandler {
   constructor(private readonly webhooks: Webhooks) {}
   execute(c: RemoveWebhookCommand): Promise<{ id: string; deleted: true }> {
-    return this.webhooks.remove(c.ownerKeyId, c.webhookId);
+    return this.webhooks.remove(c.caller, c.webhookId);
   }
 }
 
@@ -94,7 +96,7 @@ export class RedeliverWebhookHandler {
 export class ListWebhooksHandler {
   constructor(private readonly webhooks: Webhooks) {}
   execute(q: ListWebhooksQuery): Promise<WebhookView[]> {
-    return this.webhooks.list(q.ownerKeyId);
+    return this.webhooks.list(q.caller);
   }
 }
 

@@ -8,8 +8,22 @@ export type ResolveAll = (host: string) => Promise<LookupAddress[]>;
 export const systemResolveAll: ResolveAll = (host) =>
   new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 
+/** What a registration answers about any host it refuses: never what DNS answered or which internal range it is in. */
+export const NOT_PUBLIC = 'url host is not a public address';
+
+/**
+ * A refused destination. `message` says why in full (attempt logs, operators' logs); `publicMessage` is what the
+ * API may tell whoever registers the URL: a registration answer that named the addresses a host resolves to, or
+ * told an internal name from a non-existent one, let anyone map the internal network through the API (issue 29).
+ */
 export class UnsafeDestinationError extends Error {
   override readonly name = 'UnsafeDestinationError';
+  constructor(
+    message: string,
+    readonly publicMessage: string = message,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -37,9 +51,9 @@ export class DestinationGuard {
     try {
       addresses = await this.resolveAll(host);
     } catch {
-      throw new UnsafeDestinationError(`url host ${host} does not resolve`);
+      throw new UnsafeDestinationError(`url host ${host} does not resolve`, NOT_PUBLIC);
     }
-    if (addresses.length === 0) throw new UnsafeDestinationError(`url host ${host} does not resolve`);
+    if (addresses.length === 0) throw new UnsafeDestinationError(`url host ${host} does not resolve`, NOT_PUBLIC);
     for (const a of addresses) this.assertAddress(a.address, host);
     return url;
   }
@@ -87,7 +101,7 @@ export class DestinationGuard {
   private assertAddress(address: string, host?: string): void {
     const verdict = classifyAddress(address, this.allow);
     if (!verdict.allowed) {
-      throw new UnsafeDestinationError(host ? `url host ${host} resolves to ${verdict.reason}` : `url host ${verdict.reason}`);
+      throw new UnsafeDestinationError(host ? `url host ${host} resolves to ${verdict.reason}` : `url host ${verdict.reason}`, NOT_PUBLIC);
     }
   }
 }

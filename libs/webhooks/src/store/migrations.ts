@@ -22,6 +22,12 @@ CREATE TABLE IF NOT EXISTS webhooks (
   updated_at        timestamptz NOT NULL
 );
 CREATE INDEX IF NOT EXISTS webhooks_owner ON webhooks (owner_key_id, created_at);
+-- The wallet of the owning key (set at registration, and from ApiKeyRevoked for rows registered before the column
+-- existed), and when that key was revoked: such a webhook is inactive for good, listed and deletable by the
+-- wallet's other keys (docs/webhooks.md, issue 29).
+ALTER TABLE webhooks ADD COLUMN IF NOT EXISTS owner_wallet text;
+ALTER TABLE webhooks ADD COLUMN IF NOT EXISTS key_revoked_at timestamptz;
+CREATE INDEX IF NOT EXISTS webhooks_wallet ON webhooks (owner_wallet);
 CREATE TABLE IF NOT EXISTS webhook_key_counts (
   owner_key_id text PRIMARY KEY,
   webhooks     int4 NOT NULL CHECK (webhooks >= 0)

@@ -3,6 +3,7 @@ import { testDatabases, type SqlDatabase } from '@dob/sql';
 import { deliveryId } from '../ids';
 import { createWebhookComponents, type WebhookComponents } from '../notifier';
 import { SqlDeliveryQueue } from './delivery-queue';
+import { testCaller } from '../testing/test-caller';
 
 const noSend = { send: async () => ({ ok: true, responseCode: 200, durationMs: 1, error: null }) };
 const SCHEDULE = [10, 20, 30, 40, 50];
@@ -30,23 +31,23 @@ describe.each(testDatabases())('webhook store and delivery queue on $name', (fac
   };
 
   it('admits at most 5 webhooks per key under 20 concurrent registrations, and frees a slot on delete', async () => {
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => wh.service.register('ak_x', body())));
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => wh.service.register(testCaller('ak_x'), body())));
     const ok = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(ok).toHaveLength(5);
     expect(refused).toHaveLength(15);
     for (const r of refused) expect(r.reason).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/at most 5/) });
-    expect(await wh.service.list('ak_x')).toHaveLength(5);
-    expect(await wh.service.list('ak_y')).toHaveLength(0);
+    expect(await wh.service.list(testCaller('ak_x'))).toHaveLength(5);
+    expect(await wh.service.list(testCaller('ak_y'))).toHaveLength(0);
     const first = (ok[0] as PromiseFulfilledResult<{ id: string }>).value.id;
-    await expect(wh.service.remove('ak_y', first)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await wh.service.remove('ak_x', first);
-    await expect(wh.service.register('ak_x', body())).resolves.toMatchObject({ is_active: true });
-    await expect(wh.service.register('ak_x', body())).rejects.toBeInstanceOf(AppError);
+    await expect(wh.service.remove(testCaller('ak_y'), first)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await wh.service.remove(testCaller('ak_x'), first);
+    await expect(wh.service.register(testCaller('ak_x'), body())).resolves.toMatchObject({ is_active: true });
+    await expect(wh.service.register(testCaller('ak_x'), body())).rejects.toBeInstanceOf(AppError);
   });
 
   it('stores the secret sealed and never returns it', async () => {
-    const w = await wh.service.register('ak_s', body());
+    const w = await wh.service.register(testCaller('ak_s'), body());
     expect(JSON.stringify(w)).not.toContain('sixteen-chars-ok!');
     const { rows } = await db.query<{ secret_sealed: string }>(`SELECT secret_sealed FROM webhooks WHERE id = $1`, [w.id]);
     expect(rows[0].secret_sealed).not.toContain('sixteen');
@@ -54,7 +55,7 @@ describe.each(testDatabases())('webhook store and delivery queue on $name', (fac
   });
 
   it('two concurrent claimers never take the same row; a lost lease cannot record', async () => {
-    const w = await wh.service.register('ak_c', body());
+    const w = await wh.service.register(testCaller('ak_c'), body());
     expect(await enqueue(w.id, 40)).toBe(40);
     expect(await enqueue(w.id, 40)).toBe(0); // same ids: idempotent
     const now = new Date(1000);
@@ -72,7 +73,7 @@ describe.each(testDatabases())('webhook store and delivery queue on $name', (fac
   });
 
   it('retries on the schedule, deactivates after the 5th retry fails, and re-enabling resets failure_count', async () => {
-    const w = await wh.service.register('ak_r', body());
+    const w = await wh.service.register(testCaller('ak_r'), body());
     const inactiveBefore = await wh.webhooks.countInactive(); // the webhooks_inactive gauge
     await enqueue(w.id, 1);
     await enqueue(w.id, 1, new Date(9e12), 1); // pending far in the future: fails with the webhook's deactivation
@@ -93,7 +94,7 @@ describe.each(testDatabases())('webhook store and delivery queue on $name', (fac
     }
     expect(outcomes).toEqual(['retry', 'retry', 'retry', 'retry', 'retry', 'failed']);
     expect(dueTimes).toEqual(SCHEDULE);
-    const [hook] = await wh.service.list('ak_r');
+    const [hook] = await wh.service.list(testCaller('ak_r'));
     expect(hook).toMatchObject({ is_active: false, failure_count: 6 });
     expect(await wh.webhooks.countInactive()).toBe(inactiveBefore + 1);
     expect(hook.last_triggered_at).not.toBeNull();
@@ -109,7 +110,7 @@ describe.each(testDatabases())('webhook store and delivery queue on $name', (fac
     const back = await wh.service.update('ak_r', w.id, { is_active: true });
     expect(back.is_active).toBe(true);
     expect(await wh.webhooks.countInactive()).toBe(inactiveBefore);
-    expect((await wh.service.list('ak_r'))[0].failure_count).toBe(0);
+    expect((await wh.service.list(testCaller('ak_r')))[0].failure_count).toBe(0);
     await wh.service.redeliver('ak_r', w.id, exhausted.delivery_id as string);
     const [c] = await wh.queue.claimDue(new Date(), 5, 5000);
     expect(c.id).toBe(exhausted.delivery_id);
@@ -121,13 +122,13 @@ describe.each(testDatabases())('webhook store and delivery queue on $name', (fac
   });
 
   it('a success resets the consecutive failure count', async () => {
-    const w = await wh.service.register('ak_f', body());
+    const w = await wh.service.register(testCaller('ak_f'), body());
     await enqueue(w.id, 3);
     const cs = await wh.queue.claimDue(new Date(1000), 3, 5000);
     await wh.queue.recordFailure(cs[0], { at: new Date(1000), responseCode: null, durationMs: 10_000, error: 'timeout' }, SCHEDULE);
     await wh.queue.recordFailure(cs[1], { at: new Date(1000), responseCode: 503, durationMs: 5, error: 'HTTP 503' }, SCHEDULE);
-    expect((await wh.service.list('ak_f'))[0].failure_count).toBe(2);
+    expect((await wh.service.list(testCaller('ak_f')))[0].failure_count).toBe(2);
     await wh.queue.recordSuccess(cs[2], { at: new Date(1001), responseCode: 200, durationMs: 5, error: null });
-    expect((await wh.service.list('ak_f'))[0].failure_count).toBe(0);
+    expect((await wh.service.list(testCaller('ak_f')))[0].failure_count).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { createPgliteDatabase } from '@dob/sql';
 import { createFanoutProjection } from '../fanout/fanout.projection';
 import { createWebhookComponents } from '../notifier';
 import { WEBHOOK_EVENTS } from '../webhook-events';
+import { testCaller } from './test-caller';
 
 /** A notification as a receiver sees it: the body's event name and data. */
 export interface Notified {
@@ -36,7 +37,11 @@ async function notifications(given: readonly SpecAppend[], when: readonly SpecAp
   const store = await createSqlEventStore(db, { catalog: createChainEventCatalog(), pollIntervalMs: 10 });
   const noSend = { send: async () => ({ ok: true, responseCode: 200, durationMs: 0, error: null }) };
   const webhooks = await createWebhookComponents({ db, secretKey: Buffer.alloc(32, 1), allowList: { hosts: ['receiver.test'] }, sender: noSend });
-  await webhooks.service.register('ak_spec', { url: 'https://receiver.test/hook', events: [...WEBHOOK_EVENTS], secret: 'a-very-long-secret-value' });
+  await webhooks.service.register(testCaller('ak_spec'), {
+    url: 'https://receiver.test/hook',
+    events: [...WEBHOOK_EVENTS],
+    secret: 'a-very-long-secret-value',
+  });
   // Each phase appends its events, then a runner fans them out until caught up (as a notifier restarted after them).
   const fanOut = async (events: readonly SpecAppend[]) => {
     for (const e of events) await store.appendToStream(e.streamId, [e.event]);

@@ -383,10 +383,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This API key's webhooks */
+        /** This API key's webhooks, and those of the wallet's revoked keys (inactive, key_revoked: true; delete them) */
         get: operations["WebhooksController_list"];
         put?: never;
-        /** Register a webhook (at most 5 per API key) */
+        /** Register a webhook (at most 5 per API key, 20 per wallet) */
         post: operations["WebhooksController_register"];
         delete?: never;
         options?: never;
@@ -405,7 +405,7 @@ export interface paths {
         /** Update a webhook (partial; events replace; is_active true re-enables and resets failure_count) */
         put: operations["WebhooksController_update"];
         post?: never;
-        /** Delete a webhook */
+        /** Delete a webhook of this API key, or of one of the wallet's revoked keys */
         delete: operations["WebhooksController_remove"];
         options?: never;
         head?: never;
@@ -458,6 +458,40 @@ export interface paths {
         /** Queue one delivery again now (same delivery id; a fresh retry cycle) */
         post: operations["WebhooksController_redeliver"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/keys/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every webhook of the JWT's wallet, over all its keys (revoked keys' too: key_revoked true) */
+        get: operations["WalletWebhooksController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/keys/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook of any of the JWT's wallet's keys */
+        delete: operations["WalletWebhooksController_remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -916,7 +950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit, or the wallet holds its maximum of outstanding challenges; Retry-After says when to try again */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1188,7 +1222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit, or the wallet holds its maximum of outstanding challenges; Retry-After says when to try again */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4389,6 +4423,7 @@ export interface operations {
                             last_triggered_at: string | null;
                             /** Format: date-time */
                             created_at: string;
+                            key_revoked: boolean;
                         }[];
                     };
                 };
@@ -4493,7 +4528,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, sixth webhook */
+            /** @description VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, the key's sixth or the wallet's 21st webhook */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4661,7 +4696,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, sixth webhook */
+            /** @description VALIDATION_ERROR naming the problem: non-HTTPS or non-public url, unknown event, short secret, the key's sixth or the wallet's 21st webhook */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5470,6 +5505,223 @@ export interface operations {
             };
             /** @description CONFLICT: the webhook is inactive (re-enable it first) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter is longer than 128 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    WalletWebhooksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            id: string;
+                            url: string;
+                            events: ("distribution_created" | "claim_available" | "shares_transferred" | "pool_created" | "marketplace_listing_created" | "marketplace_sale_completed" | "crowdfunding_finalized" | "crowdfunding_failed")[];
+                            is_active: boolean;
+                            failure_count: number;
+                            /** Format: date-time */
+                            last_triggered_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            key_revoked: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired Bearer JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: over the rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    WalletWebhooksController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                        data: {
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR naming the parameter or field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired Bearer JWT */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @example VALIDATION_ERROR */
+                            code: string;
+                            message: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Also the X-Request-Id response header and reqId in the logs */
+                            request_id?: string;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND: no such webhook on this wallet */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
