@@ -26,6 +26,9 @@ describe('alerts and dashboard against a started system', () => {
   const running: AppProcess[] = [];
   let api = '';
   let prometheus = '';
+  // /metrics is served on the API port only to this bearer token (METRICS_TOKEN); Prometheus reads it from a file.
+  const metricsToken = 'alerts-e2e-metrics-token-0123456789';
+  const scrape = async () => (await fetch(`${api}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
 
   beforeAll(async () => {
     const port = await freePort();
@@ -35,20 +38,28 @@ describe('alerts and dashboard against a started system', () => {
       PORT: String(port),
       DEVNET_PORT: String(await freePort()),
       DEVNET_RETENTION_LEDGERS: '20',
+      METRICS_TOKEN: metricsToken,
       LOG_LEVEL: 'warn',
     });
     running.push(system);
-    await until('npm start serving /metrics', async () => (await fetch(`${api}/metrics`)).ok, 150_000, [system]);
+    await until(
+      'npm start serving /metrics',
+      async () => (await fetch(`${api}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).ok,
+      150_000,
+      [system],
+    );
 
     // The committed configuration, pointed at this system and made quick.
     const config = parse(readFileSync(join(PROMETHEUS_DIR, 'prometheus.yml'), 'utf8')) as {
       global: Record<string, string>;
       rule_files: string[];
-      scrape_configs: { static_configs: { targets: string[] }[] }[];
+      scrape_configs: { static_configs: { targets: string[] }[]; authorization: { credentials_file: string } }[];
     };
     config.global = { ...config.global, scrape_interval: '1s', evaluation_interval: '1s' };
     config.rule_files = config.rule_files.map((f) => join(PROMETHEUS_DIR, f));
     config.scrape_configs[0].static_configs = [{ targets: [`127.0.0.1:${port}`] }];
+    writeFileSync(join(dir, 'metrics-token'), metricsToken, { mode: 0o600 });
+    config.scrape_configs[0].authorization.credentials_file = join(dir, 'metrics-token');
     writeFileSync(join(dir, 'prometheus.yml'), stringify(config));
     const promPort = await freePort();
     prometheus = `http://127.0.0.1:${promPort}`;
@@ -94,7 +105,7 @@ describe('alerts and dashboard against a started system', () => {
   });
 
   it('alert rules: every series they read (besides their own recordings and `up`) is exported by /metrics', async () => {
-    const exported = exportedSeries(await (await fetch(`${api}/metrics`)).text());
+    const exported = exportedSeries(await scrape());
     const rules = parse(readFileSync(join(PROMETHEUS_DIR, 'rules.yml'), 'utf8')) as { groups: { rules: { expr: string }[] }[] };
     const read = new Set(rules.groups.flatMap((g) => g.rules.flatMap((r) => seriesOfQuery(r.expr))));
     const missing = [...read].filter((s) => !s.startsWith('dob:') && s !== 'up' && !exported.has(s));
@@ -103,7 +114,7 @@ describe('alerts and dashboard against a started system', () => {
   });
 
   it("dashboard: every query names series the system's /metrics exports, and Prometheus accepts every query", async () => {
-    const exported = exportedSeries(await (await fetch(`${api}/metrics`)).text());
+    const exported = exportedSeries(await scrape());
     const dashboard = JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
     const queries = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })));
     expect(queries.length).toBeGreaterThan(15);
