@@ -1456,6 +1456,7 @@ class Datum12(BaseModel):
     failure_count: int
     last_triggered_at: AwareDatetime
     created_at: AwareDatetime
+    key_revoked: bool
 
 
 class ApiAgentWebhooksGetResponse(BaseModel):
@@ -1735,6 +1736,67 @@ class ApiAgentWebhooksIdDeliveriesDeliveryIdRedeliverPostResponse7(BaseModel):
     error: Error
 
 
+class Datum14(BaseModel):
+    id: str
+    url: str
+    events: list[Event]
+    is_active: bool
+    failure_count: int
+    last_triggered_at: AwareDatetime
+    created_at: AwareDatetime
+    key_revoked: bool
+
+
+class ApiAgentAuthKeysWebhooksGetResponse(BaseModel):
+    success: bool = Field(..., examples=[True])
+    data: list[Datum14]
+
+
+class ApiAgentAuthKeysWebhooksGetResponse1(BaseModel):
+    success: Success
+    error: Error
+
+
+class ApiAgentAuthKeysWebhooksGetResponse2(BaseModel):
+    success: Success
+    error: Error
+
+
+class Data16(BaseModel):
+    id: str
+    deleted: Deleted
+
+
+class ApiAgentAuthKeysWebhooksIdDeleteResponse(BaseModel):
+    success: bool = Field(..., examples=[True])
+    data: Data16
+
+
+class ApiAgentAuthKeysWebhooksIdDeleteResponse1(BaseModel):
+    success: Success
+    error: Error
+
+
+class ApiAgentAuthKeysWebhooksIdDeleteResponse2(BaseModel):
+    success: Success
+    error: Error
+
+
+class ApiAgentAuthKeysWebhooksIdDeleteResponse3(BaseModel):
+    success: Success
+    error: Error
+
+
+class ApiAgentAuthKeysWebhooksIdDeleteResponse4(BaseModel):
+    success: Success
+    error: Error
+
+
+class ApiAgentAuthKeysWebhooksIdDeleteResponse5(BaseModel):
+    success: Success
+    error: Error
+
+
 class TransactionDetails(BaseModel):
     listing_id: str
     shares: int
@@ -1752,7 +1814,7 @@ class TransactionDetails(BaseModel):
     seller_address: str
 
 
-class Data16(BaseModel):
+class Data17(BaseModel):
     xdr: str = Field(
         ..., description='Unsigned transaction envelope (base64 XDR): sign it locally'
     )
@@ -1765,7 +1827,7 @@ class Data16(BaseModel):
 
 class ApiAgentMarketplacePrepareBuyPostResponse(BaseModel):
     success: bool = Field(..., examples=[True])
-    data: Data16
+    data: Data17
 
 
 class ApiAgentMarketplacePrepareBuyPostResponse1(BaseModel):
@@ -1818,7 +1880,7 @@ class ApiAgentMarketplacePrepareBuyPostResponse10(BaseModel):
     error: Error
 
 
-class Data17(BaseModel):
+class Data18(BaseModel):
     transaction_hash: str
     listing_id: str
     shares_bought: int
@@ -1833,7 +1895,7 @@ class Data17(BaseModel):
 
 class ApiAgentMarketplaceSubmitBuyPostResponse(BaseModel):
     success: bool = Field(..., examples=[True])
-    data: Data17
+    data: Data18
 
 
 class ApiAgentMarketplaceSubmitBuyPostResponse1(BaseModel):
@@ -1897,7 +1959,7 @@ class TransactionDetails1(BaseModel):
     payment_token: str
 
 
-class Data18(BaseModel):
+class Data19(BaseModel):
     xdr: str = Field(
         ..., description='Unsigned transaction envelope (base64 XDR): sign it locally'
     )
@@ -1910,7 +1972,7 @@ class Data18(BaseModel):
 
 class ApiAgentMarketplacePrepareListPostResponse(BaseModel):
     success: bool = Field(..., examples=[True])
-    data: Data18
+    data: Data19
 
 
 class ApiAgentMarketplacePrepareListPostResponse1(BaseModel):
@@ -1963,7 +2025,7 @@ class ApiAgentMarketplacePrepareListPostResponse10(BaseModel):
     error: Error
 
 
-class Data19(BaseModel):
+class Data20(BaseModel):
     transaction_hash: str
     sale_address: str
     pool_address: str
@@ -1979,7 +2041,7 @@ class Data19(BaseModel):
 
 class ApiAgentMarketplaceSubmitListPostResponse(BaseModel):
     success: bool = Field(..., examples=[True])
-    data: Data19
+    data: Data20
 
 
 class ApiAgentMarketplaceSubmitListPostResponse1(BaseModel):
@@ -2032,7 +2094,7 @@ class TransactionDetails2(BaseModel):
     shares_returned: int
 
 
-class Data20(BaseModel):
+class Data21(BaseModel):
     xdr: str = Field(
         ..., description='Unsigned transaction envelope (base64 XDR): sign it locally'
     )
@@ -2045,7 +2107,7 @@ class Data20(BaseModel):
 
 class ApiAgentMarketplacePrepareCancelPostResponse(BaseModel):
     success: bool = Field(..., examples=[True])
-    data: Data20
+    data: Data21
 
 
 class ApiAgentMarketplacePrepareCancelPostResponse1(BaseModel):
@@ -2098,7 +2160,7 @@ class ApiAgentMarketplacePrepareCancelPostResponse10(BaseModel):
     error: Error
 
 
-class Data21(BaseModel):
+class Data22(BaseModel):
     transaction_hash: str
     listing_id: str
     shares_returned: int
@@ -2107,7 +2169,7 @@ class Data21(BaseModel):
 
 class ApiAgentMarketplaceSubmitCancelPostResponse(BaseModel):
     success: bool = Field(..., examples=[True])
-    data: Data21
+    data: Data22
 
 
 class ApiAgentMarketplaceSubmitCancelPostResponse1(BaseModel):
@@ -2179,7 +2241,7 @@ class TransactionDetails3(BaseModel):
     deadline: AwareDatetime
 
 
-class Data22(BaseModel):
+class Data23(BaseModel):
     xdr: str = Field(
         ..., description='Unsigned transaction envelope (base64 XDR): sign it locally'
     )
@@ -2192,7 +2254,7 @@ class Data22(BaseModel):
 
 class ApiAgentCrowdfundingPrepareContributePostResponse(BaseModel):
     success: bool = Field(..., examples=[True])
-    data: Data22
+    data: Data23
 
 
 class ApiAgentCrowdfundingPrepareContributePostResponse1(BaseModel):
@@ -2245,7 +2307,7 @@ class ApiAgentCrowdfundingPrepareContributePostResponse10(BaseModel):
     error: Error
 
 
-class Data23(BaseModel):
+class Data24(BaseModel):
     transaction_hash: str
     pool_address: str
     amount_contributed: str = Field(
@@ -2266,7 +2328,7 @@ class Data23(BaseModel):
 
 class ApiAgentCrowdfundingSubmitContributePostResponse(BaseModel):
     success: bool = Field(..., examples=[True])
-    data: Data23
+    data: Data24
 
 
 class ApiAgentCrowdfundingSubmitContributePostResponse1(BaseModel):
@@ -2326,7 +2388,7 @@ class TransactionDetails4(BaseModel):
     shares: int
 
 
-class Data24(BaseModel):
+class Data25(BaseModel):
     xdr: str = Field(
         ..., description='Unsigned transaction envelope (base64 XDR): sign it locally'
     )
@@ -2339,7 +2401,7 @@ class Data24(BaseModel):
 
 class ApiAgentCrowdfundingPrepareReclaimPostResponse(BaseModel):
     success: bool = Field(..., examples=[True])
-    data: Data24
+    data: Data25
 
 
 class ApiAgentCrowdfundingPrepareReclaimPostResponse1(BaseModel):
@@ -2392,7 +2454,7 @@ class ApiAgentCrowdfundingPrepareReclaimPostResponse10(BaseModel):
     error: Error
 
 
-class Data25(BaseModel):
+class Data26(BaseModel):
     transaction_hash: str
     pool_address: str
     amount_reclaimed: str = Field(
@@ -2407,7 +2469,7 @@ class Data25(BaseModel):
 
 class ApiAgentCrowdfundingSubmitReclaimPostResponse(BaseModel):
     success: bool = Field(..., examples=[True])
-    data: Data25
+    data: Data26
 
 
 class ApiAgentCrowdfundingSubmitReclaimPostResponse1(BaseModel):
@@ -2460,7 +2522,7 @@ class Mine(Enum):
     false = 'false'
 
 
-class Event5(BaseModel):
+class Event6(BaseModel):
     id: str = Field(
         ...,
         description='The position in the event store: resume after it with `after` or Last-Event-ID',
@@ -2471,15 +2533,15 @@ class Event5(BaseModel):
     data: dict[str, Any]
 
 
-class Data26(BaseModel):
-    events: list[Event5]
+class Data27(BaseModel):
+    events: list[Event6]
     next_cursor: str = Field(..., description='The `after` of the next page')
     has_more: bool
 
 
 class ApiAgentEventsGetResponse(BaseModel):
     success: bool = Field(..., examples=[True])
-    data: Data26
+    data: Data27
 
 
 class ApiAgentEventsGetResponse1(BaseModel):
