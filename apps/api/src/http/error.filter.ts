@@ -18,6 +18,8 @@ export class EnvelopeErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest | undefined>();
     const { status, body } = this.toEnvelope(exception, request);
+    // A server we depend on is away (AppError SERVICE_UNAVAILABLE / NETWORK_UNAVAILABLE): say when to come back.
+    if (exception instanceof AppError && exception.retryAfterSeconds !== undefined) reply.header('Retry-After', exception.retryAfterSeconds);
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 
