@@ -16,7 +16,7 @@ export interface PostgresOptions {
 }
 
 /** Default connectTimeoutMs: within the 2 s an API request may wait for a dependency (issue 31). */
-export const POSTGRES_CONNECT_TIMEOUT_MS = 1500;
+export const POSTGRES_CONNECT_TIMEOUT_MS = 1000;
 
 /**
  * PostgreSQL through node-postgres (`pg`), the de-facto driver: pooled connections, real concurrent transactions.
