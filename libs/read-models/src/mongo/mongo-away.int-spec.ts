@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AppError } from '@dob/domain';
 import { openMongoDatabase, TEST_MONGODB_URL, type MongoDatabase } from '@dob/mongo';
+import { expectUnavailableWithin } from '../../../../test/faults/expect-unavailable';
 import { TcpProxy } from '../../../../test/faults/tcp-proxy';
 import { createMongoReadModelReader } from './mongo-read-model-reader';
 
@@ -26,22 +26,11 @@ describe('MongoDB away under the read-model reader', () => {
 
   const read = (reader: ReturnType<typeof createMongoReadModelReader>) => reader.learnedTokens();
 
-  async function unavailableWithin(ms: number, run: () => Promise<unknown>): Promise<void> {
-    const started = Date.now();
-    const error = await run().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(Date.now() - started).toBeLessThan(ms);
-    expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, details: { dependency: 'mongodb' } });
-  }
-
   it('refused: 503 within 2 s; back: answers again', async () => {
     const reader = createMongoReadModelReader(mongo, { cacheEntries: 0 });
     await read(reader);
     await proxy.cut();
-    await unavailableWithin(2000, () => read(reader));
+    await expectUnavailableWithin(2000, 'mongodb', () => read(reader));
     await proxy.restore();
     await expect(read(reader)).resolves.toBeDefined();
   });
@@ -50,7 +39,7 @@ describe('MongoDB away under the read-model reader', () => {
     const reader = createMongoReadModelReader(mongo, { cacheEntries: 0 });
     await read(reader);
     await proxy.blackhole();
-    await unavailableWithin(2000, () => read(reader));
+    await expectUnavailableWithin(2000, 'mongodb', () => read(reader));
     await proxy.restore();
     await expect(read(reader)).resolves.toBeDefined();
   });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { AppError } from '@dob/domain';
+import { expectUnavailableWithin } from '../../../../test/faults/expect-unavailable';
 import { createPostgresDatabase } from './postgres-database';
 import { TEST_POSTGRES_URL } from '../test-databases';
 import type { SqlDatabase } from '../sql.port';
@@ -15,21 +15,6 @@ const schema = () => `t_${randomBytes(6).toString('hex')}`;
 async function listening(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as { port: number }).port;
-}
-
-async function unavailableWithin(ms: number, run: () => Promise<unknown>): Promise<AppError> {
-  const started = Date.now();
-  const error = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(Date.now() - started).toBeLessThan(ms);
-  expect(error).toBeInstanceOf(AppError);
-  expect((error as AppError).code).toBe('SERVICE_UNAVAILABLE');
-  expect((error as AppError).status).toBe(503);
-  expect((error as AppError).retryAfterSeconds).toBeGreaterThan(0);
-  expect((error as AppError).details).toEqual({ dependency: 'postgresql' });
-  return error as AppError;
 }
 
 async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -47,9 +32,9 @@ describe('PostgreSQL away', () => {
     await new Promise((r) => closed.close(r)); // nothing listens there now
     const db = await createPostgresDatabase({ connectionString: `postgres://postgres@127.0.0.1:${port}/test` });
     try {
-      await unavailableWithin(2000, () => db.query('SELECT 1'));
-      await unavailableWithin(2000, () => db.transaction((tx) => tx.query('SELECT 1')));
-      await unavailableWithin(2000, () => db.listen('anything', () => undefined));
+      await expectUnavailableWithin(2000, 'postgresql', () => db.query('SELECT 1'));
+      await expectUnavailableWithin(2000, 'postgresql', () => db.transaction((tx) => tx.query('SELECT 1')));
+      await expectUnavailableWithin(2000, 'postgresql', () => db.listen('anything', () => undefined));
     } finally {
       await db.close();
     }
@@ -61,7 +46,7 @@ describe('PostgreSQL away', () => {
     const port = await listening(silent);
     const db = await createPostgresDatabase({ connectionString: `postgres://postgres@127.0.0.1:${port}/test` });
     try {
-      await unavailableWithin(2000, () => db.query('SELECT 1'));
+      await expectUnavailableWithin(2000, 'postgresql', () => db.query('SELECT 1'));
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((r) => silent.close(r));
