@@ -5,8 +5,17 @@ import { registerSeededPools, silentLogger, startNetworkIndexing, type Ingestion
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import { loadKafkaRelaySettings, startKafkaRelay, type KafkaRelay } from '@dob/kafka-relay';
-import { HealthRegistry, loadAppConfig, openStorage, systemEventCatalog, type Storage } from '@dob/runtime';
-import { ServiceMetrics, createLogger, fieldLogger, instrumentEventStore, lineLogger, recordDelivery, type Logger as PinoLogger } from '@dob/observability';
+import { HealthRegistry, loadAppConfig, openStorage, storageDependencies, systemEventCatalog, watchDependencies, type Storage } from '@dob/runtime';
+import {
+  DependencyWatch,
+  ServiceMetrics,
+  createLogger,
+  fieldLogger,
+  instrumentEventStore,
+  lineLogger,
+  recordDelivery,
+  type Logger as PinoLogger,
+} from '@dob/observability';
 import type { SqlDatabase } from '@dob/sql';
 import { createNotifier, webhookSettings, type WebhookConfig } from '@dob/webhooks';
 import { Logger } from '@nestjs/common';
@@ -145,6 +154,9 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
     const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: options.mongodbUrl });
     stops.push(() => readModels.close());
+    const dependencies = new DependencyWatch(logger, metrics);
+    stops.push(async () => dependencies.close());
+    watchDependencies(health, dependencies, storageDependencies(storage, readModels));
     logger.info(`[read models] ${readModels.description}`);
     const projections = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry, {
       log: lineLogger(logger, 'projector'),
@@ -187,6 +199,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       tokens,
       webhooks: notifier.components.service,
       redisUrl: options.redisUrl,
+      dependencies,
       ipRateLimitRpm: options.ipRateLimitRpm,
       jwtSecret: options.jwtSecret,
       networks: [

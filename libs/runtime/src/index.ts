@@ -10,3 +10,4 @@ export * from './run-app';
 export * from './leases';
 export * from './chain-config';
 export * from './system-event-catalog';
+export * from './dependencies';
