@@ -23,9 +23,10 @@ export interface FullApi {
 /**
  * Every controller of the API over real parts on one in-memory PGlite (auth, read models, webhooks, trading with
  * no network configured), listening on a free loopback port — for tests of what the whole HTTP surface does.
+ * `db`: another database to run on (e.g. PostgreSQL behind a proxy a test cuts); closed by close() too.
  */
-export async function startFullApi(): Promise<FullApi> {
-  const db: SqlDatabase = await createPgliteDatabase();
+export async function startFullApi(options: { db?: SqlDatabase } = {}): Promise<FullApi> {
+  const db: SqlDatabase = options.db ?? (await createPgliteDatabase());
   const h: ReadModelHarness = await startReadModels(db, walletEvents);
   const auth = await createApiAuth({ db, events: h.store, jwt: { secret: 'full-api-test-secret-0123456789abcdef' }, ipRateLimitRpm: 100_000 });
   const webhooks: WebhookComponents = await createWebhookComponents({ db, secretKey: randomBytes(32) });
