@@ -193,12 +193,12 @@ describe('the fleet under faults', () => {
 
   it('PostgreSQL restarted: nothing but 200 or 503 + Retry-After, every app ready again by itself, no flapping', async () => {
     const from = Date.now();
-    pg.restart();
-    const back = Date.now();
-    const recoverMs = await recovery(back);
+    await pg.stop();
+    await pg.start();
+    const recoverMs = await recovery(from); // from the restart's start: it includes the server's own stop and start
     await sleep(1000);
     rows.push({
-      fault: 'PostgreSQL restarted (pg_ctl restart -m fast)',
+      fault: 'PostgreSQL restarted (pg_ctl stop -m fast, then start)',
       recoverMs,
       ...judge(from, Date.now()),
       operator: 'short `postgresql is unavailable` (error) / `available again` (warn) if a probe fell in the gap',
@@ -208,19 +208,19 @@ describe('the fleet under faults', () => {
 
   it(`PostgreSQL stopped ${PG_DOWN_S} s: 503 + Retry-After within 2 s, /health names postgresql, recovers by itself`, async () => {
     const from = Date.now();
-    pg.stop();
+    await pg.stop();
     await sleep(3000);
     const health = await getJson(`http://127.0.0.1:${apis[0]!.port}/health`);
     expect(health.status).toBe(503);
     expect(health.body.waiting_for.join('\n')).toContain('postgresql: down');
     await sleep(PG_DOWN_S * 1000 - 3000);
-    pg.start();
+    await pg.start();
     const back = Date.now();
     const recoverMs = await recovery(back);
     await sleep(1000);
     const metrics = await fetch(`http://127.0.0.1:${apis[0]!.port}/metrics`).then((r) => r.text());
     expect(metrics).toMatch(/dependency_outages_total\{dependency="postgresql",app="api"\} [1-9]/);
-    expect(apis[0]!.app.output()).toMatch(/"level":50[^\n]*"dependency":"postgresql"[^\n]*postgresql is unavailable/);
+    expect(apis[0]!.app.output()).toMatch(/"level":"error"[^\n]*"dependency":"postgresql"[^\n]*postgresql is unavailable/);
     rows.push({
       fault: `PostgreSQL stopped ${PG_DOWN_S} s`,
       recoverMs,
@@ -233,14 +233,14 @@ describe('the fleet under faults', () => {
 
   it(`Redis stopped ${REDIS_DOWN_S} s: agents keep being served (limits per instance), /health 200 degraded naming redis`, async () => {
     const from = Date.now();
-    redis.stop();
+    await redis.stop();
     await sleep(3000);
     const health = await getJson(`http://127.0.0.1:${apis[1]!.port}/health`);
     expect(health.status).toBe(200);
     expect(health.body.status).toBe('degraded');
     expect(health.body.waiting_for.join('\n')).toContain('redis: degraded');
     await sleep(REDIS_DOWN_S * 1000 - 3000);
-    redis.start();
+    await redis.start();
     const back = Date.now();
     const recoverMs = await until(
       'redis healthy again on both APIs',
@@ -283,9 +283,10 @@ describe('the fleet under faults', () => {
       const r = await getJson(p.health);
       return Object.values(r.body.components?.projections?.details ?? {}).map((d: any) => d?.role as string);
     };
-    const owner = (await roles(projectors[0]!)).every((r) => r === 'owner') ? 0 : 1;
+    // After an outage the projections may be split between the two (leases lapse and are taken by whoever is first).
+    const owned = async (i: number) => (await roles(projectors[i]!)).filter((r) => r === 'owner').length;
+    const owner = (await owned(0)) >= (await owned(1)) ? 0 : 1;
     const standby = 1 - owner;
-    expect((await getJson(projectors[standby]!.health)).body.status).toBe('standby');
     const from = Date.now();
     process.kill(-projectors[owner]!.app.child.pid!, 'SIGSTOP');
     const tookOver = await until(

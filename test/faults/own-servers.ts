@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,19 +12,19 @@ import { freePort } from '../app-processes';
  */
 export interface OwnServer {
   readonly url: string;
-  stop(): void;
-  start(): void;
+  /** Asynchronous, so the suite's load keeps running while a server stops and starts. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   /** Stop and start again, as an upgrade or a crash-restart does. */
-  restart(): void;
+  restart(): Promise<void>;
   /** Stops it for good and removes its folder. */
   destroy(): void;
 }
 
 const asPostgres = (args: string[]) =>
   (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
-function run([command, args]: [string, string[]]): void {
-  const r = spawnSync(command, args, { stdio: 'pipe', timeout: 60_000 });
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${r.stderr?.toString() || r.error?.message}`);
+async function run([command, args]: [string, string[]]): Promise<void> {
+  await promisify(execFile)(command, args, { timeout: 60_000 });
 }
 
 export async function startOwnPostgres(dir = mkdtempSync(join(tmpdir(), 'dob-faults-pg-'))): Promise<OwnServer> {
@@ -36,23 +37,19 @@ export async function startOwnPostgres(dir = mkdtempSync(join(tmpdir(), 'dob-fau
   const data = join(dir, 'data');
   chmodSync(dir, 0o777);
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir]);
-  run(asPostgres([bin('initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']));
+  await run(asPostgres([bin('initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']));
   const pgCtl = (...args: string[]) => run(asPostgres([bin('pg_ctl'), '-D', data, '-w', '-t', '30', ...args]));
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   const start = () => pgCtl('-o', options, '-l', join(dir, 'postgres.log'), 'start');
-  start();
-  run(asPostgres([bin('createdb'), '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'faults']));
+  await start();
+  await run(asPostgres([bin('createdb'), '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'faults']));
   return {
     url: `postgres://postgres@127.0.0.1:${port}/faults`,
     start,
     stop: () => pgCtl('-m', 'fast', 'stop'),
     restart: () => pgCtl('-m', 'fast', '-o', options, 'restart'),
     destroy: () => {
-      try {
-        pgCtl('-m', 'immediate', 'stop');
-      } catch {
-        /* already stopped */
-      }
+      spawnSync(...asPostgres([bin('pg_ctl'), '-D', data, '-m', 'immediate', 'stop']), { stdio: 'ignore' }); // may be stopped already
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -87,33 +84,33 @@ export async function startOwnRedis(dir = mkdtempSync(join(tmpdir(), 'dob-faults
     spawnSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'pipe' })
       .stdout?.toString()
       .trim() === 'PONG';
-  const waitFor = (up: boolean) => {
+  const waitFor = async (up: boolean) => {
     const deadline = Date.now() + 15_000;
     while (ping() !== up) {
       if (Date.now() > deadline) throw new Error(`redis on ${port} did not ${up ? 'start' : 'stop'} within 15 s`);
-      spawnSync('sleep', ['0.05']);
+      await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const stop = () => {
-    spawnSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave'], { stdio: 'pipe' });
-    waitFor(false);
+  const stop = async () => {
+    await run(['redis-cli', ['-p', String(port), 'shutdown', 'nosave']]).catch(() => undefined); // the connection ends as it stops
+    await waitFor(false);
   };
-  start();
-  waitFor(true);
+  await start();
+  await waitFor(true);
   return {
     url: `redis://127.0.0.1:${port}`,
-    start: () => {
-      start();
-      waitFor(true);
+    start: async () => {
+      await start();
+      await waitFor(true);
     },
     stop,
-    restart: () => {
-      stop();
-      start();
-      waitFor(true);
+    restart: async () => {
+      await stop();
+      await start();
+      await waitFor(true);
     },
     destroy: () => {
-      if (ping()) stop();
+      spawnSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave'], { stdio: 'ignore' });
       rmSync(dir, { recursive: true, force: true });
     },
   };
