@@ -40,7 +40,12 @@ interface Row {
   operator: string;
 }
 
-type Json = Record<string, any>;
+interface Json {
+  readonly status?: string;
+  readonly waiting_for?: string[];
+  readonly error?: { readonly code?: string };
+  readonly components?: { readonly projections?: { readonly details?: Record<string, { readonly role?: string } | null> } };
+}
 const getJson = async (url: string, headers: Record<string, string> = {}) => {
   const r = await fetch(url, { headers, signal: AbortSignal.timeout(5000) });
   return { status: r.status, headers: r.headers, body: (await r.json().catch(() => ({}))) as Json };
@@ -212,7 +217,7 @@ describe('the fleet under faults', () => {
     await sleep(3000);
     const health = await getJson(`http://127.0.0.1:${apis[0]!.port}/health`);
     expect(health.status).toBe(503);
-    expect(health.body.waiting_for.join('\n')).toContain('postgresql: down');
+    expect(health.body.waiting_for!.join('\n')).toContain('postgresql: down');
     await sleep(PG_DOWN_S * 1000 - 3000);
     await pg.start();
     const back = Date.now();
@@ -238,7 +243,7 @@ describe('the fleet under faults', () => {
     const health = await getJson(`http://127.0.0.1:${apis[1]!.port}/health`);
     expect(health.status).toBe(200);
     expect(health.body.status).toBe('degraded');
-    expect(health.body.waiting_for.join('\n')).toContain('redis: degraded');
+    expect(health.body.waiting_for!.join('\n')).toContain('redis: degraded');
     await sleep(REDIS_DOWN_S * 1000 - 3000);
     await redis.start();
     const back = Date.now();
@@ -281,7 +286,7 @@ describe('the fleet under faults', () => {
   it('SIGSTOP of the projector owner past its lease: the standby takes over; after SIGCONT the old owner stands by', async () => {
     const roles = async (p: { health: string }) => {
       const r = await getJson(p.health);
-      return Object.values(r.body.components?.projections?.details ?? {}).map((d: any) => d?.role as string);
+      return Object.values(r.body.components?.projections?.details ?? {}).map((d) => d?.role);
     };
     // After an outage the projections may be split between the two (leases lapse and are taken by whoever is first).
     const owned = async (i: number) => (await roles(projectors[i]!)).filter((r) => r === 'owner').length;

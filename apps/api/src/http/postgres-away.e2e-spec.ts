@@ -29,7 +29,12 @@ describe('API requests while PostgreSQL is away', () => {
   const get = async (path: string, key: string) => {
     const started = Date.now();
     const r = await fetch(`${api.base}${path}`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(10_000) });
-    return { status: r.status, retryAfter: r.headers.get('retry-after'), body: (await r.json()) as Record<string, any>, ms: Date.now() - started };
+    return {
+      status: r.status,
+      retryAfter: r.headers.get('retry-after'),
+      body: (await r.json()) as { success?: boolean; error?: { code?: string; details?: unknown } },
+      ms: Date.now() - started,
+    };
   };
 
   const expectUnavailable = (r: Awaited<ReturnType<typeof get>>) => {
