@@ -13,8 +13,9 @@
 const LIB_DEPENDENCIES = {
   // the base: no dependency of ours
   domain: [],
-  sql: [],
-  mongo: [],
+  // a lost server connection leaves the storage adapters as the domain's AppError (503 + Retry-After)
+  sql: ['domain'],
+  mongo: ['domain'],
   signatures: [],
   observability: [],
   'rate-limit': [],

@@ -5,8 +5,9 @@ import { registerSeededPools, silentLogger, startNetworkIndexing, type Ingestion
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import { loadKafkaRelaySettings, startKafkaRelay, type KafkaRelay } from '@dob/kafka-relay';
-import { HealthRegistry, loadAppConfig, openStorage, systemEventCatalog, type Storage } from '@dob/runtime';
+import { HealthRegistry, loadAppConfig, openStorage, storageDependencies, systemEventCatalog, watchDependencies, type Storage } from '@dob/runtime';
 import {
+  DependencyWatch,
   ServiceMetrics,
   startMetricsServer,
   createLogger,
@@ -163,6 +164,9 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
     const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: options.mongodbUrl });
     stops.push(() => readModels.close());
+    const dependencies = new DependencyWatch(logger, metrics);
+    stops.push(async () => dependencies.close());
+    watchDependencies(health, dependencies, storageDependencies(storage, readModels));
     logger.info(`[read models] ${readModels.description}`);
     const projections = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry, {
       log: lineLogger(logger, 'projector'),
@@ -205,6 +209,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       tokens,
       webhooks: notifier.components.service,
       redisUrl: options.redisUrl,
+      dependencies,
       ipRateLimitRpm: options.ipRateLimitRpm,
       jwtSecret: options.jwtSecret,
       networks: [

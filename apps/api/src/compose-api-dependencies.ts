@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { RedisRateLimiter } from '@dob/rate-limit';
+import { FailSafeRateLimiter, InProcessRateLimiter, RedisRateLimiter } from '@dob/rate-limit';
 import { createReadQueries, type ReadModelStorage, type TokenInfo } from '@dob/read-models';
-import { checkSecretFingerprint, readOrCreateSecretFile, type HealthRegistry, type Storage } from '@dob/runtime';
+import { checkSecretFingerprint, readOrCreateSecretFile, watchDependencies, type DependencyWatcher, type HealthRegistry, type Storage } from '@dob/runtime';
 import { createTradingService, type StellarNetwork } from '@dob/trading';
 import { EventFeed, migrateWebhooks, type WebhookService } from '@dob/webhooks';
 import type { ApiDependencies } from './api.module';
@@ -20,6 +20,8 @@ export interface ApiCompositionOptions {
   readonly webhooks: WebhookService;
   /** Redis for rate limits shared by API instances; unset = in-process. */
   readonly redisUrl?: string;
+  /** Watches the servers behind the API (Redis here): /health per server, outages logged and counted. */
+  readonly dependencies?: DependencyWatcher;
   /** Per-IP limit of calls without a valid API key (default 60 rpm). */
   readonly ipRateLimitRpm?: number;
   /** JWT signing key; unset = a key file kept in the data folder. */
@@ -41,7 +43,7 @@ export async function composeApiDependencies(o: ApiCompositionOptions): Promise<
   const auth = await createApiAuth({
     db: o.storage.db,
     events: o.storage.eventStore,
-    rateLimiter: o.redisUrl ? new RedisRateLimiter({ url: o.redisUrl }) : undefined,
+    rateLimiter: o.redisUrl ? failSafeRateLimiter(o.redisUrl, o) : undefined,
     ipRateLimitRpm: o.ipRateLimitRpm,
     jwt: { secret: jwtSecret },
   });
@@ -57,4 +59,18 @@ export async function composeApiDependencies(o: ApiCompositionOptions): Promise<
       await readCache.close();
     },
   };
+}
+
+/**
+ * Redis while it answers, this instance's own window while it does not (docs/auth.md "When Redis is away"): /health
+ * says `redis: degraded` and stays 200, the outage is logged and counted.
+ */
+function failSafeRateLimiter(url: string, o: Pick<ApiCompositionOptions, 'health' | 'dependencies'>): FailSafeRateLimiter {
+  const shared = new RedisRateLimiter({ url });
+  if (o.dependencies) {
+    watchDependencies(o.health, o.dependencies, {
+      redis: { probe: () => shared.redis.ping(), optional: true, meanwhile: 'rate limits are kept per API instance' },
+    });
+  }
+  return new FailSafeRateLimiter(shared, new InProcessRateLimiter(), { onAvailability: (up, e) => o.dependencies?.report('redis', up, e) });
 }

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { ServiceMetrics, createLogger, instrumentEventStore, startMetricsServer } from '@dob/observability';
+import { DependencyWatch, ServiceMetrics, createLogger, instrumentEventStore, startMetricsServer } from '@dob/observability';
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
-import { devnetOf, HealthRegistry, networksOf, openAppStorage, runApp, tokensOf } from '@dob/runtime';
+import { devnetOf, HealthRegistry, networksOf, openAppStorage, runApp, storageDependencies, tokensOf, watchDependencies } from '@dob/runtime';
 import { createWebhookComponents, webhookSettings } from '@dob/webhooks';
 import { apiHttpSettings, startApi } from './bootstrap';
 import { composeApiDependencies } from './compose-api-dependencies';
@@ -30,6 +30,8 @@ runApp('api', async (config) => {
   // Reads the projector's checkpoints without running projections, to report whether read models caught up.
   const projections = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry);
   health.register('read_models', () => projectionsHealth(projections, { runs: false }));
+  const dependencies = new DependencyWatch(logger, metrics);
+  watchDependencies(health, dependencies, storageDependencies(storage, readModels));
   metrics.trackProjections(() => projections.status());
   const webhooks = await createWebhookComponents({ db: storage.db, ...webhookSettings(config, storage.dataDir) });
   metrics.trackWebhooks(webhooks);
@@ -41,6 +43,7 @@ runApp('api', async (config) => {
     tokens: tokensOf(config, devnet),
     webhooks: webhooks.service,
     redisUrl: config.REDIS_URL,
+    dependencies,
     ipRateLimitRpm: config.API_IP_RATE_LIMIT_RPM,
     jwtSecret: config.JWT_SECRET,
   });
@@ -50,6 +53,7 @@ runApp('api', async (config) => {
   return async () => {
     await app.close();
     await metricsServer?.close();
+    dependencies.close();
     await composed.close();
     webhooks.close();
     await readModels.close();

@@ -1,7 +1,17 @@
 import { createChainEventCatalog } from '@dob/domain';
 import { registerSeededPools, startLeasedNetworkIndexing, startNetworkIndexing, type NetworkIndexingOptions } from '@dob/indexer';
 import { fieldLogger, instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
-import { devnetOf, HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer, trackStartup } from '@dob/runtime';
+import {
+  devnetOf,
+  HealthRegistry,
+  appLeases,
+  openAppStorage,
+  runApp,
+  startHealthServer,
+  storageDependencies,
+  trackStartup,
+  watchDependencies,
+} from '@dob/runtime';
 
 /**
  * The indexer alone: ingests one Stellar network (INDEXER_NETWORK_ID, default 9) from STELLAR_RPC_URL into the
@@ -48,6 +58,7 @@ runApp('indexer', async (config) => {
   await leases?.start();
   obs.metrics.trackIndexer(networkId, () => indexing.status() ?? { ledgersBehind: null, eventsIngested: 0 });
   health.register(`indexer_${networkId}`, () => indexing.health());
+  watchDependencies(health, obs.dependencies, storageDependencies(storage));
   startup.done();
   return async () => {
     await healthServer?.close();

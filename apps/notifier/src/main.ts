@@ -1,5 +1,16 @@
 import { instrumentEventStore, lineLogger, recordDelivery, startAppObservability } from '@dob/observability';
-import { devnetOf, HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer, tokensOf, trackStartup } from '@dob/runtime';
+import {
+  devnetOf,
+  HealthRegistry,
+  appLeases,
+  openAppStorage,
+  runApp,
+  startHealthServer,
+  storageDependencies,
+  tokensOf,
+  trackStartup,
+  watchDependencies,
+} from '@dob/runtime';
 import { createNotifier, webhookSettings } from '@dob/webhooks';
 
 /**
@@ -32,6 +43,7 @@ runApp('notifier', async (config) => {
   obs.metrics.trackProjections(() => notifier.projections());
   obs.metrics.trackWebhooks(notifier.components);
   health.register('notifier', () => notifier.health());
+  watchDependencies(health, obs.dependencies, storageDependencies(storage));
   startup.done();
   obs.log.info(`fan-out and delivery worker running${healthServer ? `; health ${healthServer.url}` : ''}`);
   return async () => {

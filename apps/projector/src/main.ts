@@ -1,7 +1,7 @@
 import { instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
-import { HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer } from '@dob/runtime';
+import { HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer, storageDependencies, watchDependencies } from '@dob/runtime';
 
 /**
  * The projector alone: follows the event store and keeps every registered projection's read models current.
@@ -22,6 +22,7 @@ runApp('projector', async (config) => {
   });
   const health = new HealthRegistry();
   health.register('projections', () => projectionsHealth(runner, { runs: true }));
+  watchDependencies(health, obs.dependencies, storageDependencies(storage, readModels));
   const healthServer = config.HEALTH_PORT === undefined ? undefined : await startHealthServer(health, config.HEALTH_PORT);
   await runner.start();
   await leases?.start();

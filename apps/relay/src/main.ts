@@ -1,6 +1,6 @@
 import { kafkaRelaySettings, startKafkaRelay } from '@dob/kafka-relay';
 import { lineLogger, startAppObservability } from '@dob/observability';
-import { ConfigError, HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer } from '@dob/runtime';
+import { ConfigError, HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer, storageDependencies, watchDependencies } from '@dob/runtime';
 
 /**
  * The Kafka relay alone: follows the event store from its checkpoint and publishes every analyst-facing domain event
@@ -27,6 +27,7 @@ runApp('relay', async (config) => {
   obs.metrics.trackRelayLag('kafka', async () => (await running.relay.status()).lagEvents);
   const health = new HealthRegistry();
   health.register('kafka_relay', async () => running.relay.health());
+  watchDependencies(health, obs.dependencies, storageDependencies(storage));
   const server = await startHealthServer(health, settings.healthPort);
   obs.log.info(`relaying to ${settings.brokers.join(',')} (${running.relay.topicNames.join(', ')}); health at ${server.url}`);
   return async () => {

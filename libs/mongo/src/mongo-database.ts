@@ -1,5 +1,6 @@
 import { MongoClient, type Db } from 'mongodb';
 import { detectCapabilities, type MongoCapabilities } from './capabilities';
+import { isMongoConnectionError } from './connection-errors';
 
 /** A connected MongoDB-protocol database (MongoDB, or FerretDB in tests) and what its server can do. */
 export interface MongoDatabase {
@@ -8,6 +9,14 @@ export interface MongoDatabase {
   readonly capabilities: MongoCapabilities;
   close(): Promise<void>;
 }
+
+/**
+ * How long an operation waits for a server to select (and a connection to open) before it fails as MongoDB
+ * unavailable — 503 + Retry-After at the API, within the 2 s a request may wait for a dependency (issue 31).
+ */
+export const MONGO_SELECTION_TIMEOUT_MS = 1000;
+/** How long the first connection is retried: a server starting beside the app gets this long. */
+export const MONGO_FIRST_CONNECT_WITHIN_MS = 10_000;
 
 export interface MongoDatabaseOptions {
   /** Database name; default the URL's path, else `dob`. */
@@ -28,8 +37,8 @@ export function databaseNameOf(url: string): string | undefined {
  * identifies itself there), which decide whether batches may use transactions.
  */
 export async function openMongoDatabase(url: string, options: MongoDatabaseOptions = {}): Promise<MongoDatabase> {
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000 });
-  await client.connect();
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: MONGO_SELECTION_TIMEOUT_MS, connectTimeoutMS: MONGO_SELECTION_TIMEOUT_MS });
+  await connectWithin(client, MONGO_FIRST_CONNECT_WITHIN_MS);
   try {
     const db = client.db(options.dbName ?? databaseNameOf(url) ?? 'dob');
     const admin = client.db('admin');
@@ -49,5 +58,17 @@ export async function openMongoDatabase(url: string, options: MongoDatabaseOptio
   } catch (e) {
     await client.close();
     throw e;
+  }
+}
+
+async function connectWithin(client: MongoClient, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      await client.connect();
+      return;
+    } catch (e) {
+      if (!isMongoConnectionError(e) || Date.now() >= deadline) throw e;
+    }
   }
 }

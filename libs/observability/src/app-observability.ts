@@ -1,3 +1,4 @@
+import { DependencyWatch } from './dependency-watch';
 import { createLogger, type Logger } from './logger';
 import { ServiceMetrics } from './metrics';
 import { startMetricsServer } from './metrics-server';
@@ -5,6 +6,8 @@ import { startMetricsServer } from './metrics-server';
 export interface AppObservability {
   readonly log: Logger;
   readonly metrics: ServiceMetrics;
+  /** The servers this app depends on: /health per server, outages logged and counted (dependency_up, dependency_outages_total). */
+  readonly dependencies: DependencyWatch;
   close(): Promise<void>;
 }
 
@@ -21,5 +24,14 @@ export async function startAppObservability(options: {
   const metrics = new ServiceMetrics({ app: options.app });
   const server = options.metricsPort === undefined ? undefined : await startMetricsServer(metrics, options.metricsPort);
   if (server) log.info({ port: server.port }, 'metrics at /metrics, liveness at /health/live');
-  return { log, metrics, close: async () => server?.close() };
+  const dependencies = new DependencyWatch(log, metrics);
+  return {
+    log,
+    metrics,
+    dependencies,
+    close: async () => {
+      dependencies.close();
+      await server?.close();
+    },
+  };
 }

@@ -157,6 +157,19 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly dependencyUp = new Gauge({
+    name: 'dependency_up',
+    help: 'Whether a server this app depends on answered its last probe (1) or not (0), by dependency',
+    labelNames: ['dependency'] as const,
+    registers: [this.registry],
+  });
+  readonly dependencyOutages = new Counter({
+    name: 'dependency_outages_total',
+    help: 'Times a server this app depends on became unreachable, by dependency',
+    labelNames: ['dependency'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { readonly app: string; readonly processMetrics?: boolean }) {
     this.registry.setDefaultLabels({ app: options.app });
     // Known label values start at 0, so a refusal or a failed delivery shows as a change, not a new series.

@@ -41,6 +41,12 @@ export class CheckpointConflictError extends Error {
  * serving slot atomically (SQL: stable views; MongoDB: the active-slot document queries resolve names through).
  */
 export interface ReadModelStore<D extends ProjectionHeader = ProjectionDefinition> {
+  /**
+   * Which store this is, where several may hold the same projections beside one event store (read models in
+   * MongoDB beside read models in SQL): part of every projection's lease name, so each store's projections have
+   * owners of their own. Unset: the SQL store of the event store's database (`projection:<name>`, as always).
+   */
+  readonly leaseScope?: string;
   /** Creates the checkpoint and active-slot bookkeeping (idempotent). */
   init(): Promise<void>;
   /** Physical names of a slot's collections. */

@@ -5,3 +5,4 @@ export { RedisRateLimiter, type RedisRateLimiterOptions } from './redis/redis-ra
 export { maxAdmissionsPerWindow } from './window-audit';
 export { GRANT_MIN_RPM, GRANT_LIFETIME_MS } from './redis/admission-grants';
 export { clientBucketOf } from './client-address';
+export { FailSafeRateLimiter, type FailSafeOptions } from './fail-safe/fail-safe-rate-limiter';

@@ -22,6 +22,8 @@ export interface ReadModelStorage {
   /** A reader whose results are kept until the read models change (SQL: NOTIFY; MongoDB: the change token). */
   /** `changes`: a count moved by every read-model change (SQL: NOTIFY); absent where changes are not pushed (MongoDB). */
   openCachedReader(): Promise<{ reader: ReadModelReader; changes?: () => number | undefined; close(): Promise<void> }>;
+  /** MongoDB only: answers when its server does — the /health probe of the `mongodb` dependency. */
+  readonly ping?: () => Promise<unknown>;
   setFeatured(o: FeaturedOverride): Promise<void>;
   clearFeatured(networkId: number, address: string): Promise<void>;
   close(): Promise<void>;
@@ -61,6 +63,7 @@ export async function openReadModelStorage(o: ReadModelStorageOptions): Promise<
     store: createMongoReadModelStore(mongo),
     reader: createMongoReadModelReader(mongo, { cacheEntries: 0 }),
     openCachedReader: async () => ({ reader: createMongoReadModelReader(mongo), close: async () => undefined }),
+    ping: () => mongo.db.command({ ping: 1 }),
     setFeatured: (f) => setMongoFeaturedOverride(mongo, f),
     clearFeatured: (n, a) => clearMongoFeaturedOverride(mongo, n, a),
     close: () => mongo.close(),

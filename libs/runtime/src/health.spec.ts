@@ -1,4 +1,4 @@
-import { HealthRegistry } from './health';
+import { HealthRegistry, healthHttpStatus } from './health';
 
 describe('HealthRegistry', () => {
   it('is starting until every component is ready', async () => {
@@ -41,5 +41,24 @@ describe('HealthRegistry', () => {
     expect((await h.report()).status).toBe('degraded');
     brokerAway = false;
     expect((await h.report()).status).toBe('ready');
+  });
+
+  it('names a degraded component and what it does meanwhile, staying 200', async () => {
+    const h = new HealthRegistry();
+    h.register('store', async () => ({ status: 'up', ready: true }));
+    h.register('redis', async () => ({ status: 'up', ready: true, degraded: true, waitingFor: 'redis unreachable (ECONNREFUSED)' }));
+    const r = await h.report();
+    expect(r.status).toBe('degraded');
+    expect(healthHttpStatus(r)).toBe(200);
+    expect(r.waiting_for).toEqual(['redis: degraded (redis unreachable (ECONNREFUSED))']);
+  });
+
+  it('is standby, not ready, when a component stands by for work another instance owns (200)', async () => {
+    const h = new HealthRegistry();
+    h.register('store', async () => ({ status: 'up', ready: true }));
+    h.register('projections', async () => ({ status: 'up', ready: true, standby: true }));
+    const r = await h.report();
+    expect(r.status).toBe('standby');
+    expect(healthHttpStatus(r)).toBe(200);
   });
 });

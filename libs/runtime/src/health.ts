@@ -12,6 +12,11 @@ export interface ComponentHealth {
    * away: it retries and catches up later). The system stays ready and reports `degraded`.
    */
   readonly degraded?: boolean;
+  /**
+   * Up, ready to take over, and doing none of the work right now: another instance holds every lease this one
+   * competes for. The system reports `standby` (200), so an operator can tell it from the instance that works.
+   */
+  readonly standby?: boolean;
   /** While not ready: what it waits for, in an operator's words ("the devnet at …", "projection pools: 120 events behind"). */
   readonly waitingFor?: string;
   readonly details?: Record<string, unknown>;
@@ -21,13 +26,13 @@ export type HealthCheck = () => Promise<ComponentHealth>;
 
 /** GET /health's status code: 200 while serving correct answers (ready, or ready and degraded), else 503. */
 export function healthHttpStatus(report: { readonly status: HealthReport['status'] }): 200 | 503 {
-  return report.status === 'ready' || report.status === 'degraded' ? 200 : 503;
+  return report.status === 'ready' || report.status === 'degraded' || report.status === 'standby' ? 200 : 503;
 }
 
 export interface HealthReport {
-  /** `degraded`: ready (serving), but some component reports degraded. */
-  readonly status: 'ready' | 'degraded' | 'starting' | 'down';
-  /** One line per component that is down or not ready: `<component>: <what it waits for>`. */
+  /** `degraded`: ready (serving), but some component reports degraded. `standby`: ready, and a component stands by. */
+  readonly status: 'ready' | 'degraded' | 'standby' | 'starting' | 'down';
+  /** One line per component that is down, not ready or degraded: `<component>: <what it waits for>`. */
   readonly waiting_for: string[];
   readonly components: Record<string, ComponentHealth>;
 }
@@ -48,15 +53,20 @@ export class HealthRegistry {
       : all.length > 0 && all.every((c) => c.ready)
         ? all.some((c) => c.degraded)
           ? 'degraded'
-          : 'ready'
+          : all.some((c) => c.standby)
+            ? 'standby'
+            : 'ready'
         : 'starting';
-    const waiting = entries
-      .filter(([, c]) => c.status === 'down' || !c.ready)
-      .map(
-        ([name, c]) => `${name}: ${c.status === 'down' ? `down (${String(c.details?.error ?? c.waitingFor ?? 'failing')})` : (c.waitingFor ?? 'not ready')}`,
-      );
+    // Degraded components are listed too: which optional server is away is what an operator asks first.
+    const waiting = entries.filter(([, c]) => c.status === 'down' || !c.ready || c.degraded).map(([name, c]) => `${name}: ${describe(c)}`);
     return { status, waiting_for: waiting, components };
   }
+}
+
+function describe(c: ComponentHealth): string {
+  if (c.status === 'down') return `down (${String(c.details?.error ?? c.waitingFor ?? 'failing')})`;
+  if (!c.ready) return c.waitingFor ?? 'not ready';
+  return `degraded${c.waitingFor ? ` (${c.waitingFor})` : ''}`;
 }
 
 async function runCheck(check: HealthCheck, timeoutMs: number): Promise<ComponentHealth> {

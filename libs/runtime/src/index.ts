@@ -11,3 +11,4 @@ export * from './leases';
 export * from './chain-config';
 export * from './system-event-catalog';
 export * from './admin-endpoint';
+export * from './dependencies';

@@ -13,11 +13,17 @@ export interface SqlExecutor {
   exec(text: string): Promise<void>;
 }
 
+/** On a server, a lost connection leaves every method as AppError SERVICE_UNAVAILABLE (dependency postgresql). */
 export interface SqlDatabase extends SqlExecutor {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction (BEGIN … COMMIT, ROLLBACK on throw). */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
-  /** LISTEN on a channel; returns an unsubscribe function. Used to wake pollers, never as the only signal. */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * LISTEN on a channel; returns an unsubscribe function. Used to wake pollers, never as the only signal. A server's
+   * LISTEN connection is kept alive: `onConnection(false)` when it is lost (notifications are missed from then on),
+   * `onConnection(true)` once LISTEN is active again — a caller keeping state until the next notification drops it
+   * at both. Embedded PGlite never loses it.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onConnection?: (connected: boolean) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

@@ -183,7 +183,11 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
   return {
     components,
     async start() {
-      unlisten = await o.db.listen(DELIVERIES_CHANNEL, () => worker.wake());
+      unlisten = await o.db.listen(
+        DELIVERIES_CHANNEL,
+        () => worker.wake(),
+        (connected) => connected && worker.wake(), // deliveries notified while LISTEN was down were missed
+      );
       await runner.start();
       worker.start();
       await pruneFeed();

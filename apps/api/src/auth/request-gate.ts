@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActiveApiKey } from '@dob/auth';
+import { AppError } from '@dob/domain';
 import type { ServiceMetrics } from '@dob/observability';
 import { clientBucketOf, type RateLimitDecision } from '@dob/rate-limit';
 import type { AgentAuthState } from './agent-principal';
@@ -66,6 +67,14 @@ export function installRequestGate(fastify: FastifyInstance, auth: ApiAuthDepend
       principal = typeof header === 'string' ? await authenticator.authenticate(header) : null;
       decision = await rateLimiter.consume(...bucketOf(request, principal));
     } catch (e) {
+      if (e instanceof AppError && e.retryAfterSeconds !== undefined) {
+        // The key index's server is away (AppError SERVICE_UNAVAILABLE from the storage adapter): 503, come back later.
+        void reply
+          .code(e.status)
+          .header('Retry-After', e.retryAfterSeconds)
+          .send(failure(e.code, e.message, e.details, request.id));
+        return false;
+      }
       request.log.error({ err: e }, 'request gate failed');
       void reply.code(500).send(failure('INTERNAL_ERROR', 'Unexpected server error', undefined, request.id));
       return false;

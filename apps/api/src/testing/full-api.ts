@@ -23,12 +23,13 @@ export interface FullApi {
 /**
  * Every controller of the API over real parts on one in-memory PGlite (auth, read models, webhooks, trading with
  * no network configured), listening on a free loopback port — for tests of what the whole HTTP surface does;
- * `options` set the per-IP limit, the HTTP limits and /metrics.
+ * `options` set the per-IP limit, the HTTP limits and /metrics, and `db` another database to run on (e.g. PostgreSQL
+ * behind a proxy a test cuts; closed by close() too).
  */
 export async function startFullApi(
-  options: Pick<ApiAppOptions, 'http' | 'metrics' | 'metricsToken'> & { readonly ipRateLimitRpm?: number } = {},
+  options: Pick<ApiAppOptions, 'http' | 'metrics' | 'metricsToken'> & { readonly ipRateLimitRpm?: number; readonly db?: SqlDatabase } = {},
 ): Promise<FullApi> {
-  const db: SqlDatabase = await createPgliteDatabase();
+  const db: SqlDatabase = options.db ?? (await createPgliteDatabase());
   const h: ReadModelHarness = await startReadModels(db, walletEvents);
   const auth = await createApiAuth({
     db,

@@ -19,7 +19,11 @@ export const ERROR_STATUS = {
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
   NETWORK_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
+
+/** Seconds a client is told to wait (Retry-After) when a server we depend on is away: about one reconnect attempt. */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 2;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
@@ -43,6 +47,21 @@ export class AppError extends Error {
 
   static notFound(message: string): AppError {
     return new AppError('NOT_FOUND', message);
+  }
+
+  /**
+   * A server this process depends on (PostgreSQL, MongoDB, …) cannot be reached: a 503 with Retry-After, raised by
+   * the storage adapter that saw the connection fail, so no caller has to recognise driver errors.
+   */
+  static dependencyUnavailable(dependency: string, cause?: unknown): AppError {
+    const error = new AppError('SERVICE_UNAVAILABLE', `${dependency} is unavailable; retry shortly`, { dependency });
+    if (cause !== undefined) (error as { cause?: unknown }).cause = cause;
+    return error;
+  }
+
+  /** Whole seconds for a Retry-After header: set on every 503. */
+  get retryAfterSeconds(): number | undefined {
+    return this.status === 503 ? DEPENDENCY_RETRY_AFTER_SECONDS : undefined;
   }
 
   static conflict(message: string, details?: Record<string, unknown>): AppError {

@@ -139,7 +139,8 @@ class SqlEventStore implements EventStore {
     const sub = startPollingSubscription(
       {
         readAll: (o) => this.readAll(o),
-        listenForAppends: (wake) => this.db.listen(APPENDED_CHANNEL, wake),
+        // A re-established LISTEN wakes too: appends notified while it was down were missed.
+        listenForAppends: (wake) => this.db.listen(APPENDED_CHANNEL, wake, (connected) => connected && wake()),
       },
       options,
       { pollIntervalMs: this.options.pollIntervalMs ?? 1000, pageSize: DEFAULT_PAGE },

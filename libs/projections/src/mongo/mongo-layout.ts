@@ -38,6 +38,8 @@ export interface SlotDoc extends ProjectionSlot {
   pending: PendingBatch | null;
   /** Several processes: the highest lease token that committed here; a lower one (a stale owner) is refused. */
   fence?: number | null;
+  /** The lease that token belongs to (tokens count per lease name); absent on checkpoints fenced before it was kept. */
+  fence_name?: string | null;
   updated_at: Date;
 }
 

@@ -66,12 +66,15 @@ class MongoReadModelStore implements ReadModelStore {
   private readonly cacheLimit: number;
   private readonly caches = new Map<string, SlotCache>();
   private dropTimer?: NodeJS.Timeout;
+  /** Leases of these projections are this database's own, apart from those of the SQL read models. */
+  readonly leaseScope: string;
 
   constructor(
     private readonly mongo: MongoDatabase,
     private readonly options: MongoReadModelStoreOptions,
   ) {
     this.db = mongo.db;
+    this.leaseScope = `mongodb:${mongo.db.databaseName}`;
     this.grace = options.retireGraceMs ?? 10_000;
     this.cacheLimit = options.cacheDocuments ?? 200_000;
   }
@@ -256,7 +259,8 @@ class MongoReadModelStore implements ReadModelStore {
   private async checkedSlot(slot: ProjectionSlot, expected: GlobalPosition, session?: ClientSession, fence?: LeaseFence): Promise<SlotDoc> {
     const cp = await this.slotDoc(slot, session);
     if (!cp) throw new CheckpointConflictError(slot, 'slot no longer exists (switched away or dropped)');
-    if (fence && (cp.fence ?? 0) > fence.token) throw new CheckpointConflictError(slot, `fenced: lease ${fence.name} token ${fence.token} < ${cp.fence}`);
+    if (fence && cp.fence_name === fence.name && (cp.fence ?? 0) > fence.token)
+      throw new CheckpointConflictError(slot, `fenced: lease ${fence.name} token ${fence.token} < ${cp.fence}`);
     if (cp.pending) {
       await this.finish(cp);
       throw new CheckpointConflictError(slot, `finished batch ${cp.pending.batch} left pending by a crash; resume from ${cp.pending.next}`);
@@ -461,6 +465,11 @@ function chunk(batch: string, slot: string, writes: readonly StoredWrite[]): Jou
  * raises it to the committer's. A new owner claims the checkpoint with an empty commit when it starts, so the
  * previous owner's next commit point fails. (FerretDB's conditional updates are not atomic under concurrency: run
  * one projector there.)
+ *
+ * Tokens count per lease name, so the stored token is compared only with the same lease's: a checkpoint fenced
+ * under another name (the unscoped `projection:<name>` before leases were named per store) is taken over by the
+ * first commit under the new name, which then fences it.
  */
-const fenceFilter = (fence?: LeaseFence) => (fence ? { $or: [{ fence: { $exists: false } }, { fence: null }, { fence: { $lte: fence.token } }] } : {});
-const fenceSet = (fence?: LeaseFence) => (fence ? { fence: fence.token } : {});
+const fenceFilter = (fence?: LeaseFence) =>
+  fence ? { $or: [{ fence: { $exists: false } }, { fence: null }, { fence_name: { $ne: fence.name } }, { fence: { $lte: fence.token } }] } : {};
+const fenceSet = (fence?: LeaseFence) => (fence ? { fence: fence.token, fence_name: fence.name } : {});

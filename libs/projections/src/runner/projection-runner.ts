@@ -15,14 +15,17 @@ export interface ProjectionRunnerOptions {
   readonly log?: (line: string) => void;
   /**
    * Several processes on one database: each projection runs only in the process holding its lease
-   * (`projection:<name>`), and every batch is fenced with the lease's token. Unset (one process, e.g. npm start
+   * (`projection:<name>`, or `projection:<name>@<store's leaseScope>`), and every batch is fenced with the lease's token. Unset (one process, e.g. npm start
    * on PGlite): every projection runs here.
    */
   readonly leases?: LeaseKeeper;
 }
 
-/** The lease that owns one projection across processes. */
-export const projectionLeaseName = (name: string) => `projection:${name}`;
+/**
+ * The lease that owns one projection of one store across processes. Scoped per store (issue 31): a projector on
+ * MongoDB beside one on SQL used to contend for the same `projection:<name>` and one of them stood by for good.
+ */
+export const projectionLeaseName = (name: string, scope?: string) => (scope ? `projection:${name}@${scope}` : `projection:${name}`);
 
 export interface RebuildProgress {
   readonly slot: ProjectionSlot;
@@ -206,7 +209,7 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
     for (const entry of this.entries.values()) {
       if (entry.claim) continue;
       const name = entry.definition.name;
-      entry.claim = keeper.claim(projectionLeaseName(name), {
+      entry.claim = keeper.claim(projectionLeaseName(name, this.readModels.leaseScope), {
         onAcquired: () => void this.reconcile(name).catch((e) => this.log(`${name}: ${String(e)}`)),
         onLost: () =>
           this.serial(name, async (e) => {

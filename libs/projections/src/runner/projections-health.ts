@@ -5,6 +5,7 @@ import type { ProjectionRunner } from './projection-runner';
 export interface ProjectionsHealth {
   readonly status: 'up' | 'down';
   readonly ready: boolean;
+  readonly standby?: boolean;
   readonly waitingFor?: string;
   readonly details: Record<string, unknown>;
 }
@@ -13,6 +14,7 @@ export interface ProjectionsHealth {
  * Health of the registry's projections for /health. `runs`: this process runs them (the projector, npm start) —
  * ready once it has caught up; otherwise (the API alone) it only reads their checkpoints — ready when every
  * projection has an active slot with no lag. A faulted projection is down: its read model stops at a poison event.
+ * A runner holding none of its projections' leases reports `standby`.
  */
 export async function projectionsHealth(runner: ProjectionRunner<ProjectionHeader>, o: { runs: boolean }): Promise<ProjectionsHealth> {
   const report = await runner.status();
@@ -20,6 +22,8 @@ export async function projectionsHealth(runner: ProjectionRunner<ProjectionHeade
   const missing = report.filter((p) => p.active === null).map((p) => p.name);
   const behind = report.filter((p) => p.active !== null && p.active.lag > 0).map((p) => `${p.name} ${p.active!.lag} events behind`);
   const ready = o.runs ? runner.isCaughtUp() : missing.length === 0 && behind.length === 0;
+  // A process that runs projections but owns none of their leases is a standby: say so, not "ready" (issue 31).
+  const standby = o.runs && report.length > 0 && report.every((p) => p.role === 'standby');
   const waiting = faulted.length
     ? `faulted: ${faulted.join(', ')} (npm run ops -- projections retry <name>)`
     : missing.length
@@ -30,6 +34,7 @@ export async function projectionsHealth(runner: ProjectionRunner<ProjectionHeade
   return {
     status: faulted.length ? 'down' : 'up',
     ready: ready && faulted.length === 0,
+    ...(standby ? { standby: true } : {}),
     ...(ready && faulted.length === 0 ? {} : { waitingFor: waiting }),
     details: Object.fromEntries(report.map((p) => [p.name, o.runs ? p : p.active])),
   };

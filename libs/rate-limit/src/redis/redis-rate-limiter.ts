@@ -21,6 +21,32 @@ export interface RedisRateLimiterOptions {
   readonly clock?: Clock;
 }
 
+/** Longest a decision waits on Redis (a server frozen or unreachable) before it fails (ms). */
+export const REDIS_COMMAND_TIMEOUT_MS = 1000;
+
+/**
+ * A client that never holds a request while Redis is away (issue 31: requests were held 5–8 s, then failed with
+ * MaxRetriesPerRequestError): commands queue only until the first connection is ready — a limiter is used right
+ * after it is made — and fail at once while disconnected after that; each command has a timeout and one retry.
+ * Reconnection is ioredis' own, in the background (ioredis README, "Auto-reconnect" and "Offline Queue").
+ */
+function boundedClient(url: string): Redis {
+  const redis = new Redis(url, {
+    lazyConnect: false,
+    // Auto-pipelining: decisions of concurrent requests issued in one event-loop turn go out in one write (the
+    // profile of `npm run bench -- auth` showed the process idle or in socket writes for most of a guarded request).
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 1,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: 1000,
+  });
+  redis.once('ready', () => {
+    redis.options.enableOfflineQueue = false;
+  });
+  redis.on('error', () => undefined); // reported through failed decisions; without a listener ioredis logs each retry
+  return redis;
+}
+
 type AdmitCommand = (
   key: string,
   now: string,
@@ -75,10 +101,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   constructor(private readonly options: RedisRateLimiterOptions = {}) {
     this.ownsClient = !options.client;
-    // Auto-pipelining: decisions of concurrent requests issued in one event-loop turn go out in one write (the
-    // profile of `npm run bench -- auth` showed the process idle or in socket writes for most of a guarded request).
-    this.redis =
-      options.client ?? new Redis(options.url ?? 'redis://127.0.0.1:6379', { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    this.redis = options.client ?? boundedClient(options.url ?? 'redis://127.0.0.1:6379');
     this.prefix = options.prefix ?? 'rl:';
     this.local = options.clock ?? (() => performance.now());
     // defineCommand sends EVALSHA and falls back to EVAL once on NOSCRIPT (ioredis docs, "Lua Scripting").

@@ -1,4 +1,4 @@
-import type { MongoDatabase } from '@dob/mongo';
+import { toMongoDependencyError, type MongoDatabase } from '@dob/mongo';
 import { bumpChanges } from '@dob/projections';
 import type { ReadModelReader } from '../queries/read-model-reader.port';
 import { Models } from './mongo-models';
@@ -39,13 +39,17 @@ export function createMongoReadModelReader(mongo: Pick<MongoDatabase, 'db'>, opt
   const reader: Record<string, (...args: never[]) => Promise<unknown>> = {};
   for (const [name, read] of Object.entries(reads)) {
     reader[name] = async (...args: never[]) => {
-      const view = await open();
-      const key = `${name}\u0000${JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
-      const hit = cache.get(view.token, key);
-      if (hit !== undefined) return hit;
-      const value = await read(view.models, ...args);
-      cache.set(view.token, key, value);
-      return value;
+      try {
+        const view = await open();
+        const key = `${name}\u0000${JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+        const hit = cache.get(view.token, key);
+        if (hit !== undefined) return hit;
+        const value = await read(view.models, ...args);
+        cache.set(view.token, key, value);
+        return value;
+      } catch (e) {
+        throw toMongoDependencyError(e); // MongoDB away: 503 + Retry-After, not a driver error reaching the API
+      }
     };
   }
   return reader as unknown as ReadModelReader;

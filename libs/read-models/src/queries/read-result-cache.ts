@@ -35,13 +35,20 @@ export interface ReadResultCache {
  * Races: a query that started before a change may finish after its notification; its result is then not stored
  * (the generation it started in has ended). On PostgreSQL the notification reaches other processes shortly after
  * COMMIT, so another instance may serve the previous state for that moment — what an asynchronous read model
- * does anyway. If LISTEN cannot be set up, nothing is cached; entries also expire after `maxAgeMs`.
+ * does anyway. If LISTEN cannot be set up, or while its connection is lost, nothing is cached; entries also expire
+ * after `maxAgeMs`.
  * Cached rows are frozen and shared between callers: the query services only read them.
  */
 export async function createReadResultCache(db: SqlDatabase, options: ReadResultCacheOptions = {}): Promise<ReadResultCache> {
   const cache = new Cache(db, options);
   try {
-    cache.unlisten = await db.listen(READ_MODELS_CHANGED_CHANNEL, () => cache.invalidate());
+    cache.unlisten = await db.listen(
+      READ_MODELS_CHANGED_CHANNEL,
+      () => cache.invalidate(),
+      // Changes are unobservable while LISTEN is down: cache nothing then (generation undefined, so the API's
+      // response cache stops too), and start empty once it is back — what changed meanwhile was never notified.
+      (connected) => cache.observing(connected),
+    );
     cache.enabled = true;
   } catch {
     cache.enabled = false; // safe fallback: every read goes to the database
@@ -84,6 +91,11 @@ class Cache implements ReadResultCache {
   invalidate(): void {
     this.changes++;
     this.entries.clear();
+  }
+
+  observing(connected: boolean): void {
+    this.invalidate();
+    this.enabled = connected;
   }
 
   private async query<R>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {

@@ -1,12 +1,22 @@
 import { Client, Pool, type PoolClient } from 'pg';
 import type { SqlDatabase, SqlExecutor, SqlResult } from '../sql.port';
 import { assertIdentifier } from '../identifier';
+import { toDependencyError } from './connection-errors';
+import { listenKeptAlive } from './postgres-listener';
 
 export interface PostgresOptions {
   readonly connectionString: string;
   readonly schema?: string;
   readonly maxConnections?: number;
+  /**
+   * Longest wait for a connection (a new one, or a free one from a busy pool) before the statement fails as
+   * PostgreSQL unavailable (503 + Retry-After at the API): a server that went away must not hold requests.
+   */
+  readonly connectTimeoutMs?: number;
 }
+
+/** Default connectTimeoutMs: within the 2 s an API request may wait for a dependency (issue 31). */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 1000;
 
 /**
  * PostgreSQL through node-postgres (`pg`), the de-facto driver: pooled connections, real concurrent transactions.
@@ -15,7 +25,7 @@ export interface PostgresOptions {
 export async function createPostgresDatabase(options: PostgresOptions): Promise<SqlDatabase> {
   const schema = options.schema ? assertIdentifier(options.schema) : undefined;
   if (schema) {
-    const c = new Client({ connectionString: options.connectionString });
+    const c = new Client({ connectionString: options.connectionString, connectionTimeoutMillis: options.connectTimeoutMs ?? POSTGRES_CONNECT_TIMEOUT_MS });
     await c.connect();
     try {
       await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
@@ -29,11 +39,12 @@ export async function createPostgresDatabase(options: PostgresOptions): Promise<
   const pool = new Pool({
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? POSTGRES_CONNECT_TIMEOUT_MS,
     options: schema ? `-c search_path=${schema},public` : undefined,
   });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  return new PostgresDatabase(pool, options.connectionString, schema);
+  return new PostgresDatabase(pool, options, schema);
 }
 
 const wrap = (c: Pool | PoolClient): SqlExecutor => ({
@@ -51,7 +62,7 @@ class PostgresDatabase implements SqlDatabase {
 
   constructor(
     private readonly pool: Pool,
-    private readonly connectionString: string,
+    private readonly options: PostgresOptions,
     private readonly schema: string | undefined,
   ) {}
 
@@ -88,6 +99,14 @@ class PostgresDatabase implements SqlDatabase {
    * server ending the session, e.g. idle_in_transaction_session_timeout) or a failed ROLLBACK discards it here.
    */
   private async onPooledConnection<T>(fn: (client: PoolClient, discard: (e: Error) => void) => Promise<T>): Promise<T> {
+    try {
+      return await this.onPooledClient(fn);
+    } catch (e) {
+      throw toDependencyError(e); // a lost server: 503 for whoever asked, not a driver error to recognise
+    }
+  }
+
+  private async onPooledClient<T>(fn: (client: PoolClient, discard: (e: Error) => void) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     const discard = (e: Error) => {
@@ -102,21 +121,16 @@ class PostgresDatabase implements SqlDatabase {
     }
   }
 
-  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+  listen(channel: string, onNotify: (payload: string) => void, onConnection?: (connected: boolean) => void): Promise<() => Promise<void>> {
     assertIdentifier(channel);
-    const client = new Client({
-      connectionString: this.connectionString,
+    const config = {
+      connectionString: this.options.connectionString,
+      connectionTimeoutMillis: this.options.connectTimeoutMs ?? POSTGRES_CONNECT_TIMEOUT_MS,
       options: this.schema ? `-c search_path=${this.schema},public` : undefined,
-    });
-    await client.connect();
-    client.on('notification', (n) => {
-      if (n.channel === channel) onNotify(n.payload ?? '');
-    });
-    client.on('error', () => undefined);
-    await client.query(`LISTEN ${channel}`);
-    return async () => {
-      await client.end().catch(() => undefined);
     };
+    return listenKeptAlive(config, channel, onNotify, onConnection).catch((e: unknown) => {
+      throw toDependencyError(e);
+    });
   }
 
   async close(): Promise<void> {
