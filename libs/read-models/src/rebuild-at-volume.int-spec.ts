@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore, type GlobalPosition, type StreamAppend } from '@dob/event-store';
-import { createTestMongoDatabase, type MongoDatabase } from '@dob/mongo';
+import { createTestMongoDatabase } from '@dob/mongo';
 import {
   DEFAULT_CATCH_UP_BATCH_SIZE,
   ProjectionRunner,
@@ -10,7 +10,7 @@ import {
   type ProjectionDefinition,
   type ReadModelStore,
 } from '@dob/projections';
-import { TEST_POSTGRES_URL, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL, createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { readModelProjections } from './projections';
 import { largeHistory } from './testing/large-history';
 import { appliedUpTo } from './testing/read-model-harness';
@@ -29,49 +29,29 @@ function countingBatches(store: ReadModelStore): { store: ReadModelStore; larges
   return { store: counted, largest: () => largest };
 }
 
-interface Stores {
-  /** The live projection's store and the fast path's, empty, separate. */
-  open(): Promise<{ live: ReadModelStore; fast: ReadModelStore }>;
-  close(): Promise<void>;
-}
+/** An empty read-model store of one kind, and how to dispose of it. */
+type OpenStore = () => Promise<{ store: ReadModelStore; close: () => Promise<void> }>;
 
-function postgresStores(): Stores {
-  const dbs: { db: SqlDatabase; schema: string }[] = [];
-  return {
-    async open() {
-      const make = async () => {
-        const schema = `t_${randomBytes(6).toString('hex')}`;
-        const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
-        dbs.push({ db, schema });
-        return createSqlReadModelStore(db);
-      };
-      return { live: await make(), fast: await make() };
-    },
-    async close() {
-      for (const { db, schema } of dbs) {
-        await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
-        await db.close();
-      }
-    },
+const postgresStore: OpenStore = async () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
+  const close = async () => {
+    await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await db.close();
   };
-}
+  return { store: createSqlReadModelStore(db), close };
+};
 
-function mongoStores(): Stores {
-  const dbs: MongoDatabase[] = [];
-  return {
-    async open() {
-      const make = async () => {
-        const mongo = await createTestMongoDatabase();
-        dbs.push(mongo);
-        return createMongoReadModelStore(mongo, { retireGraceMs: 0 });
-      };
-      return { live: await make(), fast: await make() };
-    },
-    async close() {
-      for (const mongo of dbs) await mongo.close();
-    },
-  };
-}
+/** Each store its own embedded database (the events stay on PostgreSQL). */
+const pgliteStore: OpenStore = async () => {
+  const db = await createPgliteDatabase();
+  return { store: createSqlReadModelStore(db), close: () => db.close() };
+};
+
+const mongoStore: OpenStore = async () => {
+  const mongo = await createTestMongoDatabase();
+  return { store: createMongoReadModelStore(mongo, { retireGraceMs: 0 }), close: () => mongo.close() };
+};
 
 const settled = (runner: ProjectionRunner, position: GlobalPosition) => appliedUpTo(runner, position, 400_000);
 
@@ -96,31 +76,37 @@ async function expectSameModels(got: ReadModelStore, want: ReadModelStore, defin
  * history (every event kind the read models handle) is projected live as it is appended, batch by batch of the
  * live size; into a second store, a runner with the catch-up size builds it from scratch, is stopped while the
  * rest of the history is appended, catches up after restart, and then rebuilds every model blue/green. Each
- * stage must equal the live projection row for row.
+ * stage must equal the live projection row for row. Read models on PostgreSQL, PGlite and MongoDB (FerretDB).
  */
 describe.each([
-  ['postgres', postgresStores],
-  ['mongodb', mongoStores],
-] as const)('rebuild at volume on %s', (_name, makeStores) => {
+  ['postgres', postgresStore],
+  ['pglite', pgliteStore],
+  ['mongodb', mongoStore],
+] as const)('rebuild at volume on %s', (_name, openStore) => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   let eventsDb: SqlDatabase;
   let events: EventStore;
-  let stores: Stores;
+  const opened: { close: () => Promise<void> }[] = [];
+  const open = async () => {
+    const o = await openStore();
+    opened.push(o);
+    return o.store;
+  };
 
   beforeAll(async () => {
     eventsDb = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
     events = await createSqlEventStore(eventsDb, { pollIntervalMs: 20, catalog: createChainEventCatalog() });
-    stores = makeStores();
   });
   afterAll(async () => {
-    await stores?.close();
+    for (const o of opened) await o.close();
     await events?.close();
     await eventsDb?.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
     await eventsDb?.close();
   });
 
   it('build, catch-up after a stop and a blue/green rebuild through large batches equal the live projection', async () => {
-    const { live, fast } = await stores.open();
+    const live = await open();
+    const fast = await open();
     const history = [...largeHistory({ seed: 7, events: EVENTS, pools: 90, wallets: 2000 })].flat();
     const half = Math.floor(history.length * 0.6);
 
