@@ -47,13 +47,6 @@ export interface DocumentWrite {
 export class BatchState implements ProjectionState {
   private readonly fields = new Map<string, ParsedField[]>();
   private readonly written = new Map<string, Map<string, DocumentWrite>>();
-  /**
-   * Committed documents this batch has read, by collection and key / filter. The committed state does not move
-   * while a batch is applied (the store holds the slot's checkpoint for the batch), so one read per key or filter
-   * per batch is enough; with catch-up pages of thousands of events this saves most round trips.
-   */
-  private readonly committed = new Map<string, Promise<Doc | null>>();
-  private readonly committedFinds = new Map<string, Promise<Doc[]>>();
   private position: GlobalPosition | null = null;
 
   constructor(
@@ -75,23 +68,13 @@ export class BatchState implements ProjectionState {
     const spec = this.spec(collection);
     const mine = this.written.get(collection)?.get(documentId(spec, key));
     if (mine) return mine.doc as T;
-    const memo = `${collection}\u0000${documentId(spec, key)}`;
-    let read = this.committed.get(memo);
-    // Frozen: handed out more than once, so no reducer may change it in place (they write whole documents).
-    if (!read) this.committed.set(memo, (read = this.source.get(collection, key).then((d) => d && Object.freeze(d))));
-    return (await read) as T | null;
+    return (await this.source.get(collection, key)) as T | null;
   }
 
   async find<T extends Doc = Doc>(collection: string, where: Doc): Promise<T[]> {
     const spec = this.spec(collection);
     const byId = new Map<string, Doc>();
-    const memo = `${collection}\u0000${JSON.stringify(
-      Object.entries(where).sort(([a], [b]) => (a < b ? -1 : 1)),
-      jsonSafe,
-    )}`;
-    let read = this.committedFinds.get(memo);
-    if (!read) this.committedFinds.set(memo, (read = this.source.find(collection, where).then((ds) => ds.map((d) => Object.freeze(d)))));
-    for (const d of await read) byId.set(documentId(spec, d), d);
+    for (const d of await this.source.find(collection, where)) byId.set(documentId(spec, d), d);
     for (const [id, w] of this.written.get(collection) ?? []) {
       if (matches(w.doc, where)) byId.set(id, w.doc);
       else byId.delete(id);
@@ -138,9 +121,6 @@ export async function reduceBatch(
   }
   return state.writes();
 }
-
-/** Filter values may be bigints (amounts): keyed as an object, so 1n and '1' stay apart. */
-const jsonSafe = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ? { bigint: v.toString() } : v);
 
 function matches(doc: Doc, where: Doc): boolean {
   for (const [k, v] of Object.entries(where)) if (doc[k] !== v) return false;
