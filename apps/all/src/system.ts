@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DEVNET_STAND_IN_WASMS, startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import type { EventStore } from '@dob/event-store';
 import { registerSeededPools, silentLogger, startNetworkIndexing, type IngestionStatus } from '@dob/indexer';
-import { ProjectionRunner, projectionsHealth } from '@dob/projections';
+import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import { loadKafkaRelaySettings, startKafkaRelay, type KafkaRelay } from '@dob/kafka-relay';
 import { HealthRegistry, loadAppConfig, openStorage, storageDependencies, systemEventCatalog, watchDependencies, type Storage } from '@dob/runtime';
@@ -170,6 +170,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     logger.info(`[read models] ${readModels.description}`);
     const projections = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry, {
       log: lineLogger(logger, 'projector'),
+      catchUpBatchSize: DEFAULT_CATCH_UP_BATCH_SIZE,
     });
     metrics.trackProjections(() => projections.status());
     await projections.start();

@@ -1,4 +1,4 @@
-import { ProjectionRunner } from '@dob/projections';
+import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import { DataDirLockedError, loadAppConfig, openAppStorage, type Storage } from '@dob/runtime';
 
@@ -53,7 +53,7 @@ export async function openOpsContext(): Promise<OpsContext> {
     await storage.close();
     throw e;
   }
-  const runner = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry);
+  const runner = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry, { catchUpBatchSize: DEFAULT_CATCH_UP_BATCH_SIZE });
   return { storage, readModels, runner };
 }
 

@@ -1,5 +1,5 @@
 import { instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
-import { ProjectionRunner, projectionsHealth } from '@dob/projections';
+import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
 import { HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer, storageDependencies, watchDependencies } from '@dob/runtime';
 
@@ -18,6 +18,7 @@ runApp('projector', async (config) => {
   const leases = appLeases('projector', storage.db, config, lineLogger(obs.log, 'leases'), obs.metrics.countLeaseChange);
   const runner = new ProjectionRunner(instrumentEventStore(storage.eventStore, obs.metrics), readModels.store, projectionRegistry, {
     log: lineLogger(obs.log, 'projector'),
+    catchUpBatchSize: DEFAULT_CATCH_UP_BATCH_SIZE,
     ...(leases ? { leases } : {}),
   });
   const health = new HealthRegistry();

@@ -52,18 +52,20 @@ export function registerProjectionCommands(program: Command): void {
     .action(async (name: string) => {
       await withOperations(async (ops) => {
         const bar = new SingleBar(
-          { format: `${name} |{bar}| {percentage}% | {value}/{total} events | ETA {eta_formatted}`, etaBuffer: 50 },
+          { format: `${name} |{bar}| {percentage}% | {value}/{total} events | {rate} events/s | ETA {eta_formatted}`, etaBuffer: 50 },
           Presets.shades_classic,
         );
-        let started = false;
+        // The rate of this run (a resumed build starts from what it had already applied).
+        let first: { at: number; applied: number } | undefined;
         const result = await ops
           .rebuild(name, (p) => {
-            if (!started) {
-              bar.start(p.total, p.applied);
-              started = true;
+            if (!first) {
+              first = { at: Date.now(), applied: p.applied };
+              bar.start(p.total, p.applied, { rate: 0 });
             }
+            const seconds = (Date.now() - first.at) / 1000;
             bar.setTotal(p.total);
-            bar.update(p.applied);
+            bar.update(p.applied, { rate: seconds > 0 ? Math.round((p.applied - first.applied) / seconds) : 0 });
           })
           .finally(() => bar.stop());
         const from = result.from ? `v${result.from.version} g${result.from.generation}` : 'nothing';

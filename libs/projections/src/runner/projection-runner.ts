@@ -8,6 +8,11 @@ import { SlotWorker, type WorkerEnd } from './slot-worker';
 export interface ProjectionRunnerOptions {
   /** Events per read-model transaction (a definition's own batchSize wins). Default 500. */
   readonly batchSize?: number;
+  /**
+   * Events per batch while a slot works through a backlog (rebuilds, catch-up after a stop): larger pages, one
+   * batch each (SlotWorkerOptions.catchUpBatchSize). Default: batchSize. DEFAULT_CATCH_UP_BATCH_SIZE suits apps.
+   */
+  readonly catchUpBatchSize?: number;
   /** Passed to subscribeToAll. */
   readonly pollIntervalMs?: number;
   /** How often a started runner re-reads active slots (switches/resets done by another process). Default 1000. */
@@ -20,6 +25,12 @@ export interface ProjectionRunnerOptions {
    */
   readonly leases?: LeaseKeeper;
 }
+
+/**
+ * Catch-up page for the apps: large enough that a hot document (a pool, a wallet's totals) is written once per
+ * thousands of events, small enough that a page's documents stay well within memory and one transaction.
+ */
+export const DEFAULT_CATCH_UP_BATCH_SIZE = 5000;
 
 /**
  * The lease that owns one projection of one store across processes. Scoped per store (issue 31): a projector on
@@ -319,6 +330,7 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
     const fence = this.entries.get(def.name)?.claim?.fence() ?? undefined;
     return new SlotWorker(this.store, this.readModels, def, slot, from, {
       batchSize: this.batchSize,
+      ...(this.options.catchUpBatchSize ? { catchUpBatchSize: this.options.catchUpBatchSize } : {}),
       pollIntervalMs: this.options.pollIntervalMs,
       ...(fence ? { fence } : {}),
       ...hooks,

@@ -26,6 +26,12 @@ class Halt extends Error {
 
 export interface SlotWorkerOptions {
   readonly batchSize: number;
+  /**
+   * Events per batch while the slot is behind (a rebuild, a projector that was stopped): the backlog is read in
+   * pages this large and each page applied as ONE batch, so a document touched many times is written once per
+   * page. Then the worker follows `$all` with `batchSize`. Default: batchSize.
+   */
+  readonly catchUpBatchSize?: number;
   readonly pollIntervalMs?: number;
   /** After every committed batch: events applied by this worker so far and the new checkpoint. */
   readonly onCommitted?: (appliedHere: number, position: GlobalPosition) => void;
@@ -76,6 +82,8 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
       // Under a lease, claim the checkpoint first (an empty commit with the fence): a store that records the
       // fence on the checkpoint (MongoDB) refuses the previous owner from here on, and a lost lease shows at once.
       if (this.options.fence) await this.readModels.commitBatch(this.definition, this.slot, this.position, this.position, [], this.options.fence);
+      await this.catchUp(types);
+      if (this.stopping) return { kind: 'stopped' };
       this.subscription = this.store.subscribeToAll({
         after: this.position,
         maxCount: this.definition.batchSize ?? this.options.batchSize,
@@ -94,6 +102,18 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
       if (e instanceof Halt) return e.end;
       if (e instanceof CheckpointConflictError) return { kind: 'conflict', error: e };
       return { kind: 'failed', error: e };
+    }
+  }
+
+  /** The backlog in large pages (the fast path of rebuilds and catch-up), until a page is not full. */
+  private async catchUp(types: readonly string[] | undefined): Promise<void> {
+    const maxCount = this.options.catchUpBatchSize ?? 0;
+    if (maxCount <= (this.definition.batchSize ?? this.options.batchSize)) return;
+    for (;;) {
+      if (this.stopping) return;
+      const page = await this.store.readAll({ after: this.position, maxCount, types });
+      await this.onPage(page);
+      if (!page.hasMore) return;
     }
   }
 

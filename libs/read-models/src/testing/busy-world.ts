@@ -1,5 +1,5 @@
 import { ChainScenario, accountAddr, contractAddr } from './chain-scenario';
-import { roundFields, usdc } from './demo-world';
+import { roundFields, usdc, v1InitializedFields } from './demo-world';
 
 /**
  * A history touching every read model and every event the projections handle, `groups` times over with distinct
@@ -89,20 +89,14 @@ export function busyWorld(groups: number, networkId = 9): ChainScenario {
       max_participants: null,
       token_to_distribute: 'USDC',
     });
-    s.chain('PoolInitialized', v1, {
-      pool_version: '1',
-      contract_version: '1.2',
-      admin,
-      shares_len: 2,
-      mutable: true,
-      participation_token: null,
-      pool_type: null,
-      pool_type_code: null,
-      initial_shares: [
+    s.chain(
+      'PoolInitialized',
+      v1,
+      v1InitializedFields(admin, [
         { shareholder: holder(g, 3), share: '6000' },
         { shareholder: holder(g, 4), share: '4000' },
-      ],
-    });
+      ]),
+    );
     s.chain('SharesTransferred', v1, { pool: v1, from: holder(g, 3), to: holder(g, 5), shares: '1000', reason: 'direct' });
     s.chain('DistributionAllocated', v1, { shareholder: holder(g, 3), token, amount: usdc(50) });
     s.chain('DistributionAllocated', v1, { shareholder: holder(g, 4), token, amount: usdc(40) });

@@ -19,6 +19,8 @@ export class ChainScenario {
   private ledger = 1000;
   private time: number;
   private readonly appends: { streamId: string; event: NewEvent }[] = [];
+  /** Appends made so far, drained or not: keeps registry event ids distinct across drainBatches(). */
+  private made = 0;
 
   constructor(
     readonly networkId = 9,
@@ -49,7 +51,7 @@ export class ChainScenario {
       event_id: eventId,
       closed_at: new Date(this.time).toISOString(),
     };
-    this.appends.push({ streamId, event: { id: chainDomainEventId(this.networkId, eventId, 0), type, version: 1, data: { chain, ...fields } } });
+    this.push(streamId, { id: chainDomainEventId(this.networkId, eventId, 0), type, version: 1, data: { chain, ...fields } });
     this.time += 5000;
     return this;
   }
@@ -61,15 +63,42 @@ export class ChainScenario {
       type === 'PoolRegistered'
         ? { network_id: this.networkId, pool, ...fields, registered_at: at }
         : { network_id: this.networkId, pool, changes: fields, updated_at: at };
-    this.appends.push({
-      streamId: poolStreamId(this.networkId, pool),
-      event: { id: derivedEventId('registry', this.networkId, pool, this.appends.length), type, version: 1, data },
-    });
+    this.push(poolStreamId(this.networkId, pool), { id: derivedEventId('registry', this.networkId, pool, this.made), type, version: 1, data });
     return this;
   }
 
   campaign(type: string, campaign: string, fields: Record<string, unknown>): this {
     return this.chain(type, campaign, fields, campaignStreamId(this.networkId, campaign));
+  }
+
+  private push(streamId: string, event: NewEvent): void {
+    this.appends.push({ streamId, event });
+    this.made++;
+  }
+
+  /**
+   * Takes the events built so far as appendMany calls, keeping $all order: consecutive runs of one stream, a new
+   * call when a stream would appear twice in one (appendMany refuses that) or the call holds `maxEvents`.
+   */
+  drainBatches(maxEvents = 2000): StreamAppend[][] {
+    const calls: StreamAppend[][] = [];
+    let call: StreamAppend[] = [];
+    let streams = new Set<string>();
+    let n = 0;
+    for (const run of this.streamAppends()) {
+      if (call.length && (streams.has(run.streamId) || n + run.events.length > maxEvents)) {
+        calls.push(call);
+        call = [];
+        streams = new Set();
+        n = 0;
+      }
+      call.push(run);
+      streams.add(run.streamId);
+      n += run.events.length;
+    }
+    if (call.length) calls.push(call);
+    this.appends.length = 0;
+    return calls;
   }
 
   /** Appends grouped per stream in order (one append per consecutive run of one stream keeps $all order). */

@@ -162,6 +162,21 @@ export function demoWorld(): DemoWorld {
   return { testnet: s, mainnet: m, now };
 }
 
+/** A V1 splitter's PoolInitialized fields: no participation token, the initial cap table in basis points. */
+export function v1InitializedFields(admin: string, initialShares: readonly { shareholder: string; share: string }[]) {
+  return {
+    pool_version: '1',
+    contract_version: '1.2',
+    admin,
+    shares_len: initialShares.length,
+    mutable: true,
+    participation_token: null,
+    pool_type: null,
+    pool_type_code: null,
+    initial_shares: initialShares,
+  };
+}
+
 export function roundFields(id: number, amount: string, createdAt: Date, delaySeconds: number, expirySeconds: number) {
   const from = new Date(createdAt.getTime() + delaySeconds * 1000);
   const expires = new Date(createdAt.getTime() + expirySeconds * 1000);

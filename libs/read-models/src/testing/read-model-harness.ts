@@ -15,6 +15,23 @@ export interface ReadModelHarness {
 }
 
 /**
+ * Waits until every projection's serving slot has applied `position` (no build in progress); a faulted one fails.
+ * "Caught up with the head" is not enough on a shared PostgreSQL server: wait for the caller's own appends.
+ */
+export async function appliedUpTo(runner: ProjectionRunner, position: GlobalPosition, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const reports = await runner.status();
+    const faulted = reports.find((r) => r.active?.status === 'faulted');
+    if (faulted) throw new Error(`projection ${faulted.name} faulted: ${faulted.active!.fault?.error}`);
+    const applied = (r: (typeof reports)[number]) => !!r.active && !r.building && comparePositions(positionFromString(r.active.position), position) >= 0;
+    if (reports.every(applied)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('read models did not catch up');
+}
+
+/**
  * Event store (validating against the chain catalog) + the real projection runner over the read models, kept in
  * `db` unless another read-model store is given (e.g. the MongoDB one; the event store stays in `db`).
  */
@@ -31,19 +48,8 @@ export async function startReadModels(
   // the gap-safe head (pg_snapshot_xmin) is held back by any open transaction in the cluster — another test's —
   // so a projection can be "at the head" while our own appends are not yet readable. Wait for them explicitly.
   let appendedUpTo: GlobalPosition = START;
-  const settle = async () => {
-    // Generous deadline: the machine is shared, and a slow poll is not a failure of the read models.
-    const deadline = Date.now() + 90_000;
-    while (Date.now() < deadline) {
-      const reports = await runner.status();
-      const faulted = reports.find((r) => r.active?.status === 'faulted');
-      if (faulted) throw new Error(`projection ${faulted.name} faulted: ${faulted.active!.fault?.error}`);
-      const applied = (r: (typeof reports)[number]) => !!r.active && !r.building && comparePositions(positionFromString(r.active.position), appendedUpTo) >= 0;
-      if (reports.every(applied)) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error('read models did not catch up');
-  };
+  // Generous deadline: the machine is shared, and a slow poll is not a failure of the read models.
+  const settle = () => appliedUpTo(runner, appendedUpTo, 90_000);
   await runner.waitUntilCaughtUp();
   return {
     store,
