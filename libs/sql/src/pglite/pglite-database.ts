@@ -3,6 +3,7 @@ import type { SqlDatabase, SqlExecutor, SqlResult } from '../sql.port';
 import { assertIdentifier } from '../identifier';
 import { PglitePreparedStatements } from './prepared-statements';
 import { initPgliteDataDir } from './pglite-initdb';
+import { newInMemoryPglite } from './pglite-cluster-image';
 
 export interface PgliteOptions {
   /** Folder for the database files; undefined = in memory. */
@@ -27,7 +28,7 @@ export const EMBEDDED_POSTGRESQL_CONF: readonly string[] = ['shared_buffers = 16
  */
 export async function createPgliteDatabase(options: PgliteOptions = {}): Promise<SqlDatabase> {
   if (options.dataDir) await initPgliteDataDir(options.dataDir, EMBEDDED_POSTGRESQL_CONF);
-  const db = options.dataDir ? await openPglite({ dataDir: options.dataDir }) : await newInMemoryPglite();
+  const db = options.dataDir ? await openPglite({ dataDir: options.dataDir }) : await newInMemoryPglite(openPglite, EMBEDDED_POSTGRESQL_CONF);
   if (options.schema) {
     assertIdentifier(options.schema);
     await db.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}, public;`);
@@ -37,29 +38,6 @@ export async function createPgliteDatabase(options: PgliteOptions = {}): Promise
 
 const openPglite = (where: { dataDir?: string; loadDataDir?: Blob }): Promise<PGlite> =>
   PGlite.create({ ...where, postgresqlconf: [...EMBEDDED_POSTGRESQL_CONF], parsers: { [types.INT8]: (v: string) => v } });
-
-/**
- * The files of a just-initialised cluster (PGlite's dumpDataDir), taken once per process from its first in-memory
- * database before that database runs anything. initdb is most of what creating a PGlite costs: later in-memory
- * databases load this image instead (PGlite.create's loadDataDir), about 3x faster — tests create one per case
- * (docs/operations.md "The suite's time"). A failed dump is not kept, so the next database tries again.
- */
-let freshClusterImage: Promise<Blob> | undefined;
-
-async function newInMemoryPglite(): Promise<PGlite> {
-  if (freshClusterImage) {
-    const image = await freshClusterImage.catch(() => undefined);
-    if (image) return openPglite({ loadDataDir: image });
-  }
-  const db = await openPglite({});
-  if (!freshClusterImage) {
-    const dumped = db.dumpDataDir('none');
-    freshClusterImage = dumped;
-    dumped.catch(() => (freshClusterImage = undefined));
-    await dumped.catch(() => undefined);
-  }
-  return db;
-}
 
 const wrap = (q: Pick<PGlite | Transaction, 'query' | 'exec'>): SqlExecutor => ({
   async query<R>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
