@@ -1,15 +1,20 @@
 // Tests are named by tier: *.spec.ts (unit, next to the code), *.int-spec.ts (real PostgreSQL / Redis / PGlite /
 // devnet over HTTP), *.e2e-spec.ts (through HTTP against the running system).
 const { SWC_OPTIONS, WORKSPACE_ALIASES } = require('./scripts/swc-config');
+const { WORKERS, PER_WORKER_FLAG } = require('./test/worker-databases');
 
 const common = {
   transform: { '^.+\\.ts$': ['@swc/jest', SWC_OPTIONS] },
   moduleNameMapper: Object.fromEntries(Object.entries(WORKSPACE_ALIASES).map(([pattern, folder]) => [pattern, `<rootDir>/${folder}`])),
   testEnvironment: 'node',
   rootDir: __dirname,
+  // Points TEST_DATABASE_URL at this worker's PostgreSQL cluster when npm test runs one per worker.
+  setupFiles: ['<rootDir>/test/worker-database.setup.js'],
 };
 module.exports = {
   testTimeout: 120000,
+  // npm test: one PostgreSQL cluster per worker (test/worker-databases.js), so files run WORKERS at a time.
+  ...(process.env[PER_WORKER_FLAG] === '1' ? { maxWorkers: WORKERS } : {}),
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,packages}/**/*.spec.ts'] },

@@ -21,6 +21,9 @@ LOG4J_VERSION=2.25.3
 FERRETDB_VERSION=v1.24.2
 
 PG_PORT=${DOB_PG_PORT:-5432} REDIS_PORT=${DOB_REDIS_PORT:-6379} FERRETDB_PORT=${DOB_FERRETDB_PORT:-27017}
+# The marker that says this script started the cluster on PG_PORT (so `stop` stops only what it started).
+PG_OURS=postgresql.ours
+[[ $PG_PORT != 5432 ]] && PG_OURS=postgresql-$PG_PORT.ours
 KAFKA_PORT=${DOB_KAFKA_PORT:-9092} KAFKA_CONTROLLER_PORT=${DOB_KAFKA_CONTROLLER_PORT:-9093}
 
 fail() { echo "services: $*" >&2; exit 1; }
@@ -84,9 +87,12 @@ start_postgres() {
   if [[ -z $cluster ]]; then
     port_open $PG_PORT && fail "port $PG_PORT is taken by $(port_owner $PG_PORT) (not a PostgreSQL cluster of this machine): stop it and run again"
     ver=$(ls /usr/lib/postgresql | sort -V | tail -n1)
-    note "creating PostgreSQL $ver cluster 'main' on port $PG_PORT"
-    pg_createcluster "$ver" main -p $PG_PORT >"$LOG/postgresql-create.log" 2>&1 || fail "pg_createcluster failed (see $LOG/postgresql-create.log)"
-    cluster="$ver main"
+    # 'main' on the default port; a cluster on another port (npm test's second Jest worker) gets its own name.
+    name=main
+    [[ $PG_PORT != 5432 ]] && name=port$PG_PORT
+    note "creating PostgreSQL $ver cluster '$name' on port $PG_PORT"
+    pg_createcluster "$ver" "$name" -p $PG_PORT >"$LOG/postgresql-create.log" 2>&1 || fail "pg_createcluster failed (see $LOG/postgresql-create.log)"
+    cluster="$ver $name"
   fi
   read -r ver name <<<"$cluster"
   local changed=0
@@ -95,15 +101,15 @@ start_postgres() {
     port_open $PG_PORT && fail "port $PG_PORT is taken by $(port_owner $PG_PORT), which is not PostgreSQL: stop it and run again"
     pg_ctlcluster --skip-systemctl-redirect "$ver" "$name" start >"$LOG/postgresql-start.log" 2>&1 \
       || fail "PostgreSQL $ver/$name did not start (see $LOG/postgresql-start.log and /var/log/postgresql/)"
-    touch "$RUN/postgresql.ours"
+    touch "$RUN/$PG_OURS"
     wait_for 30 postgresql pg_ready || fail "PostgreSQL did not answer on 127.0.0.1:$PG_PORT within 30 s (see /var/log/postgresql/)"
   elif [[ $changed == 1 ]]; then
     pg_ctlcluster --skip-systemctl-redirect "$ver" "$name" reload >/dev/null 2>&1 || true
   fi
   wait_for 10 postgresql pg_trusts || fail "PostgreSQL on $PG_PORT refuses user postgres without a password: add 'host all all 127.0.0.1/32 trust' to its pg_hba.conf"
   for db in test ferretdb; do
-    [[ $(psql -h 127.0.0.1 -U postgres -w -tAc "select 1 from pg_database where datname = '$db'") == 1 ]] \
-      || psql -h 127.0.0.1 -U postgres -w -qc "create database $db" >/dev/null
+    [[ $(psql -h 127.0.0.1 -p $PG_PORT -U postgres -w -tAc "select 1 from pg_database where datname = '$db'") == 1 ]] \
+      || psql -h 127.0.0.1 -p $PG_PORT -U postgres -w -qc "create database $db" >/dev/null
   done
   echo "postgresql  postgres://postgres@127.0.0.1:$PG_PORT/test"
 }
@@ -275,10 +281,10 @@ stop_all() {
   stop_pidfile ferretdb
   stop_pidfile kafka
   stop_pidfile redis
-  if [[ -f $RUN/postgresql.ours ]]; then
+  if [[ -f $RUN/$PG_OURS ]]; then
     local cluster; cluster=$(pg_cluster)
     [[ -n $cluster ]] && pg_ctlcluster --skip-systemctl-redirect $cluster stop >/dev/null 2>&1 && echo "postgresql stopped"
-    rm -f "$RUN/postgresql.ours"
+    rm -f "$RUN/$PG_OURS"
   fi
 }
 

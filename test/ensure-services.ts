@@ -6,6 +6,7 @@ import { MongoClient } from 'mongodb';
 import { Client } from 'pg';
 import { fixKafkajsRequestQueue } from '@dob/kafka-relay';
 import { testServices } from './services';
+import { workerPostgresPorts } from './worker-databases';
 
 /**
  * `npm test`'s pre-step: the int and e2e tiers need PostgreSQL, Redis, Kafka and FerretDB (test/services.ts says
@@ -162,9 +163,9 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 function startWithServicesScript(servers: readonly TestServer[]): Promise<string | undefined> {
   const env = { ...process.env };
   for (const s of servers) env[s.portVariable] = String(s.port);
-  // FerretDB keeps its data in the PostgreSQL the tests use.
+  // FerretDB keeps its data in the PostgreSQL the tests use (unless the cluster asked for is a Jest worker's own).
   const postgres = testServers().find((s) => s.name === 'postgresql');
-  if (postgres) env.DOB_PG_PORT = String(postgres.port);
+  if (postgres && !servers.some((s) => s.name === 'postgresql')) env.DOB_PG_PORT = String(postgres.port);
   const names = servers.map((s) => s.name);
   return new Promise((resolve) => {
     const child = spawn('bash', [join(__dirname, '..', 'scripts', 'services.sh'), 'start', ...names], {
@@ -210,8 +211,26 @@ export async function ensureTestServers(servers: readonly TestServer[] = testSer
   );
 }
 
+/**
+ * The PostgreSQL clusters of Jest's other workers (test/worker-databases.js): none when TEST_DATABASE_URL points
+ * every worker at one server.
+ */
+export function workerPostgresServers(): TestServer[] {
+  if (process.env.TEST_DATABASE_URL) return [];
+  return workerPostgresPorts()
+    .slice(1)
+    .map((port) => testServers({ ...testServices, postgres: `postgres://postgres@127.0.0.1:${port}/test` }).find((s) => s.name === 'postgresql')!);
+}
+
+/** The shared servers, then each worker's cluster on its own (services.sh starts one PostgreSQL port per call). */
+async function ensureAll(): Promise<string | undefined> {
+  let failure = await ensureTestServers();
+  for (const cluster of workerPostgresServers()) failure ??= await ensureTestServers([cluster]);
+  return failure;
+}
+
 if (require.main === module) {
-  ensureTestServers().then(
+  ensureAll().then(
     (failure) => {
       if (failure) {
         process.stderr.write(`${failure}\n`);

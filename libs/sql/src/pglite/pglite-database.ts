@@ -3,6 +3,7 @@ import type { SqlDatabase, SqlExecutor, SqlResult } from '../sql.port';
 import { assertIdentifier } from '../identifier';
 import { PglitePreparedStatements } from './prepared-statements';
 import { initPgliteDataDir } from './pglite-initdb';
+import { newInMemoryPglite } from './pglite-cluster-image';
 
 export interface PgliteOptions {
   /** Folder for the database files; undefined = in memory. */
@@ -27,17 +28,16 @@ export const EMBEDDED_POSTGRESQL_CONF: readonly string[] = ['shared_buffers = 16
  */
 export async function createPgliteDatabase(options: PgliteOptions = {}): Promise<SqlDatabase> {
   if (options.dataDir) await initPgliteDataDir(options.dataDir, EMBEDDED_POSTGRESQL_CONF);
-  const db = await PGlite.create({
-    dataDir: options.dataDir,
-    postgresqlconf: [...EMBEDDED_POSTGRESQL_CONF],
-    parsers: { [types.INT8]: (v: string) => v },
-  });
+  const db = options.dataDir ? await openPglite({ dataDir: options.dataDir }) : await newInMemoryPglite(openPglite, EMBEDDED_POSTGRESQL_CONF);
   if (options.schema) {
     assertIdentifier(options.schema);
     await db.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}, public;`);
   }
   return new PgliteDatabase(db);
 }
+
+const openPglite = (where: { dataDir?: string; loadDataDir?: Blob }): Promise<PGlite> =>
+  PGlite.create({ ...where, postgresqlconf: [...EMBEDDED_POSTGRESQL_CONF], parsers: { [types.INT8]: (v: string) => v } });
 
 const wrap = (q: Pick<PGlite | Transaction, 'query' | 'exec'>): SqlExecutor => ({
   async query<R>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
