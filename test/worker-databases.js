@@ -5,12 +5,10 @@
 // starts the clusters (scripts/services.sh with DOB_PG_PORT) before Jest. Plain CommonJS: jest.config.js loads it.
 
 /**
- * One Jest worker for now, though the machinery runs any number. With two (one per core, each on its own PostgreSQL
- * cluster) the shared FerretDB 1.24 locked up twice on 2026-11-27 — the second time in a fresh-clone CI run, during
- * libs/read-models/src/mongo/exactly-once.int-spec.ts: all 50 of its PostgreSQL pool connections idle, every command
- * (even ping) waiting while a collection create held its internal lock waiting for a connection — and every MongoDB
- * case after it timed out. Under one file at a time it never has. Two workers need a FerretDB per worker too (on that
- * worker's cluster), which is the next step (docs/operations.md "The suite's time").
+ * One Jest worker for now, though the machinery runs any number. The first CI run with two lost the shared FerretDB
+ * half-way (2026-11-27; all its pool connections idle behind a collection create, every MongoDB case after it timed
+ * out). The trigger was later found to be one test's MongoDB case (rebuild-at-volume, since taken out), so two workers
+ * may well be fine: set 2 once a two-worker run shows it (docs/operations.md "The suite's time").
  */
 const WORKERS = 1;
 const FIRST_PORT = 5432;
