@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openMongoDatabase, TEST_MONGODB_URL, type MongoDatabase } from '@dob/mongo';
-import { expectUnavailableWithin } from '../../../../test/faults/expect-unavailable';
+import { expectAnswersAgainWithin, expectUnavailableWithin } from '../../../../test/faults/expect-unavailable';
 import { TcpProxy } from '../../../../test/faults/tcp-proxy';
 import { createMongoReadModelReader } from './mongo-read-model-reader';
 
@@ -32,7 +32,7 @@ describe('MongoDB away under the read-model reader', () => {
     await proxy.cut();
     await expectUnavailableWithin(2000, 'mongodb', () => read(reader));
     await proxy.restore();
-    await expect(read(reader)).resolves.toBeDefined();
+    await expect(expectAnswersAgainWithin(5000, () => read(reader))).resolves.toBeDefined();
   });
 
   it('silent (accepts, never answers): 503 within 2 s, not a hang', async () => {
@@ -41,6 +41,6 @@ describe('MongoDB away under the read-model reader', () => {
     await proxy.blackhole();
     await expectUnavailableWithin(2000, 'mongodb', () => read(reader));
     await proxy.restore();
-    await expect(read(reader)).resolves.toBeDefined();
+    await expect(expectAnswersAgainWithin(5000, () => read(reader))).resolves.toBeDefined();
   });
 });
