@@ -24,6 +24,9 @@ PG_PORT=${DOB_PG_PORT:-5432} REDIS_PORT=${DOB_REDIS_PORT:-6379} FERRETDB_PORT=${
 # The marker that says this script started the cluster on PG_PORT (so `stop` stops only what it started).
 PG_OURS=postgresql.ours
 [[ $PG_PORT != 5432 ]] && PG_OURS=postgresql-$PG_PORT.ours
+# FerretDB on another port (a Jest worker's own, on that worker's cluster) keeps its pid, log and state apart.
+FERRETDB=ferretdb
+[[ $FERRETDB_PORT != 27017 ]] && FERRETDB=ferretdb-$FERRETDB_PORT
 KAFKA_PORT=${DOB_KAFKA_PORT:-9092} KAFKA_CONTROLLER_PORT=${DOB_KAFKA_CONTROLLER_PORT:-9093}
 
 fail() { echo "services: $*" >&2; exit 1; }
@@ -243,17 +246,18 @@ ferretdb_ready() { port_open $FERRETDB_PORT; }
 
 start_ferretdb() {
   build_ferretdb
-  if owns_port "$RUN/ferretdb.pid" $FERRETDB_PORT; then
+  if owns_port "$RUN/$FERRETDB.pid" $FERRETDB_PORT; then
     echo "ferretdb    mongodb://127.0.0.1:$FERRETDB_PORT/ (FerretDB $FERRETDB_VERSION on postgresql)"; return 0
   fi
   port_open $FERRETDB_PORT && fail "port $FERRETDB_PORT is taken by $(port_owner $FERRETDB_PORT), not by the FerretDB this script starts: stop it and run again"
-  mkdir -p "$RUN/ferretdb"
+  mkdir -p "$RUN/$FERRETDB"
+  # --debug-addr=-: its debug HTTP listener (127.0.0.1:8088 by default) would stop a second FerretDB from starting.
   nohup "$CACHE/bin/ferretdb-$FERRETDB_VERSION" --handler=postgresql \
     --postgresql-url="postgres://postgres@127.0.0.1:$PG_PORT/ferretdb" \
-    --listen-addr="127.0.0.1:$FERRETDB_PORT" --state-dir="$RUN/ferretdb" --telemetry=disable \
-    --log-level=warn >"$LOG/ferretdb.log" 2>&1 </dev/null &
-  echo $! >"$RUN/ferretdb.pid"
-  wait_for 30 ferretdb ferretdb_ready || fail "FerretDB did not listen on 127.0.0.1:$FERRETDB_PORT within 30 s (see $LOG/ferretdb.log)"
+    --listen-addr="127.0.0.1:$FERRETDB_PORT" --debug-addr=- --state-dir="$RUN/$FERRETDB" --telemetry=disable \
+    --log-level=warn >"$LOG/$FERRETDB.log" 2>&1 </dev/null &
+  echo $! >"$RUN/$FERRETDB.pid"
+  wait_for 30 ferretdb ferretdb_ready || fail "FerretDB did not listen on 127.0.0.1:$FERRETDB_PORT within 30 s (see $LOG/$FERRETDB.log)"
   echo "ferretdb    mongodb://127.0.0.1:$FERRETDB_PORT/ (FerretDB $FERRETDB_VERSION on postgresql)"
 }
 
@@ -278,7 +282,7 @@ stop_pidfile() {
 
 stop_all() {
   # FerretDB first: it holds connections to PostgreSQL.
-  stop_pidfile ferretdb
+  stop_pidfile $FERRETDB
   stop_pidfile kafka
   stop_pidfile redis
   if [[ -f $RUN/$PG_OURS ]]; then

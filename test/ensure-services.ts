@@ -6,7 +6,7 @@ import { MongoClient } from 'mongodb';
 import { Client } from 'pg';
 import { fixKafkajsRequestQueue } from '@dob/kafka-relay';
 import { testServices } from './services';
-import { workerPostgresPorts } from './worker-databases';
+import { workerServerPorts } from './worker-databases';
 
 /**
  * `npm test`'s pre-step: the int and e2e tiers need PostgreSQL, Redis, Kafka and FerretDB (test/services.ts says
@@ -159,13 +159,13 @@ async function unanswered(servers: readonly TestServer[]): Promise<{ server: Tes
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** Runs `scripts/services.sh start <names>` on the tests' ports; resolves with its last complaint, or undefined. */
-function startWithServicesScript(servers: readonly TestServer[]): Promise<string | undefined> {
-  const env = { ...process.env };
+/**
+ * Runs `scripts/services.sh start <names>` on the tests' ports; resolves with its last complaint, or undefined.
+ * FerretDB keeps its data in the PostgreSQL on `postgresPort` (the tests' own, or a Jest worker's cluster).
+ */
+function startWithServicesScript(servers: readonly TestServer[], postgresPort: number): Promise<string | undefined> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DOB_PG_PORT: String(postgresPort) };
   for (const s of servers) env[s.portVariable] = String(s.port);
-  // FerretDB keeps its data in the PostgreSQL the tests use (unless the cluster asked for is a Jest worker's own).
-  const postgres = testServers().find((s) => s.name === 'postgresql');
-  if (postgres && !servers.some((s) => s.name === 'postgresql')) env.DOB_PG_PORT = String(postgres.port);
   const names = servers.map((s) => s.name);
   return new Promise((resolve) => {
     const child = spawn('bash', [join(__dirname, '..', 'scripts', 'services.sh'), 'start', ...names], {
@@ -190,7 +190,10 @@ function startWithServicesScript(servers: readonly TestServer[]): Promise<string
 }
 
 /** The one line that ends the run, or undefined when every server answers. */
-export async function ensureTestServers(servers: readonly TestServer[] = testServers()): Promise<string | undefined> {
+export async function ensureTestServers(
+  servers: readonly TestServer[] = testServers(),
+  postgresPort = hostAndPort(testServices.postgres, 5432).port,
+): Promise<string | undefined> {
   const down = await unanswered(servers);
   if (down.length === 0) return undefined;
   const remote = down.find((d) => !isLocal(d.server.host));
@@ -201,7 +204,7 @@ export async function ensureTestServers(servers: readonly TestServer[] = testSer
         `to use this machine's (\`npm run services\` installs and starts it)`,
     );
   }
-  const complaint = await startWithServicesScript(down.map((d) => d.server));
+  const complaint = await startWithServicesScript(down.map((d) => d.server), postgresPort);
   const still = await unanswered(down.map((d) => d.server));
   if (!complaint && still.length === 0) return undefined;
   const first = still[0] ?? down[0]!;
@@ -212,20 +215,27 @@ export async function ensureTestServers(servers: readonly TestServer[] = testSer
 }
 
 /**
- * The PostgreSQL clusters of Jest's other workers (test/worker-databases.js): none when TEST_DATABASE_URL points
- * every worker at one server.
+ * The servers of Jest's other workers (test/worker-databases.js): each a PostgreSQL cluster and a FerretDB storing
+ * its data there. None when TEST_DATABASE_URL or TEST_MONGODB_URL points every worker at one server.
  */
-export function workerPostgresServers(): TestServer[] {
-  if (process.env.TEST_DATABASE_URL) return [];
-  return workerPostgresPorts()
+export function workerServers(): { postgresPort: number; servers: TestServer[] }[] {
+  if (process.env.TEST_DATABASE_URL || process.env.TEST_MONGODB_URL) return [];
+  return workerServerPorts()
     .slice(1)
-    .map((port) => testServers({ ...testServices, postgres: `postgres://postgres@127.0.0.1:${port}/test` }).find((s) => s.name === 'postgresql')!);
+    .map(({ postgres, mongo }) => ({
+      postgresPort: postgres,
+      servers: testServers({
+        ...testServices,
+        postgres: `postgres://postgres@127.0.0.1:${postgres}/test`,
+        mongodb: `mongodb://127.0.0.1:${mongo}/`,
+      }).filter((s) => s.name === 'postgresql' || s.name === 'ferretdb'),
+    }));
 }
 
-/** The shared servers, then each worker's cluster on its own (services.sh starts one PostgreSQL port per call). */
+/** The shared servers, then each worker's own (services.sh starts one PostgreSQL port per call). */
 async function ensureAll(): Promise<string | undefined> {
   let failure = await ensureTestServers();
-  for (const cluster of workerPostgresServers()) failure ??= await ensureTestServers([cluster]);
+  for (const worker of workerServers()) failure ??= await ensureTestServers(worker.servers, worker.postgresPort);
   return failure;
 }
 

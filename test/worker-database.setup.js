@@ -1,8 +1,11 @@
 // Jest setupFiles: runs in each test file's context before the file's modules, so TEST_POSTGRES_URL
-// (libs/sql/src/test-databases.ts) and test/services.ts read this worker's cluster. A TEST_DATABASE_URL the
-// developer set wins (then every worker shares that server, as before).
-const { PER_WORKER_FLAG, workerPostgresPort } = require('./worker-databases');
+// (libs/sql/src/test-databases.ts), TEST_MONGODB_URL (libs/mongo/src/test-mongo.ts) and test/services.ts read this
+// worker's servers. A TEST_DATABASE_URL or TEST_MONGODB_URL the developer set wins: every worker then shares the
+// servers test/services.ts names (test/ensure-services.ts starts no per-worker ones either).
+const { PER_WORKER_FLAG, workerPostgresPort, workerMongoPort } = require('./worker-databases');
 
-if (process.env[PER_WORKER_FLAG] === '1' && !process.env.TEST_DATABASE_URL) {
-  process.env.TEST_DATABASE_URL = `postgres://postgres@127.0.0.1:${workerPostgresPort(process.env.JEST_WORKER_ID)}/test`;
+if (process.env[PER_WORKER_FLAG] === '1' && !process.env.TEST_DATABASE_URL && !process.env.TEST_MONGODB_URL) {
+  const worker = process.env.JEST_WORKER_ID;
+  process.env.TEST_DATABASE_URL = `postgres://postgres@127.0.0.1:${workerPostgresPort(worker)}/test`;
+  process.env.TEST_MONGODB_URL = `mongodb://127.0.0.1:${workerMongoPort(worker)}/`;
 }

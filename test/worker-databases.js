@@ -1,29 +1,35 @@
-// npm test runs Jest's files on WORKERS workers (jest.config.js), each on its own PostgreSQL cluster: the event
-// store's gap-safe `$all` reads stop below the oldest transaction open anywhere in the cluster
-// (pg_snapshot_xmin(pg_current_snapshot()), libs/event-store/src/sql/read-all-query.ts), so files on one cluster
-// would hold back each other's reads. Worker n uses port FIRST_PORT + (n - 1) % WORKERS; test/ensure-services.ts
-// starts the clusters (scripts/services.sh with DOB_PG_PORT) before Jest. Plain CommonJS: jest.config.js loads it.
+// npm test runs Jest's files on WORKERS workers (jest.config.js), each on a PostgreSQL cluster and a FerretDB of its
+// own. PostgreSQL: the event store's gap-safe `$all` reads stop below the oldest transaction open anywhere in the
+// cluster (pg_snapshot_xmin(pg_current_snapshot()), libs/event-store/src/sql/read-all-query.ts), so files on one
+// cluster would hold back each other's reads. FerretDB: 1.24 serialises collection creation behind one internal lock
+// and has locked up under files creating collections at once (docs/operations.md "The suite's time"); each worker's
+// FerretDB keeps its data in that worker's cluster. Worker n uses FIRST_*_PORT + (n - 1) % WORKERS;
+// test/ensure-services.ts starts them (scripts/services.sh with DOB_PG_PORT / DOB_FERRETDB_PORT) before Jest.
+// Redis and Kafka stay shared: their tests use keys and topics of their own. Plain CommonJS: jest.config.js loads it.
 
-/**
- * One Jest worker for now, though the machinery runs any number. The first CI run with two lost the shared FerretDB
- * half-way (2026-11-27; all its pool connections idle behind a collection create, every MongoDB case after it timed
- * out). The trigger was later found to be one test's MongoDB case (rebuild-at-volume, since taken out), so two workers
- * may well be fine: set 2 once a two-worker run shows it (docs/operations.md "The suite's time").
- */
-const WORKERS = 1;
+/** Two workers: the machine has two cores, and most files wait on servers part of the time. */
+const WORKERS = 2;
 const FIRST_PORT = 5432;
+const FIRST_MONGO_PORT = 27017;
 
-/** Set by `npm test` after test/ensure-services.ts saw every worker's cluster answer; other Jest runs keep one. */
+/** Set by `npm test` after test/ensure-services.ts saw every worker's servers answer; other Jest runs keep one. */
 const PER_WORKER_FLAG = 'TEST_POSTGRES_PER_WORKER';
 
-/** The port of Jest worker `workerId`'s PostgreSQL (1-based, as JEST_WORKER_ID). */
+const workerIndex = (workerId) => (Math.max(1, Number(workerId) || 1) - 1) % WORKERS;
+
+/** The PostgreSQL port of Jest worker `workerId` (1-based, as JEST_WORKER_ID). */
 function workerPostgresPort(workerId) {
-  return FIRST_PORT + ((Math.max(1, Number(workerId) || 1) - 1) % WORKERS);
+  return FIRST_PORT + workerIndex(workerId);
 }
 
-/** Every worker's port, first the default one. */
-function workerPostgresPorts() {
-  return Array.from({ length: WORKERS }, (_, i) => FIRST_PORT + i);
+/** The FerretDB port of Jest worker `workerId`; it stores its data in the same worker's cluster. */
+function workerMongoPort(workerId) {
+  return FIRST_MONGO_PORT + workerIndex(workerId);
 }
 
-module.exports = { WORKERS, FIRST_PORT, PER_WORKER_FLAG, workerPostgresPort, workerPostgresPorts };
+/** Every worker's servers, first the default ones. */
+function workerServerPorts() {
+  return Array.from({ length: WORKERS }, (_, i) => ({ postgres: FIRST_PORT + i, mongo: FIRST_MONGO_PORT + i }));
+}
+
+module.exports = { WORKERS, FIRST_PORT, FIRST_MONGO_PORT, PER_WORKER_FLAG, workerPostgresPort, workerMongoPort, workerServerPorts };

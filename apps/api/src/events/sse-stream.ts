@@ -40,11 +40,16 @@ export class OpenStreams {
   acquire(keyId: string): () => void {
     const n = this.open.get(keyId) ?? 0;
     if (n >= this.limit) {
-      throw new AppError('RATE_LIMIT_EXCEEDED', `Too many open event streams for this API key (at most ${this.limit}); close one first`, {
-        open_streams: n,
-        limit: this.limit,
-        retry_after_seconds: 5,
-      });
+      throw new AppError(
+        'RATE_LIMIT_EXCEEDED',
+        `Too many open event streams for this API key (at most ${this.limit}); close one first`,
+        {
+          open_streams: n,
+          limit: this.limit,
+          retry_after_seconds: 5,
+        },
+        5,
+      );
     }
     this.open.set(keyId, n + 1);
     let released = false;

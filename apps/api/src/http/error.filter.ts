@@ -18,15 +18,10 @@ export class EnvelopeErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest | undefined>();
     const { status, body } = this.toEnvelope(exception, request);
-    // A refusal that says when to come back says it in the standard header too: a server we depend on away
-    // (SERVICE_UNAVAILABLE / NETWORK_UNAVAILABLE), a rate limit or quota (retry_after), a submit still in flight
-    // (retry_after_seconds).
-    const details = body.error.details as Record<string, unknown> | undefined;
-    const retryAfter =
-      (exception instanceof AppError ? exception.retryAfterSeconds : undefined) ??
-      details?.retry_after_seconds ??
-      (status === 429 ? details?.retry_after : undefined);
-    if (typeof retryAfter === 'number') void reply.header('Retry-After', String(retryAfter));
+    // A refusal that says when to come back says it in the standard header: a server we depend on away, a quota,
+    // a submit or an Idempotency-Key still in flight. The error raised says it (AppError.retryAfterSeconds).
+    const retryAfter = exception instanceof AppError ? exception.retryAfterSeconds : undefined;
+    if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 

@@ -50,10 +50,15 @@ export class WalletChallenges {
     const saved = await this.store.save(challenge, requester, CHALLENGE_QUOTA);
     if (saved !== 'saved') {
       const retryAfter = Math.max(1, Math.ceil((saved.full.getTime() - now) / 1000));
-      throw new AppError('RATE_LIMIT_EXCEEDED', `This wallet has ${CHALLENGE_QUOTA.perWallet} outstanding challenges; retry after ${retryAfter} seconds.`, {
-        limit: CHALLENGE_QUOTA.perWallet,
-        retry_after: retryAfter,
-      });
+      throw new AppError(
+        'RATE_LIMIT_EXCEEDED',
+        `This wallet has ${CHALLENGE_QUOTA.perWallet} outstanding challenges; retry after ${retryAfter} seconds.`,
+        {
+          limit: CHALLENGE_QUOTA.perWallet,
+          retry_after: retryAfter,
+        },
+        retryAfter,
+      );
     }
     return { ...challenge, expiresIn: CHALLENGE_TTL_SECONDS };
   }

@@ -29,10 +29,15 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export class AppError extends Error {
   override readonly name = 'AppError';
+  /**
+   * `retryAfter`: whole seconds before the client should try again — the one source of the Retry-After header
+   * (the body's `details` may repeat it under the name the spec gives it: `retry_after`, `retry_after_seconds`).
+   */
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
+    private readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -59,12 +64,12 @@ export class AppError extends Error {
     return error;
   }
 
-  /** Whole seconds for a Retry-After header: set on every 503. */
+  /** Whole seconds for a Retry-After header: as raised, and on every 503 at least the dependency default. */
   get retryAfterSeconds(): number | undefined {
-    return this.status === 503 ? DEPENDENCY_RETRY_AFTER_SECONDS : undefined;
+    return this.retryAfter ?? (this.status === 503 ? DEPENDENCY_RETRY_AFTER_SECONDS : undefined);
   }
 
-  static conflict(message: string, details?: Record<string, unknown>): AppError {
-    return new AppError('CONFLICT', message, details);
+  static conflict(message: string, details?: Record<string, unknown>, retryAfterSeconds?: number): AppError {
+    return new AppError('CONFLICT', message, details, retryAfterSeconds);
   }
 }

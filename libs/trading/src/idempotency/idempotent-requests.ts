@@ -69,7 +69,7 @@ export class IdempotentRequests {
       if (r?.answer) return r.answer;
       if (!r) break; // the first request failed on our side and freed the key
     }
-    throw AppError.conflict('A request with this Idempotency-Key is still being processed; retry later', { retry_after_seconds: 1 });
+    throw AppError.conflict('A request with this Idempotency-Key is still being processed; retry later', { retry_after_seconds: 1 }, 1);
   }
 }
 

@@ -92,17 +92,22 @@ export class SubmitService {
     if (current?.state === 'succeeded' || current?.state === 'failed') return { data: unwrap(current.outcome!), replayed: true };
     if (current?.state === 'prepared') {
       // The first attempt released its claim (nothing reached the network): this retry may send it.
-      throw AppError.conflict('The first submit of this transaction did not reach the network; retry it', {
-        transaction_hash: row.hash,
-        state: 'prepared',
-        retry_after_seconds: 1,
-      });
+      throw AppError.conflict(
+        'The first submit of this transaction did not reach the network; retry it',
+        {
+          transaction_hash: row.hash,
+          state: 'prepared',
+          retry_after_seconds: 1,
+        },
+        1,
+      );
     }
-    throw AppError.conflict('Transaction is still being submitted; retry to get its outcome', {
-      transaction_hash: row.hash,
-      state: 'submitting',
-      retry_after_seconds: Math.max(1, Math.ceil(poll / 1000)),
-    });
+    const retryAfter = Math.max(1, Math.ceil(poll / 1000));
+    throw AppError.conflict(
+      'Transaction is still being submitted; retry to get its outcome',
+      { transaction_hash: row.hash, state: 'submitting', retry_after_seconds: retryAfter },
+      retryAfter,
+    );
   }
 
   /** sendTransaction then getTransaction until final, per stellar-rpc semantics. */
