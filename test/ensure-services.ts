@@ -204,7 +204,10 @@ export async function ensureTestServers(
         `to use this machine's (\`npm run services\` installs and starts it)`,
     );
   }
-  const complaint = await startWithServicesScript(down.map((d) => d.server), postgresPort);
+  const complaint = await startWithServicesScript(
+    down.map((d) => d.server),
+    postgresPort,
+  );
   const still = await unanswered(down.map((d) => d.server));
   if (!complaint && still.length === 0) return undefined;
   const first = still[0] ?? down[0]!;
