@@ -7,6 +7,7 @@
  * on PGlite, GET /pools is also measured with that cache off, its query dispatched through the QueryBus and, in the
  * same app, straight to the handler (what the bus costs per request).
  *   node -r @swc-node/register bench/read-api.bench.ts   → bench/results/read-api.json
+ *   READ_API_STORES=mongodb … → one store only, bench/results/read-api-mongodb.json
  */
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
@@ -168,7 +169,9 @@ async function measure(store: Store): Promise<Record<string, object>> {
 export async function run(): Promise<object> {
   const machine = startMachineRecord();
   const results: Record<string, object> = {};
-  for (const store of ['pglite', 'postgres', 'mongodb'] as const) results[store] = await measure(store);
+  const all: readonly Store[] = ['pglite', 'postgres', 'mongodb'];
+  const stores = process.env.READ_API_STORES ? all.filter((s) => process.env.READ_API_STORES!.split(',').includes(s)) : all;
+  for (const store of stores) results[store] = await measure(store);
   const result = {
     benchmark: 'read-api',
     at: new Date().toISOString(),
@@ -187,7 +190,7 @@ export async function run(): Promise<object> {
     },
     results,
   };
-  writeBenchResult('read-api', result);
+  writeBenchResult(stores.length === all.length ? 'read-api' : `read-api-${stores.join('-')}`, result);
   return result;
 }
 

@@ -3,6 +3,7 @@ import { createMongoReadModelStore, createSqlReadModelStore, type ReadModelStore
 import type { SqlDatabase } from '@dob/sql';
 import { clearFeaturedOverride, migrateFeaturedOverrides, setFeaturedOverride, type FeaturedOverride } from './featured/featured-overrides';
 import { clearMongoFeaturedOverride, createMongoReadModelReader, setMongoFeaturedOverride } from './mongo/mongo-read-model-reader';
+import { MongoServingWatch } from './mongo/serving-watch';
 import type { ReadModelReader } from './queries/read-model-reader.port';
 import { createReadResultCache } from './queries/read-result-cache';
 import { createSqlReadModelReader } from './sql/sql-read-model-reader';
@@ -19,8 +20,11 @@ export interface ReadModelStorage {
   readonly store: ReadModelStore;
   /** Reads without a result cache (lookups that must see the latest commit, e.g. trading). */
   readonly reader: ReadModelReader;
-  /** A reader whose results are kept until the read models change (SQL: NOTIFY; MongoDB: the change token). */
-  /** `changes`: a count moved by every read-model change (SQL: NOTIFY); absent where changes are not pushed (MongoDB). */
+  /**
+   * A reader whose results are kept until the read models change (SQL: NOTIFY; MongoDB: the change token, polled
+   * within a 250 ms staleness bound). `changes`: a count moved by every such change, undefined while changes cannot
+   * be observed (what the API's response cache keys on).
+   */
   openCachedReader(): Promise<{ reader: ReadModelReader; changes?: () => number | undefined; close(): Promise<void> }>;
   /** MongoDB only: answers when its server does — the /health probe of the `mongodb` dependency. */
   readonly ping?: () => Promise<unknown>;
@@ -62,7 +66,16 @@ export async function openReadModelStorage(o: ReadModelStorageOptions): Promise<
       `(${c.transactions ? 'batch and checkpoint in one transaction' : 'journalled batches, position-guarded writes'})`,
     store: createMongoReadModelStore(mongo),
     reader: createMongoReadModelReader(mongo, { cacheEntries: 0 }),
-    openCachedReader: async () => ({ reader: createMongoReadModelReader(mongo), close: async () => undefined }),
+    // The serving collections polled in the background within a 250 ms staleness bound (serving-watch.ts): cached
+    // reads then cost no FerretDB round trip, and the API's response cache keys on the watch's generation.
+    async openCachedReader() {
+      const serving = new MongoServingWatch(mongo.db).start();
+      return {
+        reader: createMongoReadModelReader(mongo, { serving }),
+        changes: () => serving.generation(),
+        close: async () => serving.stop(),
+      };
+    },
     ping: () => mongo.db.command({ ping: 1 }),
     setFeatured: (f) => setMongoFeaturedOverride(mongo, f),
     clearFeatured: (n, a) => clearMongoFeaturedOverride(mongo, n, a),

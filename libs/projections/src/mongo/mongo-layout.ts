@@ -80,7 +80,9 @@ export async function readServingCollections(db: Db): Promise<ServingCollections
       const slot = slots.get(slotId(d));
       if (!slot) continue;
       tables.set(d.name, slot.tables);
-      parts.push(`${d._id}=${slot.resets}@${slot.position}`);
+      // The slot's id too: a blue/green switch to a slot that happens to sit at the same resets@position must still
+      // change the token (readers keep their resolved collections while it stays the same).
+      parts.push(`${d._id}=${slotId(d)}:${slot.resets}@${slot.position}`);
     } else if (d.kind === 'changes') {
       parts.push(`${d._id}=${d.n}`);
     }

@@ -83,10 +83,17 @@ export class Models {
     return documentId(this.codec(projection, name).spec, key);
   }
 
-  /** Every learned token (a short collection), read once per request. */
+  /**
+   * Every learned token (a short collection), read once per view of the read models: per request, or while the
+   * change token stays the same when the serving watch shares one view. A failed read is not kept.
+   */
   learnedTokens(): Promise<LearnedToken[]> {
-    this.tokensRead ??= this.find<LearnedToken & Doc>('tokens', 'tokens', {}).then((rows) =>
-      rows.map((r) => ({ network_id: r.network_id, address: r.address, symbol: r.symbol })),
+    this.tokensRead ??= this.find<LearnedToken & Doc>('tokens', 'tokens', {}).then(
+      (rows) => rows.map((r) => ({ network_id: r.network_id, address: r.address, symbol: r.symbol })),
+      (e: unknown) => {
+        this.tokensRead = undefined;
+        throw e;
+      },
     );
     return this.tokensRead;
   }

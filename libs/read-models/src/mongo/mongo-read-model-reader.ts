@@ -5,11 +5,17 @@ import { Models } from './mongo-models';
 import { mongoMarketReads } from './mongo-market-reads';
 import { FEATURED_OVERRIDES, mongoPoolReads, type FeaturedOverrideDoc } from './mongo-pool-reads';
 import { mongoPortfolioReads } from './mongo-portfolio-reads';
+import type { MongoServingWatch } from './serving-watch';
 import type { FeaturedOverride } from '../featured/featured-overrides';
 
 export interface MongoReaderOptions {
   /** Results kept per change token (least recently used go first); 0 = no cache. Default 2000. */
   readonly cacheEntries?: number;
+  /**
+   * The serving collections and token polled in the background (serving-watch.ts): reads skip the bookkeeping
+   * round trip while its view is within its staleness bound. Unset: every read resolves them itself.
+   */
+  readonly serving?: MongoServingWatch;
 }
 
 /**
@@ -26,10 +32,12 @@ export function createMongoReadModelReader(mongo: Pick<MongoDatabase, 'db'>, opt
   const cache = new TokenCache(options.cacheEntries ?? 2000);
   let inFlight: Promise<{ models: Models; token: string }> | undefined;
   // Reads issued together (Promise.all in the services) share one resolution of the serving collections.
-  const open = (): Promise<{ models: Models; token: string }> => {
+  const resolve = (): Promise<{ models: Models; token: string }> => {
     inFlight ??= Models.open(mongo.db).finally(() => queueMicrotask(() => (inFlight = undefined)));
     return inFlight;
   };
+  const serving = options.serving;
+  const open = serving ? () => serving.view() : resolve;
   const reads: Record<string, (m: Models, ...args: never[]) => Promise<unknown>> = {
     ...mongoPoolReads,
     ...mongoMarketReads,
