@@ -1,15 +1,21 @@
 /**
  * Webhook delivery on PostgreSQL to a local HTTPS receiver (self-signed, keep-alive): the notifier's fan-out
- * projection + delivery worker in this process, 5 webhooks, every event subscribed by all of them.
- * - burst: 2,000 events appended at once → 10,000 deliveries; deliveries per second (first to last arrival).
- * - paced: 40 events/s for 10 s → event-to-delivery latency (append committed → body received) p50/p99.
+ * projection + delivery worker in this process, 5 webhooks, every event subscribed by all of them (issue 33 item 5).
+ * - baseline: the same 10,000 signed bodies POSTed straight to the receiver by a bare keep-alive sender with the
+ *   worker's concurrency — no database, no queue: what this machine's HTTPS alone allows, in the same run.
+ * - burst: 2,000 events appended at once → 10,000 deliveries; deliveries per second (first append to last arrival).
+ * - paced: 200 events/s for 10 s → event-to-delivery latency (append committed → body received) p50/p99.
+ * Every delivery's X-Svc-Signature is verified and every expected delivery id counted: none lost, duplicates (the
+ * at-least-once contract allows them) reported.
  *   node -r @swc-node/register bench/webhooks.bench.ts   → bench/results/webhooks.json
  */
 import { randomBytes } from 'node:crypto';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
-import { createNotifier, deliveryId } from '@dob/webhooks';
+import { Agent, request } from 'node:https';
+import { createSecureContext, rootCertificates } from 'node:tls';
+import { createNotifier, deliveryId, deliveryHeaders, verifySvcSignature } from '@dob/webhooks';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 import { sampleSharesTransferred, type SampleAppend } from '../libs/webhooks/src/testing/sample-events';
 import { startTestReceiver } from '../libs/webhooks/src/testing/https-receiver';
@@ -17,9 +23,34 @@ import { testCaller } from '../libs/webhooks/src/testing/test-caller';
 
 const HOOKS = 5;
 const BURST_EVENTS = 2_000;
-const PACED_RATE = 40;
+const PACED_RATE = 200;
 const PACED_SECONDS = 10;
 const CONCURRENCY = 32;
+
+/** Bare keep-alive HTTPS POSTs of `bodies`, `concurrency` at a time: deliveries per second. */
+async function bareSender(url: string, ca: string, bodies: readonly { headers: Record<string, string>; body: string }[], concurrency: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, secureContext: createSecureContext({ ca: [...rootCertificates, ca] }) });
+  let next = 0;
+  const post = (item: { headers: Record<string, string>; body: string }) =>
+    new Promise<void>((resolve, reject) => {
+      const payload = Buffer.from(item.body, 'utf8');
+      const req = request(url, { method: 'POST', agent, headers: { ...item.headers, 'content-length': String(payload.length) } }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length) await post(bodies[next++]!);
+    }),
+  );
+  const ms = performance.now() - t0;
+  agent.destroy();
+  return { deliveries: bodies.length, ms: Math.round(ms), deliveriesPerSecond: Math.round((bodies.length / ms) * 1000) };
+}
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -61,14 +92,49 @@ export async function run() {
     while (receiver.requests.length < n) await new Promise((r) => setTimeout(r, 10));
   };
 
+  const secretOf = new Map(hooks.map((h, i) => [h.id, `bench-secret-${i}-0123456789`]));
+  /** Signatures verified, ids expected vs seen: the run's deliveries as the receiver got them. */
+  const audit = (expected: readonly string[]) => {
+    const seen = new Map<string, number>();
+    let badSignatures = 0;
+    for (const r of receiver.requests) {
+      const id = r.headers['x-svc-delivery'] as string;
+      const hook = hooks[Number(/\/h(\d+)$/.exec(r.path)?.[1])]?.id;
+      if (!hook || !verifySvcSignature(secretOf.get(hook)!, r.raw, r.headers['x-svc-signature'] as string)) badSignatures++;
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+    }
+    const lost = expected.filter((id) => !seen.has(id)).length;
+    const duplicates = [...seen.values()].reduce((a, n) => a + n - 1, 0);
+    return { expected: expected.length, received: receiver.requests.length, lost, duplicates, badSignatures };
+  };
+  const expectedIds = (events: readonly SampleAppend[]) => events.flatMap((e) => hooks.map((h) => deliveryId(e.event.id, h.id)));
+
   try {
-    // Burst.
+    // Baseline: the burst's bodies, signed, straight to the receiver.
     const burst = Array.from({ length: BURST_EVENTS }, (_, n) => sampleSharesTransferred(1, n));
+    const signed = burst.flatMap((e) =>
+      hooks.map((h, i) => {
+        const body = JSON.stringify({ event: 'shares_transferred', data: e.event.data });
+        const headers = deliveryHeaders({
+          secret: secretOf.get(h.id)!,
+          event: 'shares_transferred',
+          deliveryId: `base-${e.event.id}-${i}`,
+          body,
+          timestampSeconds: Math.floor(Date.now() / 1000),
+        });
+        return { headers, body };
+      }),
+    );
+    const baseline = await bareSender(`${receiver.origin}/baseline`, receiver.cert, signed, CONCURRENCY);
+    receiver.requests.length = 0;
+
+    // Burst.
     const t0 = Date.now();
     for (let i = 0; i < burst.length; i += 500) await append(burst.slice(i, i + 500));
     await waitFor(BURST_EVENTS * HOOKS);
     const burstMs = Math.max(...receiver.requests.map((r) => r.receivedAt)) - t0;
     const burstDeliveries = receiver.requests.length;
+    const burstAudit = audit(expectedIds(burst));
 
     // Paced.
     receiver.requests.length = 0;
@@ -80,6 +146,7 @@ export async function run() {
       await append([paced[i]]);
     }
     await waitFor(paced.length * HOOKS);
+    const pacedAudit = audit(expectedIds(paced));
     const latencies = receiver.requests
       .map((r) => r.receivedAt - (appendedAt.get(r.headers['x-svc-delivery'] as string) ?? NaN))
       .filter((v) => Number.isFinite(v))
@@ -97,8 +164,16 @@ export async function run() {
         workerConcurrency: CONCURRENCY,
         receiver: 'local HTTPS (self-signed, keep-alive), same machine',
       },
-      burst: { deliveries: burstDeliveries, ms: burstMs, deliveriesPerSecond: Math.round((burstDeliveries / burstMs) * 1000) },
+      baseline: { what: 'the same signed bodies POSTed by a bare keep-alive HTTPS sender, same concurrency, no database', ...baseline },
+      burst: {
+        deliveries: burstDeliveries,
+        ms: burstMs,
+        deliveriesPerSecond: Math.round((burstDeliveries / burstMs) * 1000),
+        ratioToBaseline: +(burstDeliveries / burstMs / (baseline.deliveries / baseline.ms)).toFixed(3),
+        audit: burstAudit,
+      },
       paced: {
+        audit: pacedAudit,
         deliveries: latencies.length,
         eventToDeliveryLatencyMs: { p50: pct(latencies, 50), p90: pct(latencies, 90), p99: pct(latencies, 99), max: latencies[latencies.length - 1] },
       },

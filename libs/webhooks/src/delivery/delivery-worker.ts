@@ -31,12 +31,18 @@ export interface DeliveryWorkerStats {
 
 /**
  * Claims due deliveries, sends them (up to `concurrency` at once), records each attempt and its next schedule.
- * Sleeps until the earliest due row, a `wake()` (the fan-out enqueued something) or the poll interval.
+ * Claims run ahead of the lanes: up to one lane's worth more than are sending wait leased in `ready`, so a lane that
+ * frees takes the next delivery at once instead of waiting for a claim round trip (issue 33: the claim was the
+ * pace-setter). Sleeps until the earliest due row, a `wake()` (the fan-out enqueued something) or the poll interval.
  */
 export class DeliveryWorker {
   private running = false;
   private loop?: Promise<void>;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Claimed (leased) and waiting for a free lane. */
+  private readonly ready: ClaimedDelivery[] = [];
+  /** Successes sent but not yet written (their rows stay leased until then). */
+  private readonly recording = new Set<Promise<void>>();
   private wakeUp?: () => void;
   private delivered = 0;
   private failedAttempts = 0;
@@ -66,7 +72,12 @@ export class DeliveryWorker {
     this.running = false;
     this.wake();
     await this.loop;
+    // Claimed but never started: give their leases back, so another worker (or this one restarted) sends them now
+    // instead of after the lease.
+    const unsent = this.ready.splice(0);
+    await this.options.queue.release(unsent).catch((e: unknown) => this.options.log?.(`release: ${(e as Error).message}`));
     await Promise.all([...this.inFlight]);
+    await Promise.all([...this.recording]);
   }
 
   wake(): void {
@@ -87,33 +98,40 @@ export class DeliveryWorker {
 
   private async run(): Promise<void> {
     while (this.running) {
-      const free = this.concurrency - this.inFlight.size;
-      // Claim in batches: with lanes busy, wait until a quarter are free, so the claim query's cost is shared by
+      const room = 2 * this.concurrency - this.inFlight.size - this.ready.length;
+      // Claim in batches: wait until a quarter of a lane set has room, so the claim query's cost is shared by
       // several deliveries instead of paid once per finished one.
-      if (free <= 0 || (this.inFlight.size > 0 && free < Math.max(1, Math.floor(this.concurrency / 4)))) {
+      if (room < Math.max(1, Math.floor(this.concurrency / 4))) {
         await this.sleep(this.pollIntervalMs); // a finishing delivery wakes us
         continue;
       }
       let claimed: ClaimedDelivery[] = [];
       try {
-        claimed = await this.options.queue.claimDue(this.now(), free, this.leaseMs);
+        claimed = await this.options.queue.claimDue(this.now(), room, this.leaseMs);
       } catch (e) {
         this.lastError = `claim: ${(e as Error).message}`;
         this.options.log?.(this.lastError);
       }
-      for (const c of claimed) this.track(this.attempt(c));
+      this.ready.push(...claimed);
+      this.startReady();
       if (!this.running) break;
-      if (claimed.length === free) continue; // maybe more are due right now
+      if (claimed.length === room) continue; // maybe more are due right now
       // Nothing more due: sleep until the earliest pending row falls due (≥ 10 ms, so rows another worker holds
       // locked for an instant do not make this loop spin), a wake-up, or the poll interval.
       await this.sleep(Math.max(10, await this.idleDelay()));
     }
   }
 
+  /** Fills free lanes from the claimed deliveries (not after stop: those are released). */
+  private startReady(): void {
+    while (this.running && this.inFlight.size < this.concurrency && this.ready.length > 0) this.track(this.attempt(this.ready.shift()!));
+  }
+
   private track(p: Promise<void>): void {
     const tracked = p.finally(() => {
       this.inFlight.delete(tracked);
-      this.wake(); // a lane is free
+      this.startReady(); // a lane is free: the next claimed delivery takes it
+      this.wake(); // and the loop may claim more
     });
     this.inFlight.add(tracked);
   }
@@ -176,7 +194,22 @@ export class DeliveryWorker {
       const result = await this.send(c);
       const outcome = { at: this.now(), responseCode: result.responseCode, durationMs: result.durationMs, error: result.error };
       if (result.ok) {
-        if (await this.recordSuccess(c, outcome)) this.delivered++;
+        // The lane is free once the receiver answered: the success is written with the next group commit while the
+        // lane sends the next delivery (the row stays leased until then, so a crash before the write redelivers it —
+        // at-least-once as before). Bounded: past `concurrency` successes waiting for the database, lanes wait for
+        // theirs, so the database sets the pace.
+        const recorded = this.recordSuccess(c, outcome).then(
+          (ok) => {
+            if (ok) this.delivered++;
+          },
+          (e: unknown) => {
+            this.lastError = `record ${c.id}: ${(e as Error).message}`;
+            this.options.log?.(this.lastError);
+          },
+        );
+        const tracked = recorded.finally(() => this.recording.delete(tracked));
+        this.recording.add(tracked);
+        if (this.recording.size > this.concurrency) await tracked;
       } else {
         // Every failure — before sending (the secret does not open, DNS, SSRF refusal at connect, TLS, timeout) or
         // after (non-2xx) — is an attempt: logged, counted, and on the retry schedule to deactivation.

@@ -103,6 +103,17 @@ export class SqlDeliveryQueue {
     }));
   }
 
+  /** Gives back the leases of claimed deliveries that were never attempted (a worker stopping): due again at once. */
+  async release(claims: readonly ClaimedDelivery[]): Promise<void> {
+    if (claims.length === 0) return;
+    await this.db.query(
+      `UPDATE webhook_deliveries d SET lease_token = NULL, lease_until = NULL
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, token text)
+        WHERE d.id = x.id AND d.lease_token = x.token AND d.status = 'pending'`,
+      [JSON.stringify(claims.map((c) => ({ id: c.id, token: c.leaseToken })))],
+    );
+  }
+
   /** When the next pending row falls due (so an idle worker sleeps exactly until then). */
   async nextDueAt(): Promise<Date | null> {
     const { rows } = await this.db.query<{ at: Date | string | null }>(

@@ -6,6 +6,8 @@ export interface ReceivedRequest {
   readonly raw: Buffer;
   readonly headers: IncomingHttpHeaders;
   readonly receivedAt: number;
+  /** The request's path (which webhook's URL it was sent to). */
+  readonly path: string;
 }
 
 export interface TestReceiver {
@@ -57,7 +59,7 @@ export async function startTestReceiver(): Promise<TestReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const got: ReceivedRequest = { raw: Buffer.concat(chunks), headers: req.headers, receivedAt: Date.now() };
+      const got: ReceivedRequest = { raw: Buffer.concat(chunks), headers: req.headers, receivedAt: Date.now(), path: req.url ?? '/' };
       requests.push(got);
       res.statusCode = receiver.respond(got, req.url ?? '/');
       res.end('ok');
