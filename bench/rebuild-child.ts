@@ -15,7 +15,9 @@ import { createPostgresDatabase } from '@dob/sql';
 async function main(): Promise<void> {
   const db = await createPostgresDatabase({ connectionString: process.env.DATABASE_URL!, schema: process.env.SCHEMA! });
   const events = await createSqlEventStore(db, { catalog: createChainEventCatalog() });
-  const runner = new ProjectionRunner(events, createSqlReadModelStore(db), readModelProjections, { catchUpBatchSize: DEFAULT_CATCH_UP_BATCH_SIZE });
+  // REBUILD_PAGE: another catch-up page size, to compare with the apps' default.
+  const catchUpBatchSize = Number(process.env.REBUILD_PAGE ?? DEFAULT_CATCH_UP_BATCH_SIZE);
+  const runner = new ProjectionRunner(events, createSqlReadModelStore(db), readModelProjections, { catchUpBatchSize });
   const cpu = process.cpuUsage();
   const perProjection: Record<string, { seconds: number; events: number }> = {};
   let applied = 0;
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
       cpuSeconds: +((used.user + used.system) / 1e6).toFixed(1),
       // ru_maxrss: the process's peak resident set (KiB on Linux), whatever the sampling would miss.
       peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
-      catchUpBatchSize: DEFAULT_CATCH_UP_BATCH_SIZE,
+      catchUpBatchSize,
       perProjection,
     }),
   );

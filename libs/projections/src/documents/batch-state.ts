@@ -51,9 +51,14 @@ export class BatchState implements ProjectionState {
   private readonly indexes = new Map<string, Map<string, WrittenIndex>>();
   private position: GlobalPosition | null = null;
 
+  /**
+   * `checked: false` (a speculative pass, documents/prefetch.ts) keeps written documents as given: nothing of that
+   * pass persists, and checking every field of every write cost a rebuild more than its reducers.
+   */
   constructor(
     private readonly source: DocumentSource,
     private readonly collections: CollectionSpecs,
+    private readonly checked = true,
   ) {
     for (const [name, spec] of Object.entries(collections)) {
       validateCollection(name, spec);
@@ -89,7 +94,7 @@ export class BatchState implements ProjectionState {
   put(collection: string, doc: Doc): void {
     if (!this.position) throw new Error('BatchState.put before at(position)');
     const spec = this.spec(collection);
-    const normalised = normalise(collection, this.fields.get(collection)!, doc);
+    const normalised = this.checked ? normalise(collection, this.fields.get(collection)!, doc) : doc;
     const id = documentId(spec, normalised);
     let docs = this.written.get(collection);
     if (!docs) this.written.set(collection, (docs = new Map()));

@@ -125,7 +125,7 @@ export async function prefetchingSource(
   const prefetched = new Prefetched(collections);
   for (let round = 0; round < PREFETCH_ROUNDS; round++) {
     const recorder = new ReadRecorder(collections);
-    const speculative = new BatchState(prefetched.over(recorder), collections);
+    const speculative = new BatchState(prefetched.over(recorder), collections, false);
     for (const e of events) {
       speculative.at(e.position);
       await apply(speculative, e).catch(() => undefined);
