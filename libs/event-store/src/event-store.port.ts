@@ -65,9 +65,15 @@ export interface AppendResult {
 
 export interface ReadAllPage {
   readonly events: readonly RecordedEvent[];
-  /** Position of the last event returned, or the `after` given when the page is empty. */
+  /**
+   * Where the next read continues: the last event returned when the page was cut, else the last position looked at
+   * (a filtered read moves past the events it skipped), or the `after` given when nothing was readable.
+   */
   readonly last: GlobalPosition;
-  /** True when the page was cut by maxCount (more may be readable right now). */
+  /**
+   * True when the page stopped before the readable head, so more may be readable right now: cut by maxCount, or —
+   * a filtered read on SQL — at the end of the rows it scans per page, possibly with fewer events (even none).
+   */
   readonly hasMore: boolean;
 }
 

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { testDatabases } from '@dob/sql';
 import { WrongExpectedVersionError } from './errors';
 import { eventStoreContract } from './event-store.contract';
+import { isAfter } from './position';
+import { MIN_SCAN_WINDOW } from './sql/read-all-query';
 import { createSqlEventStore } from './sql/sql-event-store';
 import { migrateEventStore } from './sql/migrations';
 
@@ -111,6 +113,40 @@ describe.each(testDatabases())('SQL event store on $name', (factory) => {
         await db.close();
       }
     });
+  });
+
+  it('a filtered read stops at the end of its scan window and moves past the skipped events, every match read once', async () => {
+    const db = await factory.create();
+    const store = await createSqlEventStore(db);
+    try {
+      const from = await store.headPosition();
+      const wanted = (n: number) => ({ id: randomUUID(), type: 'Wanted', version: 1, data: { n } });
+      const other = (n: number) => ({ id: randomUUID(), type: 'Other', version: 1, data: { n } });
+      const skipped = MIN_SCAN_WINDOW + 500;
+      const ids: string[] = [];
+      for (let part = 0; part < 3; part++) {
+        const w = wanted(part);
+        ids.push(w.id);
+        await store.appendToStream(`mixed-${part}`, [w, ...Array.from({ length: part < 2 ? skipped : 0 }, (_, i) => other(i))]);
+      }
+      const pages = [];
+      let after = from;
+      for (;;) {
+        const page = await store.readAll({ after, maxCount: 10, types: ['Wanted'] });
+        pages.push(page);
+        if (page.events.length === 0) expect(page.hasMore).toBe(true); // a window of skipped events only
+        expect(isAfter(page.last, after)).toBe(true);
+        after = page.last;
+        if (!page.hasMore) break;
+      }
+      expect(pages.flatMap((p) => p.events.map((e) => e.id))).toEqual(ids);
+      // 2 × 2,500 skipped events behind 3 matches, at most 2,000 rows looked at per page: more than one page.
+      expect(pages.length).toBeGreaterThanOrEqual(3);
+      expect(pages.at(-1)!.last).toEqual(await store.headPosition());
+    } finally {
+      await store.close();
+      await db.close();
+    }
   });
 
   it('migrates once and is idempotent on restart', async () => {

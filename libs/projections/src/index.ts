@@ -12,3 +12,4 @@ export * from './mongo/mongo-documents';
 export * from './mongo/mongo-layout';
 export * from './mongo/mongo-read-model-store';
 export * from './runner/projections-health';
+export { createTablesSql } from './sql/sql-collections';

@@ -33,7 +33,9 @@ export interface ProjectionDefinition extends ProjectionHeader {
   /**
    * Applies one event (batches are applied event by event, in `$all` order, each seeing the writes before it).
    * Deterministic: reads only the event and the documents, so a rebuild reproduces the model. Throwing faults
-   * the slot at this event.
+   * the slot at this event. A large batch may hand each event to apply more than once (speculative passes that
+   * learn which documents to fetch in bulk, documents/prefetch.ts): only the last pass's writes persist, so apply
+   * must have no effect outside `state`.
    */
   apply(state: ProjectionState, event: RecordedEvent): Promise<void>;
 }

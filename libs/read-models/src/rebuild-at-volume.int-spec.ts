@@ -79,10 +79,13 @@ async function expectSameModels(got: ReadModelStore, want: ReadModelStore, defin
  * stage must equal the live projection row for row. Read models on PostgreSQL and PGlite.
  *
  * Not yet on MongoDB: `mongoStore` below is the case, but on this machine's FerretDB 1.24 it locks the server within a
- * minute (two runners creating their collections at once: every one of FerretDB's 50 PostgreSQL connections idle
- * behind a collection create holding FerretDB's lock — reproduced alone on 2026-11-27), and every MongoDB test after it
- * then times out. Issue 33 stays open on it: create the collections before the runners start, or give the case a
- * FerretDB of its own.
+ * minute, and every MongoDB test after it then times out. Issue 33 stays open on it. What a FerretDB of its own showed
+ * (2026-11-27, `pool_max_conns=10` so a lock-up could not take the shared PostgreSQL's connections): locked within a
+ * minute, every one of FerretDB's PostgreSQL connections idle after a `SELECT … WHERE _jsonb->'_id' @> …` (the
+ * store's findOne of a document by key) with no transaction open and no lock wait on the server, and in FerretDB's
+ * goroutine dump every request waiting in pgxpool's Acquire, none holding a connection and none waiting on a
+ * FerretDB mutex — connections left acquired after a find, not a collection create's lock. The same findOne,
+ * find, upsert and createCollection patterns, 50 at a time against a pool of 4, did not reproduce it alone.
  */
 void mongoStore;
 describe.each([

@@ -1,6 +1,6 @@
 import { START } from '../event-store.port';
 import { position } from '../position';
-import { buildReadAllQuery } from './read-all-query';
+import { MIN_SCAN_WINDOW, buildReadAllQuery, scanWindow } from './read-all-query';
 
 describe('buildReadAllQuery', () => {
   it('reads only finished transactions, in (transaction, sequence) order, strictly after the position', () => {
@@ -19,8 +19,17 @@ describe('buildReadAllQuery', () => {
 
   it('adds a type filter as an array parameter', () => {
     const q = buildReadAllQuery(START, 10, ['PoolOpened', 'Deposited']);
-    expect(q.text).toContain('e.type = ANY($4::text[])');
+    expect(q.text).toContain('v.type = ANY($4::text[])');
     expect(q.params[3]).toEqual(['PoolOpened', 'Deposited']);
+  });
+
+  it('bounds a filtered page by a scan window of $all rows, walked in index order before the horizon applies', () => {
+    const q = buildReadAllQuery(START, 5000, ['PoolOpened']);
+    expect(q.params[4]).toBe(scanWindow(5000));
+    expect(scanWindow(5000)).toBe(4 * 5001);
+    expect(scanWindow(10)).toBe(MIN_SCAN_WINDOW);
+    expect(q.text).toContain('LIMIT $5');
+    expect(q.text).toMatch(/scan AS MATERIALIZED \(\s*SELECT e.transaction_id, e.position, e.type FROM es_events e\s*WHERE \(e.transaction_id, e.position\) >/);
   });
 
   it('rejects a non-positive page size', () => {

@@ -67,8 +67,7 @@ export class RelayCheckpoint {
     const [state, head, stats] = await Promise.all([this.store.state(this.slot), events.headPosition(), events.stats()]);
     const position = state?.position ?? START;
     const report = state ? slotReport(state, head, matchingEvents(this.definition, stats)) : null;
-    const oldest =
-      comparePositions(position, head) >= 0 ? undefined : (await events.readAll({ after: position, maxCount: 1, types: RELAYED_EVENT_TYPES })).events[0];
+    const oldest = comparePositions(position, head) >= 0 ? undefined : await firstRelayedAfter(events, position);
     return {
       checkpoint: this.slot.name,
       exists: state !== null,
@@ -99,4 +98,13 @@ export interface RelayStatus {
   readonly lagSeconds: number;
   readonly oldestUnpublishedAt: string | null;
   readonly updatedAt: string | null;
+}
+
+/** The first relayed event after `position`: a filtered page may end at the store's scan window with none, so read on. */
+async function firstRelayedAfter(events: EventStore, position: GlobalPosition): Promise<RecordedEvent | undefined> {
+  for (let after = position; ;) {
+    const page = await events.readAll({ after, maxCount: 1, types: RELAYED_EVENT_TYPES });
+    if (page.events.length > 0 || !page.hasMore) return page.events[0];
+    after = page.last;
+  }
 }

@@ -30,8 +30,9 @@ export async function replayRange(o: ReplayOptions): Promise<{ published: number
     const messages = inRange.map((e) => toAnalystMessage(e, o.topicPrefix)).filter((m): m is AnalystMessage => m !== null);
     await o.publisher.publish(messages);
     published += messages.length;
-    const reachedEnd = inRange.length < page.events.length || !page.hasMore;
-    after = inRange.at(-1)?.position ?? after;
+    const reachedEnd = inRange.length < page.events.length || !page.hasMore || isAfter(page.last, o.upTo);
+    // A filtered page may end at the store's scan window with few events or none: read on from where it ended.
+    after = reachedEnd ? (inRange.at(-1)?.position ?? after) : page.last;
     o.onProgress?.({ published, position: after });
     if (reachedEnd) return { published, last: after };
   }

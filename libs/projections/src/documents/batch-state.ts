@@ -47,11 +47,18 @@ export interface DocumentWrite {
 export class BatchState implements ProjectionState {
   private readonly fields = new Map<string, ParsedField[]>();
   private readonly written = new Map<string, Map<string, DocumentWrite>>();
+  /** collection → fields of a find → index of the written documents on those fields. */
+  private readonly indexes = new Map<string, Map<string, WrittenIndex>>();
   private position: GlobalPosition | null = null;
 
+  /**
+   * `checked: false` (a speculative pass, documents/prefetch.ts) keeps written documents as given: nothing of that
+   * pass persists, and checking every field of every write cost a rebuild more than its reducers.
+   */
   constructor(
     private readonly source: DocumentSource,
     private readonly collections: CollectionSpecs,
+    private readonly checked = true,
   ) {
     for (const [name, spec] of Object.entries(collections)) {
       validateCollection(name, spec);
@@ -75,9 +82,11 @@ export class BatchState implements ProjectionState {
     const spec = this.spec(collection);
     const byId = new Map<string, Doc>();
     for (const d of await this.source.find(collection, where)) byId.set(documentId(spec, d), d);
-    for (const [id, w] of this.written.get(collection) ?? []) {
-      if (matches(w.doc, where)) byId.set(id, w.doc);
-      else byId.delete(id);
+    const docs = this.written.get(collection);
+    if (docs) {
+      // Written documents that matched once but no longer do drop out; those that match now come in.
+      for (const id of byId.keys()) if (docs.has(id) && !matches(docs.get(id)!.doc, where)) byId.delete(id);
+      for (const id of this.writtenMatching(collection, where)) byId.set(id, docs.get(id)!.doc);
     }
     return [...byId.values()].sort((a, b) => compareByKey(spec, a, b)) as T[];
   }
@@ -85,11 +94,29 @@ export class BatchState implements ProjectionState {
   put(collection: string, doc: Doc): void {
     if (!this.position) throw new Error('BatchState.put before at(position)');
     const spec = this.spec(collection);
-    const normalised = normalise(collection, this.fields.get(collection)!, doc);
+    const normalised = this.checked ? normalise(collection, this.fields.get(collection)!, doc) : doc;
     const id = documentId(spec, normalised);
     let docs = this.written.get(collection);
     if (!docs) this.written.set(collection, (docs = new Map()));
+    const before = docs.get(id)?.doc;
     docs.set(id, { collection, id, doc: normalised, position: this.position });
+    for (const index of this.indexes.get(collection)?.values() ?? []) index.move(id, before, normalised);
+  }
+
+  /**
+   * Ids of this batch's written documents matching `where`, through an index on `where`'s fields kept up to date
+   * by put: a page of thousands of events that each look up, say, a seller's active listings scans nothing.
+   */
+  private writtenMatching(collection: string, where: Doc): Iterable<string> {
+    const fields = Object.keys(where).sort();
+    let byFields = this.indexes.get(collection);
+    if (!byFields) this.indexes.set(collection, (byFields = new Map()));
+    let index = byFields.get(fields.join(','));
+    if (!index) {
+      byFields.set(fields.join(','), (index = new WrittenIndex(fields)));
+      for (const [id, w] of this.written.get(collection) ?? []) index.move(id, undefined, w.doc);
+    }
+    return index.ids(where);
   }
 
   /** The batch's writes: one final document per touched key, collections in declaration order. */
@@ -120,6 +147,29 @@ export async function reduceBatch(
     await apply(state, e);
   }
   return state.writes();
+}
+
+/** Written documents by the values of some fields (a find's filter). */
+class WrittenIndex {
+  private readonly byValues = new Map<string, Set<string>>();
+
+  constructor(private readonly fields: readonly string[]) {}
+
+  move(id: string, before: Doc | undefined, after: Doc): void {
+    if (before) this.byValues.get(this.valuesOf(before))?.delete(id);
+    const values = this.valuesOf(after);
+    let ids = this.byValues.get(values);
+    if (!ids) this.byValues.set(values, (ids = new Set()));
+    ids.add(id);
+  }
+
+  ids(where: Doc): Iterable<string> {
+    return this.byValues.get(this.valuesOf(where)) ?? [];
+  }
+
+  private valuesOf(doc: Doc): string {
+    return JSON.stringify(this.fields.map((f) => (typeof doc[f] === 'bigint' ? `${String(doc[f])}n` : (doc[f] ?? null))));
+  }
 }
 
 function matches(doc: Doc, where: Doc): boolean {

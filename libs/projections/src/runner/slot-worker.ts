@@ -109,11 +109,16 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
   private async catchUp(types: readonly string[] | undefined): Promise<void> {
     const maxCount = this.options.catchUpBatchSize ?? 0;
     if (maxCount <= (this.definition.batchSize ?? this.options.batchSize)) return;
+    // The next page is read while this one applies (reads and the batch's transaction use different connections),
+    // so the event read's round trip and decoding overlap the apply instead of adding to it.
+    let next = this.store.readAll({ after: this.position, maxCount, types });
     for (;;) {
+      const page = await next;
       if (this.stopping) return;
-      const page = await this.store.readAll({ after: this.position, maxCount, types });
+      if (!page.hasMore) return this.onPage(page);
+      next = this.store.readAll({ after: page.last, maxCount, types });
+      next.catch(() => undefined); // a failed read-ahead surfaces when awaited, or not at all if we stop first
       await this.onPage(page);
-      if (!page.hasMore) return;
     }
   }
 

@@ -1,6 +1,7 @@
 import type { SqlExecutor } from '@dob/sql';
 import { parseFields, parseIndexKey, type CollectionSpec, type CollectionSpecs, type Doc, type FieldType, type ParsedField } from '../documents/collections';
-import type { DocumentSource, DocumentWrite } from '../documents/batch-state';
+import type { DocumentWrite } from '../documents/batch-state';
+import type { BulkDocumentSource } from '../documents/prefetch';
 import type { ProjectionTables } from '../projection';
 
 /**
@@ -74,7 +75,7 @@ const param = (v: Doc[string]): unknown => (typeof v === 'bigint' ? v.toString()
 const cast = (f: ParsedField): string => (f.type === 'amount' || f.type === 'decimal' ? '::numeric' : f.type === 'timestamp' ? '::timestamptz' : '');
 
 /** Reads committed rows of one slot's tables (inside the batch's transaction). */
-export class SqlDocumentSource implements DocumentSource {
+export class SqlDocumentSource implements BulkDocumentSource {
   private readonly fields = new Map<string, ParsedField[]>();
 
   constructor(
@@ -96,6 +97,31 @@ export class SqlDocumentSource implements DocumentSource {
     return this.select(collection, where, ` ORDER BY ${this.collections[collection]!.key.join(', ')}`);
   }
 
+  getMany(collection: string, keys: readonly Doc[]): Promise<Doc[]> {
+    return this.selectJoined(collection, this.collections[collection]!.key, keys);
+  }
+
+  findMany(collection: string, fields: readonly string[], wheres: readonly Doc[]): Promise<Doc[]> {
+    return this.selectJoined(collection, fields, wheres);
+  }
+
+  /** Rows whose `on` fields equal those of any of `values`: one join against the values sent as a JSON array. */
+  private async selectJoined(collection: string, on: readonly string[], values: readonly Doc[]): Promise<Doc[]> {
+    if (values.length === 0) return [];
+    const fields = this.fields.get(collection)!;
+    const typed = on.map((name) => {
+      const f = fields.find((x) => x.name === name);
+      if (!f) throw new Error(`${collection}: no field ${name}`);
+      return `${name} ${COLUMN[f.type]}`;
+    });
+    const { rows } = await this.tx.query<Record<string, unknown>>(
+      `SELECT ${selectList(fields)} FROM ${this.tables[collection]}
+         JOIN (SELECT DISTINCT * FROM jsonb_to_recordset($1::jsonb) AS x(${typed.join(', ')})) k USING (${on.join(', ')})`,
+      [toJson(values.map((v) => Object.fromEntries(on.map((n) => [n, v[n]]))))],
+    );
+    return rows.map((r) => decode(fields, r));
+  }
+
   private async select(collection: string, where: Doc, order: string): Promise<Doc[]> {
     const fields = this.fields.get(collection)!;
     const params: unknown[] = [];
@@ -114,6 +140,8 @@ export class SqlDocumentSource implements DocumentSource {
   }
 }
 
+const toJson = (docs: readonly Doc[]): string => JSON.stringify(docs, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+
 /** Persists a batch's writes: one upsert statement per table (documents as a JSON array). */
 export async function writeDocuments(tx: SqlExecutor, tables: ProjectionTables, collections: CollectionSpecs, writes: readonly DocumentWrite[]): Promise<void> {
   const byCollection = new Map<string, Doc[]>();
@@ -127,7 +155,7 @@ export async function writeDocuments(tx: SqlExecutor, tables: ProjectionTables, 
     const fields = parseFields(spec);
     const names = fields.map((f) => f.name);
     const updates = fields.filter((f) => !spec.key.includes(f.name)).map((f) => `${f.name} = EXCLUDED.${f.name}`);
-    const json = JSON.stringify(docs, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    const json = toJson(docs);
     await tx.query(
       `INSERT INTO ${tables[collection]} (${names.join(', ')})
        SELECT ${names.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${fields.map((f) => `${f.name} ${RECORD[f.type]}`).join(', ')})

@@ -2,6 +2,7 @@ import { LeaseLostError, assertLeaseHeld, boundFencedTransaction, type LeaseFenc
 import type { SqlDatabase, SqlExecutor } from '@dob/sql';
 import { START, positionFromString as parsePosition, positionToString as formatPosition, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
 import { reduceBatch } from '../documents/batch-state';
+import { prefetchingSource } from '../documents/prefetch';
 import type { Doc } from '../documents/collections';
 import {
   isSqlProjection,
@@ -108,7 +109,8 @@ async function createTables(tx: SqlExecutor, def: AnySqlDefinition, tables: Proj
 
 async function applyBatch(tx: SqlExecutor, def: AnySqlDefinition, tables: ProjectionTables, events: readonly RecordedEvent[]): Promise<void> {
   if (isSqlProjection(def)) return def.apply(tx, events, tables);
-  const writes = await reduceBatch(new SqlDocumentSource(tx, tables, def.collections), def.collections, def.apply, events);
+  const source = await prefetchingSource(new SqlDocumentSource(tx, tables, def.collections), def.collections, def.apply, events);
+  const writes = await reduceBatch(source, def.collections, def.apply, events);
   await writeDocuments(tx, tables, def.collections, writes);
 }
 

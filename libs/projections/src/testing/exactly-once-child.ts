@@ -1,7 +1,8 @@
 /**
  * Child process of exactly-once.int-spec.ts: runs the ledger projection on PostgreSQL and SIGKILLs itself in the
  * middle of a batch's transaction (while its reducer runs, the checkpoint row locked) once KILL_AFTER events have
- * been handed to apply.
+ * been handed to apply. Counted by event id: a large batch hands each event to apply more than once (speculative
+ * passes that learn what to prefetch, documents/prefetch.ts), all inside the same transaction.
  */
 import { createSqlEventStore } from '@dob/event-store';
 import { createPostgresDatabase } from '@dob/sql';
@@ -13,11 +14,11 @@ async function main(): Promise<void> {
   const killAfter = Number(process.env.KILL_AFTER);
   const db = await createPostgresDatabase({ connectionString: process.env.DATABASE_URL!, schema: process.env.SCHEMA! });
   const store = await createSqlEventStore(db, { pollIntervalMs: 20 });
-  let handed = 0;
+  const handed = new Set<string>();
   const ledger = ledgerProjection({
-    beforeApply: () => {
-      handed += 1;
-      if (handed >= killAfter) process.kill(process.pid, 'SIGKILL');
+    beforeApply: (e) => {
+      handed.add(e.id);
+      if (handed.size >= killAfter) process.kill(process.pid, 'SIGKILL');
     },
   });
   const runner = new ProjectionRunner(store, createSqlReadModelStore(db), [ledger], {

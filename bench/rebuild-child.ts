@@ -1,0 +1,51 @@
+/**
+ * The rebuilding process of bench/rebuild.bench.ts, run as its own process so its peak RSS is the rebuild's alone
+ * (not the history generator's or the baseline's): rebuilds every read model blue/green with the runner the ops
+ * CLI builds (`ops projections rebuild`: catch-up pages of DEFAULT_CATCH_UP_BATCH_SIZE), one after another, and
+ * prints one JSON line.
+ *   DATABASE_URL=postgres://… SCHEMA=… node -r @swc-node/register bench/rebuild-child.ts
+ */
+import { performance } from 'node:perf_hooks';
+import { createChainEventCatalog } from '@dob/domain';
+import { createSqlEventStore } from '@dob/event-store';
+import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
+import { readModelProjections } from '@dob/read-models';
+import { createPostgresDatabase } from '@dob/sql';
+
+async function main(): Promise<void> {
+  const db = await createPostgresDatabase({ connectionString: process.env.DATABASE_URL!, schema: process.env.SCHEMA! });
+  const events = await createSqlEventStore(db, { catalog: createChainEventCatalog() });
+  // REBUILD_PAGE: another catch-up page size, to compare with the apps' default.
+  const catchUpBatchSize = Number(process.env.REBUILD_PAGE ?? DEFAULT_CATCH_UP_BATCH_SIZE);
+  const runner = new ProjectionRunner(events, createSqlReadModelStore(db), readModelProjections, { catchUpBatchSize });
+  const cpu = process.cpuUsage();
+  const perProjection: Record<string, { seconds: number; events: number }> = {};
+  let applied = 0;
+  const started = performance.now();
+  for (const def of readModelProjections) {
+    const t = performance.now();
+    const r = await runner.rebuild(def.name);
+    perProjection[def.name] = { seconds: +((performance.now() - t) / 1000).toFixed(2), events: r.eventsApplied };
+    applied += r.eventsApplied;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  await events.close();
+  await db.close();
+  console.log(
+    JSON.stringify({
+      seconds: +seconds.toFixed(2),
+      applications: applied,
+      cpuSeconds: +((used.user + used.system) / 1e6).toFixed(1),
+      // ru_maxrss: the process's peak resident set (KiB on Linux), whatever the sampling would miss.
+      peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      catchUpBatchSize,
+      perProjection,
+    }),
+  );
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
