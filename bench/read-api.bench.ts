@@ -18,10 +18,10 @@ import { ListPoolsQuery, createReadQueries, openReadModelStorage } from '@dob/re
 import { InProcessRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
 import { TEST_POSTGRES_URL, createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { createApiApp } from '../apps/api/src/bootstrap';
-import { createApiAuth } from '../apps/api/src/auth';
-import { MESSAGE_BINDINGS } from '../apps/api/src/cqrs/bus-bindings';
-import type { MessageBinding } from '../apps/api/src/cqrs/message-bindings';
+import { createApiApp } from '../libs/api-http/src/bootstrap';
+import { createApiAuth } from '../libs/api-http/src/auth';
+import { MESSAGE_BINDINGS } from '../libs/api-http/src/cqrs/bus-bindings';
+import type { MessageBinding } from '../libs/api-http/src/cqrs/message-bindings';
 import { accountAddr } from '../libs/read-models/src/testing/chain-scenario';
 import { startReadModels } from '../libs/read-models/src/testing/read-model-harness';
 import { HOLDERS_PER_POOL, POOLS, benchWorld } from './read-api.world';

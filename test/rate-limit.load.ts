@@ -17,8 +17,8 @@ import { createSqlEventStore } from '@dob/event-store';
 import { BURST, maxAdmissionsPerWindow, RedisRateLimiter, type RateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
 import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
-import { createApiApp } from '../apps/api/src/bootstrap';
-import { createApiAuth, RequireScope } from '../apps/api/src/auth';
+import { createApiApp } from '../libs/api-http/src/bootstrap';
+import { createApiAuth, RequireScope } from '../libs/api-http/src/auth';
 
 @RequireScope('read')
 @Controller('probe')
