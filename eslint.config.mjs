@@ -11,17 +11,10 @@ export default tseslint.config(
   },
   // One configuration (docs/ARCHITECTURE.md#dependency-rules): production code gets its settings from the config
   // module, validated once at start, never from the environment itself. Exempt: the config modules, tests and test
-  // support (specs, testing/ folders, and the two test-server helpers the sql and mongo libs export).
+  // support (specs, testing/ folders).
   {
     files: ['apps/**/*.ts', 'libs/**/*.ts', 'packages/**/*.ts'],
-    ignores: [
-      'libs/runtime/src/app-config.ts',
-      'apps/mcp/src/mcp-config.ts',
-      '**/*spec.ts',
-      '**/testing/**',
-      'libs/sql/src/test-databases.ts',
-      'libs/mongo/src/test-mongo.ts',
-    ],
+    ignores: ['libs/runtime/src/app-config.ts', 'apps/mcp/src/mcp-config.ts', '**/*spec.ts', '**/testing/**'],
     rules: {
       'no-restricted-properties': [
         'error',

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
-import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
+import { createPostgresDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { createNotifier, deliveryId } from '@dob/webhooks';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 import { sampleSharesTransferred, type SampleAppend } from '../libs/webhooks/src/testing/sample-events';

@@ -1,5 +1,5 @@
 // Jest setupFiles: runs in each test file's context before the file's modules, so TEST_POSTGRES_URL
-// (libs/sql/src/test-databases.ts) and test/services.ts read this worker's cluster. A TEST_DATABASE_URL the
+// (libs/sql/src/testing/test-databases.ts) and test/services.ts read this worker's cluster. A TEST_DATABASE_URL the
 // developer set wins (then every worker shares that server, as before).
 const { PER_WORKER_FLAG, workerPostgresPort } = require('./worker-databases');
 
