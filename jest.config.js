@@ -19,6 +19,6 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,packages}/**/*.spec.ts'] },
     { ...common, displayName: 'int', testMatch: ['<rootDir>/{apps,libs,packages,test}/**/*.int-spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,packages,test}/**/*.e2e-spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs,packages,test}/**/*.e2e-spec.ts'] },
   ],
 };

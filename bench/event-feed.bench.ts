@@ -15,10 +15,11 @@ import { walletEvents } from '@dob/auth';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { HealthRegistry } from '@dob/runtime';
-import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
+import { createPostgresDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { createNotifier, EventFeed } from '@dob/webhooks';
-import { createApiAuth } from '../apps/api/src/auth';
-import { createApiApp } from '../apps/api/src/bootstrap';
+import { createApiAuth } from '../libs/api-http/src/auth';
+import { createApiApp } from '../libs/api-http/src/bootstrap';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 import { sampleAccount, sampleSharesTransferred } from '../libs/webhooks/src/testing/sample-events';
 

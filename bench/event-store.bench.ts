@@ -6,7 +6,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createSqlEventStore, START, type NewEvent, type StreamAppend } from '@dob/event-store';
-import { createPgliteDatabase, createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { median, runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 
 const EVENTS = 20_000;

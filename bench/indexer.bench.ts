@@ -17,7 +17,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createChainEventCatalog, indexerStreamId } from '@dob/domain';
 import { createSqlEventStore, type RecordedEvent } from '@dob/event-store';
-import { createPgliteDatabase, createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { startLargeDevnet, type LargeDevnet } from '../libs/indexer/src/testing/large-devnet';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 

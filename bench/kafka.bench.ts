@@ -28,7 +28,8 @@ import {
   type AnalystMessage,
 } from '@dob/kafka-relay';
 import { createSqlReadModelStore } from '@dob/projections';
-import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { systemEventCatalog } from '@dob/runtime';
 import { flowBatch } from '../libs/kafka-relay/src/testing/event-flow';
 import { startTopicReader } from '../libs/kafka-relay/src/testing/topic-reader';

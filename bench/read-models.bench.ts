@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { createTestMongoDatabase, encodePosition, type MongoDatabase } from '@dob/mongo';
+import { encodePosition, type MongoDatabase } from '@dob/mongo';
+import { createTestMongoDatabase } from '../libs/mongo/src/testing/test-mongo';
 import {
   ProjectionRunner,
   codecs,
@@ -23,7 +24,8 @@ import {
   type StoredDoc,
 } from '@dob/projections';
 import { readModelProjections } from '@dob/read-models';
-import { TEST_POSTGRES_URL, createPostgresDatabase } from '@dob/sql';
+import { createPostgresDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { busyWorld } from '../libs/read-models/src/testing/busy-world';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 

@@ -11,7 +11,8 @@ import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
 import { readModelProjections } from '@dob/read-models';
-import { TEST_POSTGRES_URL, createPostgresDatabase } from '@dob/sql';
+import { createPostgresDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { LARGE_HISTORY, writeLargeHistory } from '../libs/read-models/src/testing/large-history';
 
 async function main(): Promise<void> {

@@ -12,7 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
-import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
+import { createPostgresDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { Agent, request } from 'node:https';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { createNotifier, deliveryId, deliveryHeaders, verifySvcSignature } from '@dob/webhooks';

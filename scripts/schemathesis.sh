@@ -49,7 +49,7 @@ echo "schemathesis: fuzzing $API (max ${MAX_TIME}s, ${MAX_EXAMPLES} examples per
 # Its pytest-style banners ("=== 3 warnings in 90s ===") are rewritten to plain rules: a CI reader took that closing
 # banner for a test runner that ran no test. PIPESTATUS keeps Schemathesis' own exit status.
 # The event stream is left out: a 200 there is an endless text/event-stream, which Schemathesis reads to its end
-# (a 30 s timeout per example); its refusals and content type are held by apps/api/src/events/event-feed.e2e-spec.ts.
+# (a 30 s timeout per example); its refusals and content type are held by libs/api-http/src/events/event-feed.e2e-spec.ts.
 set +e
 "$VENV/bin/schemathesis" run "$API/openapi.json" \
   --url "http://127.0.0.1:$PORT" \

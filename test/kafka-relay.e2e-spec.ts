@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
-import { ANALYST_TOPICS } from '@dob/kafka-relay';
+import { ANALYST_TOPICS, loadKafkaRelaySettings } from '@dob/kafka-relay';
 import { deleteTestTopics, startTopicReader, type TopicReader } from '../libs/kafka-relay/src/testing/topic-reader';
 import { startSystem, type RunningSystem } from '../apps/all/src/system';
 import { testServices } from './services';
@@ -38,7 +38,7 @@ describe('a devnet buy through the Agent API reaches the analysts’ marketplace
       port: 0,
       devnetPort: 0,
       quiet: true,
-      kafkaEnv: { KAFKA_BROKERS: testServices.kafkaBrokers.join(','), KAFKA_TOPIC_PREFIX: prefix, KAFKA_RELAY_POLL_MS: '200' },
+      kafka: loadKafkaRelaySettings({ KAFKA_BROKERS: testServices.kafkaBrokers.join(','), KAFKA_TOPIC_PREFIX: prefix, KAFKA_RELAY_POLL_MS: '200' }),
     });
     await settled(system, 180_000);
     await system.kafkaRelay!.waitUntilCaughtUp(60_000);

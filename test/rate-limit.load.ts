@@ -16,9 +16,10 @@ import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { BURST, maxAdmissionsPerWindow, RedisRateLimiter, type RateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
-import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
-import { createApiApp } from '../apps/api/src/bootstrap';
-import { createApiAuth, RequireScope } from '../apps/api/src/auth';
+import { createPostgresDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
+import { createApiApp } from '../libs/api-http/src/bootstrap';
+import { createApiAuth, RequireScope } from '../libs/api-http/src/auth';
 
 @RequireScope('read')
 @Controller('probe')

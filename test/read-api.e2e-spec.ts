@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Keypair, StrKey } from '@stellar/stellar-sdk';
 import { createSqlAuth } from '@dob/auth';
 import { DEFAULT_SEED } from '@dob/devnet';
-import { testMongoUrl } from '@dob/mongo';
+import { testMongoUrl } from '../libs/mongo/src/testing/test-mongo';
 import { startSystem, type RunningSystem } from '../apps/all/src/system';
 import { addressArg, ChainReader, decimalString, i128Arg, type ChainEvent } from './chain-reader';
 import { eventually as waitFor, settled as waitUntilSettled } from './system-waits';

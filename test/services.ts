@@ -1,4 +1,4 @@
-import { TEST_POSTGRES_URL } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 
 /**
  * Where the integration tests find the real servers `npm run services` starts (scripts/services.sh); each can be

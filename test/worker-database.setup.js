@@ -1,5 +1,5 @@
 // Jest setupFiles: runs in each test file's context before the file's modules, so TEST_POSTGRES_URL
-// (libs/sql/src/test-databases.ts), TEST_MONGODB_URL (libs/mongo/src/test-mongo.ts) and test/services.ts read this
+// (libs/sql/src/testing/test-databases.ts), TEST_MONGODB_URL (libs/mongo/src/testing/test-mongo.ts) and test/services.ts read this
 // worker's servers. A TEST_DATABASE_URL or TEST_MONGODB_URL the developer set wins: every worker then shares the
 // servers test/services.ts names (test/ensure-services.ts starts no per-worker ones either).
 const { PER_WORKER_FLAG, workerPostgresPort, workerMongoPort } = require('./worker-databases');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqlEventStore } from '@dob/event-store';
 import { createPostgresDatabase } from '@dob/sql';
-import { createApiAuth } from '../../apps/api/src/auth';
+import { createApiAuth } from '../../libs/api-http/src/auth';
 import { accountKeypair } from '../../libs/read-models/src/testing/chain-scenario';
 import { ROOT, freePort, startApp, until, type AppProcess } from '../app-processes';
 import { startOwnPostgres, startOwnRedis, type OwnServer } from './own-servers';

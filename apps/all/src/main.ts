@@ -1,5 +1,6 @@
+import { apiHttpSettings } from '@dob/api-http';
+import { kafkaRelaySettings } from '@dob/kafka-relay';
 import { runApp } from '@dob/runtime';
-import { apiHttpSettings } from '../../api/src/bootstrap';
 import { startSystem } from './system';
 
 /**
@@ -20,6 +21,8 @@ runApp('all', async (config) => {
     ledgerIntervalMs: config.DEVNET_LEDGER_INTERVAL_MS,
     retentionLedgers: config.DEVNET_RETENTION_LEDGERS,
     startLedger: config.INDEXER_START_LEDGER,
+    indexerPollMs: config.INDEXER_POLL_MS,
+    schedulerMs: config.INDEXER_SCHEDULER_MS,
     redisUrl: config.REDIS_URL,
     ipRateLimitRpm: config.API_IP_RATE_LIMIT_RPM,
     jwtSecret: config.JWT_SECRET,
@@ -27,6 +30,7 @@ runApp('all', async (config) => {
     ...apiHttpSettings(config),
     metricsPort: config.METRICS_PORT,
     webhook: config,
+    kafka: kafkaRelaySettings(config),
   });
   system.log.info(
     {

@@ -1,32 +1,26 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { PinoNestLogger } from '@dob/api-http';
+import { startApiApp, startIndexer, startNotifier, startProjector, startRelay, type AppContext } from '@dob/compositions';
 import { DEVNET_STAND_IN_WASMS, startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import type { EventStore } from '@dob/event-store';
-import { registerSeededPools, silentLogger, startNetworkIndexing, type IngestionStatus } from '@dob/indexer';
-import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner, projectionsHealth } from '@dob/projections';
-import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
-import { loadKafkaRelaySettings, startKafkaRelay, type KafkaRelay } from '@dob/kafka-relay';
+import { registerSeededPools, type IngestionStatus } from '@dob/indexer';
+import type { ProjectionRunner } from '@dob/projections';
+import { openReadModelStorage, type ReadModelStorage } from '@dob/read-models';
+import type { KafkaRelay, KafkaRelaySettings } from '@dob/kafka-relay';
 import { HealthRegistry, loadAppConfig, openStorage, storageDependencies, systemEventCatalog, watchDependencies, type Storage } from '@dob/runtime';
-import {
-  DependencyWatch,
-  ServiceMetrics,
-  startMetricsServer,
-  createLogger,
-  fieldLogger,
-  instrumentEventStore,
-  lineLogger,
-  recordDelivery,
-  type Logger as PinoLogger,
-} from '@dob/observability';
+import { DependencyWatch, ServiceMetrics, startMetricsServer, createLogger, instrumentEventStore, type Logger as PinoLogger } from '@dob/observability';
 import type { SqlDatabase } from '@dob/sql';
-import { createNotifier, webhookSettings, type WebhookConfig } from '@dob/webhooks';
+import type { WebhookConfig } from '@dob/webhooks';
+import type { HttpLimits } from '@dob/api-http';
 import { Logger } from '@nestjs/common';
-import { startApi, type HttpLimits } from '../../api/src/bootstrap';
 import { startAdminServer } from './admin/admin-server';
-import { PinoNestLogger } from '../../api/src/logging/pino-nest-logger';
-import { composeApiDependencies } from '../../api/src/compose-api-dependencies';
 
 /** The embedded default serves Stellar network id 9 (testnet's id) from the local devnet (docs/decisions.md#d5). */
 export const EMBEDDED_NETWORK_ID = 9;
+
+/** The embedded devnet closes a ledger a second: a live indexer asks for the next one at twice that rate. */
+export const EMBEDDED_INDEXER_POLL_MS = 500;
+/** Claims become available and campaigns fail by the clock: the scheduler looks every other ledger. */
+export const EMBEDDED_SCHEDULER_MS = 2_000;
 
 export interface SystemOptions {
   readonly dataDir: string;
@@ -58,8 +52,12 @@ export interface SystemOptions {
   /** WEBHOOK_* settings (secret key, SSRF allow-list for local receivers, CA, retry schedule); default: the defaults. */
   readonly webhook?: WebhookConfig;
   readonly retentionLedgers?: number;
-  /** KAFKA_* settings; with KAFKA_BROKERS set the Kafka relay runs too (docs/kafka.md). Default process.env. */
-  readonly kafkaEnv?: NodeJS.ProcessEnv;
+  /** The Kafka relay's settings (kafkaRelaySettings of the configuration); given, the relay runs too (docs/kafka.md). */
+  readonly kafka?: KafkaRelaySettings | null;
+  /** INDEXER_POLL_MS: a live indexer's wait between RPC polls (default EMBEDDED_INDEXER_POLL_MS). */
+  readonly indexerPollMs?: number;
+  /** INDEXER_SCHEDULER_MS: the time-driven scheduler's interval (default EMBEDDED_SCHEDULER_MS). */
+  readonly schedulerMs?: number;
   /** Quiet logs (tests). */
   readonly quiet?: boolean;
   /** The API's timeouts, connections per client and trusted proxies (default DEFAULT_HTTP_LIMITS). */
@@ -148,19 +146,19 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     const rpcUrl = options.rpcUrl ?? devnet!.rpcUrl;
     const networkPassphrase = options.networkPassphrase ?? devnet!.networkPassphrase;
 
-    const indexing = startNetworkIndexing(storage.eventStore, {
+    // Every app below is composed exactly as it is alone (libs/compositions), over this process's shared context.
+    const context: AppContext = { storage, health, metrics, log: logger };
+
+    const indexing = startIndexer(context, {
       networkId: EMBEDDED_NETWORK_ID,
       rpcUrl,
       startLedger: options.startLedger ?? 1,
       discovery: true,
       knownWasms: devnet ? DEVNET_STAND_IN_WASMS : [],
-      pollIntervalMs: 500,
-      schedulerIntervalMs: 2_000,
-      logger: options.quiet ? silentLogger : fieldLogger(logger, 'indexer'),
+      pollIntervalMs: options.indexerPollMs ?? EMBEDDED_INDEXER_POLL_MS,
+      schedulerIntervalMs: options.schedulerMs ?? EMBEDDED_SCHEDULER_MS,
     });
     stops.push(() => indexing.stop());
-    metrics.trackIndexer(EMBEDDED_NETWORK_ID, () => indexing.status());
-    health.register(`indexer_${EMBEDDED_NETWORK_ID}`, () => indexing.health());
 
     const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: options.mongodbUrl });
     stops.push(() => readModels.close());
@@ -168,47 +166,22 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     stops.push(async () => dependencies.close());
     watchDependencies(health, dependencies, storageDependencies(storage, readModels));
     logger.info(`[read models] ${readModels.description}`);
-    const projections = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry, {
-      log: lineLogger(logger, 'projector'),
-      catchUpBatchSize: DEFAULT_CATCH_UP_BATCH_SIZE,
-    });
-    metrics.trackProjections(() => projections.status());
-    await projections.start();
-    stops.push(() => projections.stop());
-    health.register('projections', () => projectionsHealth(projections, { runs: true }));
+
+    const projector = await startProjector(context, { readModels });
+    stops.push(() => projector.stop());
 
     // Opt-in: analysts' Kafka topics only when brokers are configured (the embedded default needs no server).
-    const kafkaSettings = loadKafkaRelaySettings(options.kafkaEnv ?? process.env);
-    const kafka = kafkaSettings
-      ? startKafkaRelay({ db: storage.db, eventStore: storage.eventStore, settings: kafkaSettings, log: lineLogger(logger, 'kafka_relay') })
-      : undefined;
-    if (kafka) {
-      stops.push(() => kafka.stop());
-      health.register('kafka_relay', async () => kafka.relay.health());
-      metrics.trackRelayLag('kafka', async () => (await kafka.relay.status()).lagEvents);
-    }
+    const kafka = options.kafka ? startRelay(context, { settings: options.kafka }) : undefined;
+    if (kafka) stops.push(() => kafka.stop());
 
     const tokens = devnet ? [{ networkId: EMBEDDED_NETWORK_ID, symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }] : [];
-    const notifier = await createNotifier({
-      db: storage.db,
-      eventStore: storage.eventStore,
-      tokens,
-      log: lineLogger(logger, 'notifier'),
-      onDeliveryAttempt: (result) => recordDelivery(metrics, result),
-      ...webhookSettings(options.webhook ?? loadAppConfig('all', {}), storage.dataDir),
-    });
-    metrics.trackProjections(() => notifier.projections());
-    metrics.trackWebhooks(notifier.components);
-    await notifier.start();
+    const notifier = await startNotifier(context, { tokens, webhook: options.webhook ?? loadAppConfig('all', {}) });
     stops.push(() => notifier.stop());
-    health.register('notifier', () => notifier.health());
 
-    const api$ = await composeApiDependencies({
-      storage,
+    const api = await startApiApp(context, {
       readModels,
-      health,
       tokens,
-      webhooks: notifier.components.service,
+      webhooks: notifier.notifier.components.service,
       redisUrl: options.redisUrl,
       dependencies,
       ipRateLimitRpm: options.ipRateLimitRpm,
@@ -222,32 +195,26 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
           tokens,
         },
       ],
-    });
-    stops.push(() => api$.close());
-
-    const api: NestFastifyApplication = await startApi(api$.deps, {
       port: options.port,
-      log: options.quiet ? undefined : logger,
-      metrics,
+      quiet: options.quiet,
       metricsToken: options.metricsToken,
       http: options.http,
     });
-    stops.push(() => api.close());
+    stops.push(() => api.stop());
     // The ops CLI cannot open a folder this process holds: it asks this process instead (docs/operations.md).
     const admin = await startAdminServer({
       dataDir: storage.dataDir,
-      projections,
+      projections: projector.runner,
       db: storage.db,
       eventStore: storage.eventStore,
-      ...(kafkaSettings ? { kafka: kafkaSettings } : {}),
+      ...(options.kafka ? { kafka: options.kafka } : {}),
     });
     stops.push(() => admin.close());
     if (options.metricsPort !== undefined) {
       const metricsServer = await startMetricsServer(metrics, options.metricsPort);
       stops.push(() => metricsServer.close());
     }
-    const address = api.getHttpServer().address();
-    const port = typeof address === 'object' && address ? address.port : options.port;
+    const port = api.port;
 
     return {
       apiUrl: `http://localhost:${port}/api/agent`,
@@ -261,12 +228,13 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       db: storage.db,
       eventStore: storage.eventStore,
       devnet,
-      projections,
+      projections: projector.runner,
       kafkaRelay: kafka?.relay,
       adminUrl: admin.url,
       metrics,
       log: logger,
-      ingestionStatus: () => indexing.status(),
+      // Not leased here, so the indexer always has a status.
+      ingestionStatus: () => indexing.status()!,
       stop: stopAll,
     };
   } catch (e) {

@@ -1,12 +1,11 @@
 import { Logger } from '@nestjs/common';
+import { apiHttpSettings, PinoNestLogger } from '@dob/api-http';
+import { startApiApp } from '@dob/compositions';
 import { DependencyWatch, ServiceMetrics, createLogger, instrumentEventStore, startMetricsServer } from '@dob/observability';
 import { ProjectionRunner, projectionsHealth } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
 import { devnetOf, HealthRegistry, networksOf, openAppStorage, runApp, storageDependencies, tokensOf, watchDependencies } from '@dob/runtime';
 import { createWebhookComponents, webhookSettings } from '@dob/webhooks';
-import { apiHttpSettings, startApi } from './bootstrap';
-import { composeApiDependencies } from './compose-api-dependencies';
-import { PinoNestLogger } from './logging/pino-nest-logger';
 
 /**
  * The API alone, beside an indexer, projector and notifier sharing the same PostgreSQL (DATABASE_URL) and Redis
@@ -35,26 +34,27 @@ runApp('api', async (config) => {
   metrics.trackProjections(() => projections.status());
   const webhooks = await createWebhookComponents({ db: storage.db, ...webhookSettings(config, storage.dataDir) });
   metrics.trackWebhooks(webhooks);
-  const composed = await composeApiDependencies({
-    storage,
-    readModels,
-    health,
-    networks,
-    tokens: tokensOf(config, devnet),
-    webhooks: webhooks.service,
-    redisUrl: config.REDIS_URL,
-    dependencies,
-    ipRateLimitRpm: config.API_IP_RATE_LIMIT_RPM,
-    jwtSecret: config.JWT_SECRET,
-  });
-  const app = await startApi(composed.deps, { port: config.PORT, log: logger, metrics, ...apiHttpSettings(config) });
+  const api = await startApiApp(
+    { storage, health, metrics, log: logger },
+    {
+      readModels,
+      networks,
+      tokens: tokensOf(config, devnet),
+      webhooks: webhooks.service,
+      redisUrl: config.REDIS_URL,
+      dependencies,
+      ipRateLimitRpm: config.API_IP_RATE_LIMIT_RPM,
+      jwtSecret: config.JWT_SECRET,
+      port: config.PORT,
+      ...apiHttpSettings(config),
+    },
+  );
   const metricsServer = config.METRICS_PORT === undefined ? undefined : await startMetricsServer(metrics, config.METRICS_PORT);
   log.log(`networks: ${networks.map((n) => `${n.id} → ${n.rpcUrl}`).join(', ')}`);
   return async () => {
-    await app.close();
+    await api.stop();
     await metricsServer?.close();
     dependencies.close();
-    await composed.close();
     webhooks.close();
     await readModels.close();
     await storage.close();

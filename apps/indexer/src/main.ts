@@ -1,6 +1,7 @@
+import { startIndexer } from '@dob/compositions';
 import { createChainEventCatalog } from '@dob/domain';
-import { registerSeededPools, startLeasedNetworkIndexing, startNetworkIndexing, type NetworkIndexingOptions } from '@dob/indexer';
-import { fieldLogger, instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
+import { registerSeededPools } from '@dob/indexer';
+import { instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
 import {
   devnetOf,
   HealthRegistry,
@@ -30,7 +31,8 @@ runApp('indexer', async (config) => {
   const networkId = config.INDEXER_NETWORK_ID;
   const rpcUrl = config.STELLAR_RPC_URL ?? devnet!.rpcUrl;
   startup.waitFor('the database');
-  const storage = await openAppStorage(config, createChainEventCatalog());
+  const opened = await openAppStorage(config, createChainEventCatalog());
+  const storage = { ...opened, eventStore: instrumentEventStore(opened.eventStore, obs.metrics) };
   // The seeder's off-chain pool metadata, registered as npm start registers it (idempotent on restart).
   if (devnet) await registerSeededPools(storage.eventStore, networkId, devnet.pools);
   obs.log.info(
@@ -43,21 +45,21 @@ runApp('indexer', async (config) => {
     },
     'indexer starting',
   );
-  const store = instrumentEventStore(storage.eventStore, obs.metrics);
-  const options: NetworkIndexingOptions = {
-    rpcUrl,
-    networkId,
-    startLedger: config.INDEXER_START_LEDGER,
-    knownWasms: [...config.DOB_WASM_HASHES, ...(devnet?.knownWasms ?? [])],
-    contracts: config.INDEXER_CONTRACTS,
-    logger: fieldLogger(obs.log, 'indexer'),
-  };
-  // Several indexers on one PostgreSQL: one ingests each network (the lease holder), the others stand by.
   const leases = appLeases('indexer', storage.db, config, lineLogger(obs.log, 'leases'), obs.metrics.countLeaseChange);
-  const indexing = leases ? startLeasedNetworkIndexing(store, options, leases) : startNetworkIndexing(store, options);
+  const indexing = startIndexer(
+    { storage, health, metrics: obs.metrics, log: obs.log },
+    {
+      rpcUrl,
+      networkId,
+      startLedger: config.INDEXER_START_LEDGER,
+      knownWasms: [...config.DOB_WASM_HASHES, ...(devnet?.knownWasms ?? [])],
+      contracts: config.INDEXER_CONTRACTS,
+      pollIntervalMs: config.INDEXER_POLL_MS,
+      schedulerIntervalMs: config.INDEXER_SCHEDULER_MS,
+      leases,
+    },
+  );
   await leases?.start();
-  obs.metrics.trackIndexer(networkId, () => indexing.status() ?? { ledgersBehind: null, eventsIngested: 0 });
-  health.register(`indexer_${networkId}`, () => indexing.health());
   watchDependencies(health, obs.dependencies, storageDependencies(storage));
   startup.done();
   return async () => {

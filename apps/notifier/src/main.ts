@@ -1,4 +1,5 @@
-import { instrumentEventStore, lineLogger, recordDelivery, startAppObservability } from '@dob/observability';
+import { startNotifier } from '@dob/compositions';
+import { instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
 import {
   devnetOf,
   HealthRegistry,
@@ -11,7 +12,6 @@ import {
   trackStartup,
   watchDependencies,
 } from '@dob/runtime';
-import { createNotifier, webhookSettings } from '@dob/webhooks';
 
 /**
  * The notifier alone: fans domain events out to subscribed webhooks (durable queue) and delivers them, signed, with
@@ -27,22 +27,11 @@ runApp('notifier', async (config) => {
   const healthServer = config.HEALTH_PORT === undefined ? undefined : await startHealthServer(health, config.HEALTH_PORT);
   const tokens = tokensOf(config, await devnetOf(config, startup.waitFor));
   startup.waitFor('the database');
-  const storage = await openAppStorage(config);
+  const opened = await openAppStorage(config);
+  const storage = { ...opened, eventStore: instrumentEventStore(opened.eventStore, obs.metrics) };
   const leases = appLeases('notifier', storage.db, config, lineLogger(obs.log, 'leases'), obs.metrics.countLeaseChange);
-  const notifier = await createNotifier({
-    db: storage.db,
-    eventStore: instrumentEventStore(storage.eventStore, obs.metrics),
-    tokens,
-    ...webhookSettings(config, storage.dataDir),
-    log: lineLogger(obs.log, 'notifier'),
-    onDeliveryAttempt: (result) => recordDelivery(obs.metrics, result),
-    ...(leases ? { leases } : {}),
-  });
-  await notifier.start();
+  const notifier = await startNotifier({ storage, health, metrics: obs.metrics, log: obs.log }, { tokens, webhook: config, leases });
   await leases?.start();
-  obs.metrics.trackProjections(() => notifier.projections());
-  obs.metrics.trackWebhooks(notifier.components);
-  health.register('notifier', () => notifier.health());
   watchDependencies(health, obs.dependencies, storageDependencies(storage));
   startup.done();
   obs.log.info(`fan-out and delivery worker running${healthServer ? `; health ${healthServer.url}` : ''}`);

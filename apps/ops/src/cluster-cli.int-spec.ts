@@ -6,7 +6,8 @@ import { LeaseKeeper, createSqlLeaseStore, leaseOwner } from '@dob/leases';
 import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
 import { projectionRegistry } from '@dob/read-models';
 import { systemEventCatalog } from '@dob/runtime';
-import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases';
 import { flowBatch } from '../../../libs/kafka-relay/src/testing/event-flow';
 import type { ClusterOwnership } from './commands/cluster.command';
 

@@ -1,18 +1,18 @@
-import { kafkaRelayStatus, kafkaTopicPrefix, loadKafkaRelaySettings, replayForOperator } from '@dob/kafka-relay';
+import { kafkaRelaySettings, kafkaRelayStatus, replayForOperator } from '@dob/kafka-relay';
 import { readAdminEndpoint } from '@dob/runtime';
 import { connectToRunningSystem } from './admin-client';
 import { DataFolderInUseError, OpsError, withOpsContext, type OpsContext } from './ops-context';
 import type { Operations } from './operations.port';
 
-function localOperations({ runner, storage }: OpsContext): Operations {
+function localOperations({ runner, storage, config }: OpsContext): Operations {
   return {
     projectionStatus: () => runner.status(),
     rebuild: (name, onProgress) => runner.rebuild(name, { onProgress: ({ applied, total }) => onProgress({ applied, total }) }),
     reset: (name) => runner.reset(name),
     retry: (name) => runner.retry(name),
-    kafkaStatus: () => kafkaRelayStatus(storage.db, storage.eventStore, kafkaTopicPrefix()),
+    kafkaStatus: () => kafkaRelayStatus(storage.db, storage.eventStore, config.KAFKA_TOPIC_PREFIX),
     kafkaReplay: (after, to, onProgress) => {
-      const settings = loadKafkaRelaySettings();
+      const settings = kafkaRelaySettings(config);
       if (!settings) throw new OpsError('KAFKA_BROKERS is not set: replay needs the brokers to publish to');
       return replayForOperator({ db: storage.db, events: storage.eventStore, settings, after, ...(to ? { to } : {}), onProgress });
     },

@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
-import { openMongoDatabase, testMongoUrl } from '@dob/mongo';
+import { openMongoDatabase } from '@dob/mongo';
+import { testMongoUrl } from '../../../libs/mongo/src/testing/test-mongo';
 import { createMongoReadModelReader } from '@dob/read-models';
-import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
+import { createPostgresDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases';
 import { busyWorld } from '../../../libs/read-models/src/testing/busy-world';
 
 const ROOT = join(__dirname, '../../..');

@@ -1,6 +1,6 @@
 import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
-import { DataDirLockedError, loadAppConfig, openAppStorage, type Storage } from '@dob/runtime';
+import { DataDirLockedError, loadAppConfig, openAppStorage, type AppConfig, type Storage } from '@dob/runtime';
 
 /** What every ops command gets: the storage the apps use and a (not started) runner over the registry. */
 export interface OpsContext {
@@ -8,6 +8,8 @@ export interface OpsContext {
   /** The read models' store (MONGODB_URL, else the SQL database). */
   readonly readModels: ReadModelStorage;
   readonly runner: ProjectionRunner;
+  /** The one validated configuration (its KAFKA_* variables for the Kafka commands). */
+  readonly config: AppConfig;
 }
 
 /** A failure the CLI reports as one line and exit code 1 (no stack trace). */
@@ -54,7 +56,7 @@ export async function openOpsContext(): Promise<OpsContext> {
     throw e;
   }
   const runner = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry, { catchUpBatchSize: DEFAULT_CATCH_UP_BATCH_SIZE });
-  return { storage, readModels, runner };
+  return { storage, readModels, runner, config };
 }
 
 /** Opens the context, runs fn, always closes (releasing the data-folder lock). */

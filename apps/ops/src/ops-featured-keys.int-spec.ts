@@ -6,7 +6,8 @@ import { createSqlAuth, walletEvents, walletStreamId } from '@dob/auth';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { FEATURED_OVERRIDES_TABLE } from '@dob/read-models';
-import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases';
 import { contractAddr } from '../../../libs/read-models/src/testing/chain-scenario';
 
 const ROOT = join(__dirname, '../../..');

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Keypair, StrKey } from '@stellar/stellar-sdk';
 import { createChainEventCatalog, poolStreamId } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
-import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
+import { createPostgresDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases';
 
 const ROOT = join(__dirname, '../../..');
 const ops = (args: string[], env: Record<string, string>) =>

@@ -1,6 +1,6 @@
+import { startProjector } from '@dob/compositions';
 import { instrumentEventStore, lineLogger, startAppObservability } from '@dob/observability';
-import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner, projectionsHealth } from '@dob/projections';
-import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
+import { openReadModelStorage } from '@dob/read-models';
 import { HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer, storageDependencies, watchDependencies } from '@dob/runtime';
 
 /**
@@ -11,28 +11,22 @@ import { HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer, s
  */
 runApp('projector', async (config) => {
   const obs = await startAppObservability({ app: 'projector', level: config.LOG_LEVEL, metricsPort: config.METRICS_PORT });
-  const storage = await openAppStorage(config);
+  const opened = await openAppStorage(config);
+  const storage = { ...opened, eventStore: instrumentEventStore(opened.eventStore, obs.metrics) };
   const readModels = await openReadModelStorage({ db: storage.db, mongodbUrl: config.MONGODB_URL });
   obs.log.info(`read models: ${readModels.description}`);
   // Several projectors on one PostgreSQL: each projection runs in the one holding its lease (docs/projections.md).
   const leases = appLeases('projector', storage.db, config, lineLogger(obs.log, 'leases'), obs.metrics.countLeaseChange);
-  const runner = new ProjectionRunner(instrumentEventStore(storage.eventStore, obs.metrics), readModels.store, projectionRegistry, {
-    log: lineLogger(obs.log, 'projector'),
-    catchUpBatchSize: DEFAULT_CATCH_UP_BATCH_SIZE,
-    ...(leases ? { leases } : {}),
-  });
   const health = new HealthRegistry();
-  health.register('projections', () => projectionsHealth(runner, { runs: true }));
   watchDependencies(health, obs.dependencies, storageDependencies(storage, readModels));
   const healthServer = config.HEALTH_PORT === undefined ? undefined : await startHealthServer(health, config.HEALTH_PORT);
-  await runner.start();
+  const projector = await startProjector({ storage, health, metrics: obs.metrics, log: obs.log }, { readModels, leases });
   await leases?.start();
-  obs.metrics.trackProjections(() => runner.status());
-  obs.log.info(`running ${runner.names.join(', ')}${healthServer ? `; health ${healthServer.url}` : ''}`);
+  obs.log.info(`running ${projector.runner.names.join(', ')}${healthServer ? `; health ${healthServer.url}` : ''}`);
   return async () => {
     await healthServer?.close();
     await leases?.stop();
-    await runner.stop();
+    await projector.stop();
     await readModels.close();
     await obs.close();
     await storage.close();

@@ -1,4 +1,5 @@
-import { kafkaRelaySettings, startKafkaRelay } from '@dob/kafka-relay';
+import { startRelay } from '@dob/compositions';
+import { kafkaRelaySettings } from '@dob/kafka-relay';
 import { lineLogger, startAppObservability } from '@dob/observability';
 import { ConfigError, HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer, storageDependencies, watchDependencies } from '@dob/runtime';
 
@@ -16,17 +17,9 @@ runApp('relay', async (config) => {
   const storage = await openAppStorage(config);
   // Several relays on one PostgreSQL: one publishes (the lease holder), the others stand by.
   const leases = appLeases('relay', storage.db, config, lineLogger(obs.log, 'leases'), obs.metrics.countLeaseChange);
-  const running = startKafkaRelay({
-    db: storage.db,
-    eventStore: storage.eventStore,
-    settings,
-    log: lineLogger(obs.log, 'kafka_relay'),
-    ...(leases ? { leases } : {}),
-  });
-  await leases?.start();
-  obs.metrics.trackRelayLag('kafka', async () => (await running.relay.status()).lagEvents);
   const health = new HealthRegistry();
-  health.register('kafka_relay', async () => running.relay.health());
+  const running = startRelay({ storage, health, metrics: obs.metrics, log: obs.log }, { settings, leases });
+  await leases?.start();
   watchDependencies(health, obs.dependencies, storageDependencies(storage));
   const server = await startHealthServer(health, settings.healthPort);
   obs.log.info(`relaying to ${settings.brokers.join(',')} (${running.relay.topicNames.join(', ')}); health at ${server.url}`);

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../../sql/src/testing/test-databases';
 import { START, type EventStore, type RecordedEvent, type StreamAppend } from './event-store.port';
 import { comparePositions, isAfter } from './position';
 import { createSqlEventStore } from './sql/sql-event-store';

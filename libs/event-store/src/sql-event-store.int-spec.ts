@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { testDatabases } from '@dob/sql';
+import { testDatabases } from '../../sql/src/testing/test-databases';
 import { WrongExpectedVersionError } from './errors';
 import { eventStoreContract } from './event-store.contract';
 import { isAfter } from './position';

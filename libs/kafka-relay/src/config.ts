@@ -44,14 +44,13 @@ export function kafkaRelaySettings(c: KafkaVariables): KafkaRelaySettings | null
   };
 }
 
-/** Parses the KAFKA_* variables of `env` with the shared schema; a bad value throws ConfigError naming the variable. */
-export function loadKafkaRelaySettings(env: NodeJS.ProcessEnv = process.env): KafkaRelaySettings | null {
+/**
+ * Parses the KAFKA_* variables of the environment given (tests: a relay's settings without a whole configuration)
+ * with the shared schema; a bad value throws ConfigError naming the variable. Apps take kafkaRelaySettings of
+ * their configuration instead.
+ */
+export function loadKafkaRelaySettings(env: NodeJS.ProcessEnv): KafkaRelaySettings | null {
   return kafkaRelaySettings(parseKafkaVariables(env));
-}
-
-/** The deployment's topic prefix alone (ops `kafka status` needs it without brokers). */
-export function kafkaTopicPrefix(env: NodeJS.ProcessEnv = process.env): string {
-  return parseKafkaVariables(env).KAFKA_TOPIC_PREFIX;
 }
 
 function parseKafkaVariables(env: NodeJS.ProcessEnv): KafkaVariables {

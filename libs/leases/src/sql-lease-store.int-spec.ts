@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { TEST_POSTGRES_URL, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../../sql/src/testing/test-databases';
 import { LeaseKeeper, leaseOwner } from './lease-keeper';
 import { LeaseLostError, type HeldLease } from './lease.port';
 import { assertLeaseHeld, createSqlLeaseStore } from './sql-lease-store';

@@ -1,5 +1,4 @@
 export * from './capabilities';
 export * from './mongo-database';
 export * from './sortable-values';
-export * from './test-mongo';
 export * from './connection-errors';

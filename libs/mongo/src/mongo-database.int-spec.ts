@@ -1,4 +1,4 @@
-import { createTestMongoDatabase } from './test-mongo';
+import { createTestMongoDatabase } from './testing/test-mongo';
 
 describe('openMongoDatabase against the FerretDB of npm run services', () => {
   it('detects FerretDB and that it has no transactions; the test database is dropped on close', async () => {

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { createSqlLeaseStore } from '@dob/leases';
-import { createPostgresDatabase, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../../sql/src/testing/test-databases';
 import { credit } from './testing/ledger.projection';
 
 const ROOT = join(__dirname, '../../..');

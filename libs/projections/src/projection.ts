@@ -20,6 +20,16 @@ export interface ProjectionHeader {
   readonly batchSize?: number;
 }
 
+/** The type filter the runner sends to the event store for a projection: undefined (every type) when it lists none. */
+export function subscribedTypes(header: ProjectionHeader): readonly string[] | undefined {
+  return header.eventTypes.length ? header.eventTypes : undefined;
+}
+
+/** Whether the runner hands an event of this type to the projection (what the store's filter lets through). */
+export function readsEventType(header: ProjectionHeader, type: string): boolean {
+  return subscribedTypes(header)?.includes(type) ?? true;
+}
+
 /**
  * A projection turns events into read-model documents, defined once for every store: its collections (fields, key,
  * indexes) and a reducer that applies one event by reading and writing documents through ProjectionState. The

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore, type GlobalPosition, type StreamAppend } from '@dob/event-store';
-import { createTestMongoDatabase } from '@dob/mongo';
+import { createTestMongoDatabase } from '../../mongo/src/testing/test-mongo';
 import {
   DEFAULT_CATCH_UP_BATCH_SIZE,
   ProjectionRunner,
@@ -10,7 +10,8 @@ import {
   type ProjectionDefinition,
   type ReadModelStore,
 } from '@dob/projections';
-import { TEST_POSTGRES_URL, createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../../sql/src/testing/test-databases';
 import { readModelProjections } from './projections';
 import { largeHistory } from './testing/large-history';
 import { appliedUpTo } from './testing/read-model-harness';

@@ -119,6 +119,16 @@ export const configVariables = {
   DEVNET_RETENTION_LEDGERS: v(z.coerce.number().int().min(10).optional(), ['all', 'devnet'], 'devnet getEvents retention (default 120960)'),
 
   INDEXER_START_LEDGER: v(z.coerce.number().int().min(1).default(1), ['all', 'indexer'], 'where a new indexer starts its backfill'),
+  INDEXER_POLL_MS: v(
+    z.coerce.number().int().min(50).max(60_000).optional(),
+    ['all', 'indexer'],
+    'how long a live indexer waits before asking the RPC again; unset = 500 under npm start (its devnet closes a ledger a second), 2000 alone',
+  ),
+  INDEXER_SCHEDULER_MS: v(
+    z.coerce.number().int().min(100).max(600_000).optional(),
+    ['all', 'indexer'],
+    'interval of the time-driven scheduler (claims available, campaigns effectively failed); unset = 2000 under npm start, 5000 alone',
+  ),
   INDEXER_NETWORK_ID: v(
     z.coerce
       .number()
@@ -237,16 +247,20 @@ export const configVariables = {
     ['all', 'relay', 'ops'],
     'prefix of every topic name (e.g. staging.); also names the checkpoint',
   ),
-  KAFKA_TOPIC_PARTITIONS: v(z.coerce.number().int().min(1).max(1000).default(3), ['all', 'relay'], 'partitions of the topics the relay creates'),
-  KAFKA_TOPIC_REPLICATION_FACTOR: v(z.coerce.number().int().min(1).max(10).default(1), ['all', 'relay'], 'replication factor of the topics the relay creates'),
+  KAFKA_TOPIC_PARTITIONS: v(z.coerce.number().int().min(1).max(1000).default(3), ['all', 'relay', 'ops'], 'partitions of the topics the relay creates'),
+  KAFKA_TOPIC_REPLICATION_FACTOR: v(
+    z.coerce.number().int().min(1).max(10).default(1),
+    ['all', 'relay', 'ops'],
+    'replication factor of the topics the relay creates',
+  ),
   KAFKA_CLIENT_ID: v(z.string().trim().min(1).default('dob-kafka-relay'), ['all', 'relay', 'ops'], 'Kafka client id'),
-  KAFKA_RELAY_BATCH_SIZE: v(z.coerce.number().int().min(1).max(10_000).default(500), ['all', 'relay'], 'events per produce batch'),
+  KAFKA_RELAY_BATCH_SIZE: v(z.coerce.number().int().min(1).max(10_000).default(500), ['all', 'relay', 'ops'], 'events per produce batch'),
   KAFKA_RELAY_POLL_MS: v(
     z.coerce.number().int().min(5).max(60_000).default(1000),
-    ['all', 'relay'],
+    ['all', 'relay', 'ops'],
     'fallback poll interval of the relay (appends on the same database wake it at once through NOTIFY)',
   ),
-  RELAY_HEALTH_PORT: v(port.default(3002), ['relay'], 'GET /health of `npm run start:relay`'),
+  RELAY_HEALTH_PORT: v(port.default(3002), ['relay', 'ops'], 'GET /health of `npm run start:relay`'),
 } as const;
 
 export type ConfigVariable = keyof typeof configVariables;

@@ -2,5 +2,4 @@ export * from './sql.port';
 export * from './identifier';
 export * from './pglite/pglite-database';
 export * from './postgres/postgres-database';
-export * from './test-databases';
 export * from './migrate';

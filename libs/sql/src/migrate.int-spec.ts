@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { migrateSchema } from './migrate';
 import { createPostgresDatabase } from './postgres/postgres-database';
-import { TEST_POSTGRES_URL } from './test-databases';
+import { TEST_POSTGRES_URL } from './testing/test-databases';
 
 const DDL = `CREATE TABLE IF NOT EXISTS racers (id text PRIMARY KEY); CREATE INDEX IF NOT EXISTS racers_id ON racers (id);`;
 

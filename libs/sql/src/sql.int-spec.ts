@@ -1,4 +1,4 @@
-import { testDatabases } from './test-databases';
+import { testDatabases } from './testing/test-databases';
 
 describe.each(testDatabases())('SqlDatabase on $name', (factory) => {
   it('round-trips int8 as a string and jsonb as an object', async () => {

@@ -1,7 +1,8 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { type SqlDatabase } from '@dob/sql';
+import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { ApiKeyAuthenticator } from '../keys/api-key-authenticator';
 import type { ActiveApiKey } from '../keys/api-key-index.port';
 import { generateApiKey, hashApiKey } from '../keys/api-key';

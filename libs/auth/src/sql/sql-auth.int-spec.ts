@@ -1,7 +1,8 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { type SqlDatabase } from '@dob/sql';
+import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { CHALLENGE_QUOTA } from '../challenge/wallet-challenges';
 import { hashApiKey } from '../keys/api-key';
 import { walletEvents, walletStreamId } from '../wallet/wallet.events';

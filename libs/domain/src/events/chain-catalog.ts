@@ -53,6 +53,11 @@ export function isChainEvent<E extends Event>(e: E): e is E & ChainEvent {
   return CHAIN_EVENT_TYPES.has(e.type);
 }
 
+/** Whether a type name is one of the catalog's chain event types. */
+export function isChainEventType(type: string): type is ChainEventType {
+  return CHAIN_EVENT_TYPES.has(type);
+}
+
 /** Narrows an event to the catalog types listed (as `isChainEvent`, for a subset). */
 export function isEventOf<E extends Event, K extends ChainEventType>(e: E, types: readonly K[]): e is E & ChainEventOf<K> {
   return (types as readonly string[]).includes(e.type);

@@ -1,6 +1,7 @@
 import { createSqlEventStore } from '@dob/event-store';
 import { LeaseKeeper, createSqlLeaseStore, leaseOwner } from '@dob/leases';
-import { createTestMongoDatabase, type MongoDatabase } from '@dob/mongo';
+import { type MongoDatabase } from '@dob/mongo';
+import { createTestMongoDatabase } from '../../../mongo/src/testing/test-mongo';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
 import { createMongoReadModelStore } from '../mongo/mongo-read-model-store';
 import type { ReadModelStore } from '../read-model-store.port';

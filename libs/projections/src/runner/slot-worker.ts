@@ -8,7 +8,7 @@ import {
   type Subscription,
 } from '@dob/event-store';
 import type { LeaseFence } from '@dob/leases';
-import type { ProjectionDefinition, ProjectionHeader, ProjectionSlot } from '../projection';
+import { subscribedTypes, type ProjectionDefinition, type ProjectionHeader, type ProjectionSlot } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore } from '../read-model-store.port';
 
 export type WorkerEnd =
@@ -77,7 +77,7 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
   }
 
   private async run(): Promise<WorkerEnd> {
-    const types = this.definition.eventTypes.length ? this.definition.eventTypes : undefined;
+    const types = subscribedTypes(this.definition);
     try {
       // Under a lease, claim the checkpoint first (an empty commit with the fence): a store that records the
       // fence on the checkpoint (MongoDB) refuses the previous owner from here on, and a lost lease shows at once.

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@dob/event-store';
-import { documentId, reduceBatch, type Doc, type DocumentSource, type ProjectionDefinition } from '../index';
+import { documentId, readsEventType, reduceBatch, type Doc, type DocumentSource, type ProjectionDefinition } from '../index';
 
 /** An event as a specification writes it: a type and its payload (ids, streams and positions are filled in). */
 export interface SpecEvent {
@@ -16,7 +16,9 @@ export type Documents = Record<string, Doc[]>;
  * Given/when/then for a projection (emmett's projection specifications): the `given` events are applied and
  * committed as one batch, the `when` events as the next, and `then` compares every document of the collections it
  * names with what the projection wrote — through the same unit of work (BatchState) the stores use, over an
- * in-memory store, so a specification runs in milliseconds and tests the reducer, not a database.
+ * in-memory store, so a specification runs in milliseconds and tests the reducer, not a database. Only the events the
+ * projection subscribes to reach it, as the runner's filter on the store lets through: an event type the projection
+ * handles but does not subscribe to changes nothing here either, so a forgotten subscription fails the spec.
  *
  *   await ProjectionSpec.for(poolsProjection).given(registered).when(initialized).then({ pools: [expectedPool] });
  */
@@ -53,9 +55,11 @@ class Outcome {
   /** The documents after both batches, per collection, in key order. */
   async documents(): Promise<Documents> {
     const store = new MemoryDocuments(this.definition);
+    // Recorded first, then filtered: the events that reach the projection keep the positions they had in `$all`.
     const events = recorded([...this.given, ...this.when]);
-    await store.commit(events.slice(0, this.given.length));
-    await store.commit(events.slice(this.given.length));
+    const reaching = (batch: RecordedEvent[]) => batch.filter((e) => readsEventType(this.definition, e.type));
+    await store.commit(reaching(events.slice(0, this.given.length)));
+    await store.commit(reaching(events.slice(this.given.length)));
     return store.all();
   }
 }

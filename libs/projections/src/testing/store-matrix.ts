@@ -1,6 +1,7 @@
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { createTestMongoDatabase } from '@dob/mongo';
-import { createPgliteDatabase, testDatabases, type SqlDatabase } from '@dob/sql';
+import { createTestMongoDatabase } from '../../../mongo/src/testing/test-mongo';
+import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
+import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { createMongoReadModelStore, type MongoReadModelStoreOptions } from '../mongo/mongo-read-model-store';
 import type { ReadModelStore } from '../read-model-store.port';
 import { createSqlReadModelStore } from '../sql/sql-read-model-store';

@@ -3,7 +3,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
-import { TEST_MONGODB_URL, createTestMongoDatabase, type MongoDatabase } from '@dob/mongo';
+import { type MongoDatabase } from '@dob/mongo';
+import { TEST_MONGODB_URL, createTestMongoDatabase } from '../../../mongo/src/testing/test-mongo';
 import {
   ProjectionRunner,
   READ_MODEL_JOURNAL,
@@ -12,7 +13,8 @@ import {
   type ProjectionDefinition,
   type ReadModelStore,
 } from '@dob/projections';
-import { TEST_POSTGRES_URL, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
 import { credit, ledgerProjection } from '../../../projections/src/testing/ledger.projection';
 import { readModelProjections } from '../projections';
 import { busyWorld } from '../testing/busy-world';

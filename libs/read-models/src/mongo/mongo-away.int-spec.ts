@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { openMongoDatabase, TEST_MONGODB_URL, type MongoDatabase } from '@dob/mongo';
+import { openMongoDatabase, type MongoDatabase } from '@dob/mongo';
+import { TEST_MONGODB_URL } from '../../../mongo/src/testing/test-mongo';
 import { expectAnswersAgainWithin, expectUnavailableWithin } from '../../../../test/faults/expect-unavailable';
 import { TcpProxy } from '../../../../test/faults/tcp-proxy';
 import { createMongoReadModelReader } from './mongo-read-model-reader';

@@ -1,4 +1,5 @@
-import { createTestMongoDatabase, type MongoDatabase } from '@dob/mongo';
+import type { MongoDatabase } from '@dob/mongo';
+import { createTestMongoDatabase } from '../../../mongo/src/testing/test-mongo';
 import { bumpChanges, readServingCollections } from '@dob/projections';
 import { MongoServingWatch } from './serving-watch';
 

@@ -1,5 +1,5 @@
 import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
-import { applyByType, type Chain, type EventHandler } from './apply-by-type';
+import { byEventType, type Chain, type EventHandler } from './event-handlers';
 
 /**
  * Crowdfunding campaigns (one crowdfunding contract each) and their contributors. raised_amount follows the
@@ -62,18 +62,6 @@ export const campaignsProjection: ProjectionDefinition = {
   name: CAMPAIGNS,
   // v2: a document reducer for both stores.
   version: 2,
-  eventTypes: [
-    'CampaignCreated',
-    'CampaignContributed',
-    'CampaignOptedOut',
-    'CampaignFinalized',
-    'CampaignActivationProposed',
-    'CampaignActivated',
-    'CampaignActivationCancelled',
-    'CampaignRefunded',
-    'CampaignActivationExpired',
-    'CampaignEffectivelyFailed',
-  ],
   collections: {
     campaigns: {
       fields: {
@@ -100,7 +88,7 @@ export const campaignsProjection: ProjectionDefinition = {
       indexes: [{ keys: ['investor'] }],
     },
   },
-  apply: applyByType({
+  ...byEventType({
     async CampaignCreated(s, e) {
       const d = e.data;
       const c: Chain = d.chain;

@@ -28,3 +28,4 @@ export const readModelProjections: ProjectionDefinition[] = [
   tokensProjection,
   walletHistoryProjection,
 ];
+export * from './event-handlers';

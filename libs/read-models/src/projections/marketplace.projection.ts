@@ -1,6 +1,6 @@
 import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
 import { saleAddress } from '@dob/domain';
-import { applyByType, type Chain } from './apply-by-type';
+import { byEventType, type Chain } from './event-handlers';
 
 /**
  * Listings and sales. A seller has at most one live listing per pool (the contract keys listings by seller;
@@ -39,7 +39,6 @@ export const marketplaceProjection: ProjectionDefinition = {
   name: MARKETPLACE,
   // v2: indexes for the listing sorts. v3: a document reducer for both stores.
   version: 3,
-  eventTypes: ['ListingCreated', 'ListingSold', 'ListingCancelled'],
   collections: {
     listings: {
       fields: {
@@ -87,7 +86,7 @@ export const marketplaceProjection: ProjectionDefinition = {
       indexes: [{ keys: ['network_id', 'pool', 'sold_at'] }, { keys: ['sold_at'] }],
     },
   },
-  apply: applyByType({
+  ...byEventType({
     async ListingCreated(s, e) {
       const d = e.data;
       const c: Chain = d.chain;

@@ -1,5 +1,5 @@
 import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
-import { applyByType, type EventHandler } from './apply-by-type';
+import { byEventType, type EventHandler } from './event-handlers';
 import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, type ShareDelta, type ShareEventType } from './share-ledger';
 
 /**
@@ -62,7 +62,6 @@ export const membersProjection: ProjectionDefinition = {
   // v3: per-pool stats (member_count, total_shares) maintained beside the balances.
   // v4: a document reducer for both stores; an index in the members list's order.
   version: 4,
-  eventTypes: SHARE_EVENT_TYPES,
   collections: {
     members: {
       fields: { network_id: 'int', pool: 'text', holder: 'text', shares: 'amount', joined_at: 'timestamp?' },
@@ -75,5 +74,5 @@ export const membersProjection: ProjectionDefinition = {
       key: ['network_id', 'pool'],
     },
   },
-  apply: applyByType(Object.fromEntries(SHARE_EVENT_TYPES.map((type) => [type, apply]))),
+  ...byEventType(Object.fromEntries(SHARE_EVENT_TYPES.map((type) => [type, apply]))),
 };

@@ -1,6 +1,6 @@
 import type { ChainDerivedEventType, ChainEventData } from '@dob/domain';
 import type { ProjectionDefinition } from '@dob/projections';
-import { applyByType, type Chain, type EventHandler } from './apply-by-type';
+import { byEventType, type Chain, type EventHandler } from './event-handlers';
 
 /**
  * The pool event log (docs/agent-api.md#vocabulary). One document per user-facing chain fact, typed init |
@@ -54,17 +54,6 @@ export const poolEventsProjection: ProjectionDefinition = {
   name: POOL_EVENTS,
   // v2: a document reducer for both stores; an index per list (all types, one type) in the list's order.
   version: 2,
-  eventTypes: [
-    'PoolInitialized',
-    'RoundCreated',
-    'DistributionCompleted',
-    'RoundClaimed',
-    'AllocationWithdrawn',
-    'PoolTokensWithdrawnByAdmin',
-    'SharesTransferred',
-    'PoolLocked',
-    'PoolAdminChanged',
-  ],
   collections: {
     events: {
       fields: {
@@ -89,7 +78,7 @@ export const poolEventsProjection: ProjectionDefinition = {
       ],
     },
   },
-  apply: applyByType({
+  ...byEventType({
     PoolInitialized: record((d, c) => ({ ...base, event_type: 'init', pool: c.contract_id, from_address: d.admin, detail: `V${d.pool_version}` })),
     RoundCreated: record((d, c) => ({
       ...base,

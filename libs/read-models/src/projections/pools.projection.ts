@@ -1,5 +1,5 @@
 import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
-import { applyByType, type Chain } from './apply-by-type';
+import { byEventType, type Chain } from './event-handlers';
 
 /**
  * One document per pool (network, splitter address): registry metadata (name, ticker, access/distribution type,
@@ -96,18 +96,6 @@ export const poolsProjection: ProjectionDefinition = {
   name: POOLS,
   // v2: indexes for the list's sorts. v3: a document reducer for both stores; `listed` leads the list indexes.
   version: 3,
-  eventTypes: [
-    'PoolRegistered',
-    'PoolMetadataUpdated',
-    'PoolInitialized',
-    'PoolAdminChanged',
-    'PoolLocked',
-    'PoolDistributionConfigured',
-    'PoolScheduleSet',
-    'PoolScheduleDisabled',
-    'RoundCreated',
-    'DistributionCompleted',
-  ],
   collections: {
     pools: {
       fields: {
@@ -153,7 +141,7 @@ export const poolsProjection: ProjectionDefinition = {
       ],
     },
   },
-  apply: applyByType({
+  ...byEventType({
     async PoolRegistered(s, e) {
       const d = e.data;
       await updatePool(s, d.network_id, d.pool, (p) => ({

@@ -1,5 +1,5 @@
 import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
-import { applyByType, type Chain, type EventHandler } from './apply-by-type';
+import { byEventType, type Chain, type EventHandler } from './event-handlers';
 import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, type ShareEventType } from './share-ledger';
 
 /**
@@ -60,7 +60,6 @@ export const roundsProjection: ProjectionDefinition = {
   // v2: share totals include V1 initial cap tables and update_shares replacements (see share-ledger).
   // v3: a document reducer for both stores; V1 credits are closed (open = false) rather than deleted.
   version: 3,
-  eventTypes: [...SHARE_EVENT_TYPES, 'RoundCreated', 'RoundClaimed', 'RoundReclaimed', 'DistributionAllocated', 'DistributionCompleted', 'AllocationWithdrawn'],
   collections: {
     rounds: {
       fields: {
@@ -96,7 +95,7 @@ export const roundsProjection: ProjectionDefinition = {
     },
     withdrawals: { fields: HOLDER_AMOUNT, key: ['network_id', 'pool', 'holder', 'token'], indexes: [{ keys: ['holder', 'network_id', 'pool'] }] },
   },
-  apply: applyByType({
+  ...byEventType({
     ...Object.fromEntries(SHARE_EVENT_TYPES.map((type) => [type, shares])),
     async RoundCreated(s, e) {
       const d = e.data;

@@ -1,5 +1,5 @@
 import type { ProjectionDefinition } from '@dob/projections';
-import { applyByType, type Chain } from './apply-by-type';
+import { byEventType, type Chain } from './event-handlers';
 
 /**
  * Token symbols learned from the chain: a Stellar Asset Contract's CAP-67 `transfer` carries the asset topic
@@ -12,11 +12,10 @@ export const tokensProjection: ProjectionDefinition = {
   name: TOKENS,
   // v2: a document reducer for both stores.
   version: 2,
-  eventTypes: ['PaymentTokenTransferred'],
   collections: {
     tokens: { fields: { network_id: 'int', address: 'text', symbol: 'text', asset: 'text' }, key: ['network_id', 'address'] },
   },
-  apply: applyByType({
+  ...byEventType({
     async PaymentTokenTransferred(s, e) {
       const d = e.data;
       const c: Chain = d.chain;

@@ -1,4 +1,5 @@
-import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { type SqlDatabase } from '@dob/sql';
+import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { createReadQueries } from '../queries/read-queries';
 import { accountAddr, ChainScenario, contractAddr } from '../testing/chain-scenario';
 import { startReadModels, type ReadModelHarness } from '../testing/read-model-harness';

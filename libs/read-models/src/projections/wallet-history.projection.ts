@@ -1,6 +1,6 @@
 import type { ChainDerivedEventType, ChainEventData } from '@dob/domain';
 import type { ProjectionDefinition } from '@dob/projections';
-import { applyByType, type Chain, type EventHandler } from './apply-by-type';
+import { byEventType, type Chain, type EventHandler } from './event-handlers';
 
 /**
  * Per-wallet transaction history for the portfolio: share movements, claims, marketplace activity and
@@ -65,18 +65,6 @@ export const walletHistoryProjection: ProjectionDefinition = {
   name: WALLET_HISTORY,
   // v2: a document reducer for both stores.
   version: 2,
-  eventTypes: [
-    'SharesTransferred',
-    'RoundClaimed',
-    'DistributionAllocated',
-    'AllocationWithdrawn',
-    'ListingCreated',
-    'ListingSold',
-    'ListingCancelled',
-    'CampaignContributed',
-    'CampaignOptedOut',
-    'CampaignRefunded',
-  ],
   collections: {
     entries: {
       fields: {
@@ -98,7 +86,7 @@ export const walletHistoryProjection: ProjectionDefinition = {
       indexes: [{ keys: ['wallet', 'occurred_at desc', 'chain_event_id desc', 'event_id', 'side'] }],
     },
   },
-  apply: applyByType({
+  ...byEventType({
     SharesTransferred: record((d) => {
       if (d.reason === 'marketplace_sale') return [];
       if (d.reason === 'crowdfunding_allocation') return [{ wallet: d.to, type: 'shares_allocated', pool: d.pool, shares: d.shares }];

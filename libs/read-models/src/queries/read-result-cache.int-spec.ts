@@ -1,4 +1,5 @@
-import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { type SqlDatabase } from '@dob/sql';
+import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { setFeaturedOverride } from '../featured/featured-overrides';
 import { ChainScenario, contractAddr } from '../testing/chain-scenario';
 import { demoWorld, W } from '../testing/demo-world';

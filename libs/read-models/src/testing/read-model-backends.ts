@@ -1,7 +1,8 @@
 import type { EventDefinition } from '@dob/domain';
-import { createTestMongoDatabase } from '@dob/mongo';
+import { createTestMongoDatabase } from '../../../mongo/src/testing/test-mongo';
 import { createMongoReadModelStore } from '@dob/projections';
-import { createPgliteDatabase, testDatabases, type SqlDatabase } from '@dob/sql';
+import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
+import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { clearFeaturedOverride, setFeaturedOverride, type FeaturedOverride } from '../featured/featured-overrides';
 import { clearMongoFeaturedOverride, createMongoReadModelReader, setMongoFeaturedOverride } from '../mongo/mongo-read-model-reader';
 import type { ReadModelReader } from '../queries/read-model-reader.port';

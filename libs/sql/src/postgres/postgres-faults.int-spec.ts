@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { expectUnavailableWithin } from '../../../../test/faults/expect-unavailable';
 import { createPostgresDatabase } from './postgres-database';
-import { TEST_POSTGRES_URL } from '../test-databases';
+import { TEST_POSTGRES_URL } from '../testing/test-databases';
 import type { SqlDatabase } from '../sql.port';
 
 /**

@@ -1,4 +1,5 @@
-import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { type SqlDatabase } from '@dob/sql';
+import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { SqlPreparedTransactions } from './sql-prepared-transactions';
 
 describe.each(testDatabases())('SqlPreparedTransactions on $name', (factory) => {

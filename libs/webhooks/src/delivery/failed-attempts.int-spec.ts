@@ -1,5 +1,6 @@
 import { SecretMismatchError } from '@dob/runtime';
-import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { type SqlDatabase } from '@dob/sql';
+import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { deliveryId } from '../ids';
 import { createWebhookComponents, type WebhookComponents } from '../notifier';
 import { DestinationGuard } from '../ssrf/destination-guard';

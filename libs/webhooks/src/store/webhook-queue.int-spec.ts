@@ -1,5 +1,6 @@
 import { AppError } from '@dob/domain';
-import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { type SqlDatabase } from '@dob/sql';
+import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { deliveryId } from '../ids';
 import { createWebhookComponents, type WebhookComponents } from '../notifier';
 import { SqlDeliveryQueue } from './delivery-queue';

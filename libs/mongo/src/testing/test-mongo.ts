@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { openMongoDatabase, type MongoDatabase } from './mongo-database';
+import { openMongoDatabase, type MongoDatabase } from '../mongo-database';
 
 /** The FerretDB `npm run services` starts (MongoDB wire protocol on PostgreSQL); TEST_MONGODB_URL overrides. */
 export const TEST_MONGODB_URL = process.env.TEST_MONGODB_URL ?? 'mongodb://127.0.0.1:27017/';

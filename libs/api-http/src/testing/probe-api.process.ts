@@ -3,7 +3,7 @@
  * HTTP) plus a `read`-scoped probe, over the PostgreSQL schema and Redis prefix the test names, composed with
  * createApiAuth exactly as the production roots do. Prints `listening <port>` once it accepts requests; exits on
  * SIGTERM.
- *   PROBE_PG_SCHEMA=… PROBE_RL_PREFIX=… node -r @swc-node/register apps/api/src/auth/probe-api.process.ts
+ *   PROBE_PG_SCHEMA=… PROBE_RL_PREFIX=… node -r @swc-node/register libs/api-http/src/testing/probe-api.process.ts
  */
 import { Controller, Get, Module } from '@nestjs/common';
 import { walletEvents } from '@dob/auth';
@@ -11,13 +11,14 @@ import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { RedisRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
-import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
+import { createPostgresDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
 import { createApiApp } from '../bootstrap';
 import { ok } from '../http/envelope';
-import { createApiAuth } from './create-api-auth';
-import { CurrentAgent } from './current-agent.decorator';
-import type { AgentPrincipal } from './agent-principal';
-import { RequireScope } from './require-scope.decorator';
+import { createApiAuth } from '../auth/create-api-auth';
+import { CurrentAgent } from '../auth/current-agent.decorator';
+import type { AgentPrincipal } from '../auth/agent-principal';
+import { RequireScope } from '../auth/require-scope.decorator';
 
 @RequireScope('read')
 @Controller('probe')

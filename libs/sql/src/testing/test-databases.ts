@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { SqlDatabase } from './sql.port';
-import { createPgliteDatabase } from './pglite/pglite-database';
-import { createPostgresDatabase } from './postgres/postgres-database';
+import type { SqlDatabase } from '../sql.port';
+import { createPgliteDatabase } from '../pglite/pglite-database';
+import { createPostgresDatabase } from '../postgres/postgres-database';
 
 /** The real PostgreSQL every machine of this project runs (trust auth, database `test`); override with TEST_DATABASE_URL. */
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

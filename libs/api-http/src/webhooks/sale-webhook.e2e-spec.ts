@@ -9,7 +9,8 @@ import { registerSeededPools, silentLogger, startNetworkIndexing, type NetworkIn
 import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
 import { createReadQueries, projectionRegistry } from '@dob/read-models';
 import { HealthRegistry } from '@dob/runtime';
-import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { type SqlDatabase } from '@dob/sql';
+import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { createTradingService, type TradingService } from '@dob/trading';
 import { createNotifier, verifySvcSignature, type Notifier } from '@dob/webhooks';
 import { createApiApp } from '../bootstrap';

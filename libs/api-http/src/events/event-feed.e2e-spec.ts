@@ -5,7 +5,8 @@ import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { ProjectionRunner, createSqlReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
 import { HealthRegistry } from '@dob/runtime';
-import { testDatabases, type SqlDatabase } from '@dob/sql';
+import { type SqlDatabase } from '@dob/sql';
+import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { createFanoutProjection, EventFeed, migrateWebhooks } from '@dob/webhooks';
 import {
   sampleAccount,

@@ -9,7 +9,8 @@ import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { RedisRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
-import { createPostgresDatabase, testDatabases, TEST_POSTGRES_URL, type SqlDatabase } from '@dob/sql';
+import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { testDatabases, TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
 import { createApiApp } from '../bootstrap';
 import { ok } from '../http/envelope';
 import { createApiAuth, CurrentAgent, RequireScope, type AgentPrincipal } from './index';
@@ -94,7 +95,7 @@ describe('two API instances share key budgets (Redis) and key state (PostgreSQL)
 });
 
 /**
- * Two API processes (probe-api.process.ts), each with its own key cache (SharedKeyCache: a lease on the key epoch in
+ * Two API processes (testing/probe-api.process.ts), each with its own key cache (SharedKeyCache: a lease on the key epoch in
  * PostgreSQL). B has the key in memory when A revokes or rotates it; B's very next request must be refused.
  */
 describe('two API processes: a key revoked or rotated on A is refused by B on its very next request', () => {
@@ -105,7 +106,7 @@ describe('two API processes: a key revoked or rotated on A is refused by B on it
 
   const start = (): Promise<string> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'probe-api.process.ts')], {
+      const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '../testing/probe-api.process.ts')], {
         env: { ...process.env, PROBE_PG_SCHEMA: schema, PROBE_RL_PREFIX: prefix },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

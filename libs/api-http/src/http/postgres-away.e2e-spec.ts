@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { generateApiKey } from '@dob/auth';
-import { createPostgresDatabase, TEST_POSTGRES_URL } from '@dob/sql';
+import { createPostgresDatabase } from '@dob/sql';
+import { TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
 import { TcpProxy } from '../../../../test/faults/tcp-proxy';
 import { startFullApi, type FullApi } from '../testing/full-api';
 
