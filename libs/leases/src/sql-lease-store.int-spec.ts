@@ -10,7 +10,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('SQL leases on PostgreSQL', () => {
   let db: SqlDatabase;
   beforeEach(async () => {
-    db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `t_${randomBytes(6).toString('hex')}` });
+    // A connect timeout above the API's 1 s: eight racers connect at once, and on a loaded 2-core machine that took
+    // longer than 1 s (a full-suite run, 2026-11-27); what these tests check is the leases, not the timeout.
+    db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `t_${randomBytes(6).toString('hex')}`, connectTimeoutMs: 10_000 });
   });
   afterEach(() => db.close());
 
