@@ -8,6 +8,7 @@ import { createApiAuth } from '../../apps/api/src/auth';
 import { accountKeypair } from '../../libs/read-models/src/testing/chain-scenario';
 import { ROOT, freePort, startApp, until, type AppProcess } from '../app-processes';
 import { startOwnPostgres, startOwnRedis, type OwnServer } from './own-servers';
+import { TcpProxy } from './tcp-proxy';
 
 /**
  * `npm run test:faults` — the fleet under faults (issue 31), one fault at a time, on servers of its own (never the
@@ -21,6 +22,7 @@ import { startOwnPostgres, startOwnRedis, type OwnServer } from './own-servers';
  */
 const PG_DOWN_S = Number(process.env.FAULTS_PG_DOWN_S ?? 30);
 const REDIS_DOWN_S = Number(process.env.FAULTS_REDIS_DOWN_S ?? 20);
+const CHAIN_DOWN_S = Number(process.env.FAULTS_CHAIN_DOWN_S ?? 30);
 const LEASE_MS = 3000;
 const MAX_REQUESTS = 20_000; // the load's bound over the whole run
 
@@ -44,6 +46,7 @@ interface Json {
   readonly status?: string;
   readonly waiting_for?: string[];
   readonly error?: { readonly code?: string };
+  readonly pools?: readonly { readonly pool_address: string; readonly contract_kind: string }[];
   readonly components?: { readonly projections?: { readonly details?: Record<string, { readonly role?: string } | null> } };
 }
 const getJson = async (url: string, headers: Record<string, string> = {}) => {
@@ -62,6 +65,9 @@ describe('the fleet under faults', () => {
   let env: Record<string, string>;
   const projectors: { app: AppProcess; health: string; metrics: string }[] = [];
   const apis: { app: AppProcess; port: number }[] = [];
+  let indexer: { app: AppProcess; health: string };
+  /** The devnet's RPC as the indexer and the APIs reach it: through this proxy, so the chain can be taken away. */
+  let chain: TcpProxy;
   let key = '';
   let loading = false;
   let load: Promise<void> | undefined;
@@ -84,7 +90,7 @@ describe('the fleet under faults', () => {
     apps.push(app);
     apis[i] = { app, port };
   };
-  const healthUrls = () => [...apis.map((a) => `http://127.0.0.1:${a.port}/health`), ...projectors.map((p) => p.health)];
+  const healthUrls = () => [...apis.map((a) => `http://127.0.0.1:${a.port}/health`), ...projectors.map((p) => p.health), indexer.health];
   const allReady = async () =>
     (
       await Promise.all(
@@ -153,6 +159,13 @@ describe('the fleet under faults', () => {
   beforeAll(async () => {
     pg = await startOwnPostgres(tmp('faults-pg-'));
     redis = await startOwnRedis(tmp('faults-redis-'));
+    // The devnet alone (its seeded chain), followed by the indexer and the APIs through a proxy in front of its RPC.
+    const devnetPort = await freePort();
+    const devnetUrl = `http://127.0.0.1:${devnetPort}`;
+    const devnet = startApp('start:devnet', { DATA_DIR: tmp('faults-devnet-'), DEVNET_PORT: String(devnetPort), LOG_LEVEL: 'warn' });
+    apps.push(devnet);
+    await until('the devnet manifest', async () => (await fetch(`${devnetUrl}/devnet/contracts`)).ok, 120_000, [devnet]);
+    chain = await TcpProxy.start({ host: '127.0.0.1', port: devnetPort });
     env = {
       DATABASE_URL: pg.url,
       REDIS_URL: redis.url,
@@ -161,9 +174,15 @@ describe('the fleet under faults', () => {
       LEASE_DURATION_MS: String(LEASE_MS),
       LEASE_HEARTBEAT_MS: '500',
       LOG_LEVEL: 'info',
-      // The API alone needs a chain; the load only reads, so nothing needs to listen there (trading would get 503).
-      STELLAR_RPC_URL: `http://127.0.0.1:${await freePort()}`,
+      DEVNET_URL: devnetUrl, // the manifest (passphrase, test USDC, seeded pools), read once at start
+      STELLAR_RPC_URL: `http://127.0.0.1:${chain.port}/rpc`, // wins over the manifest's RPC
     };
+    const indexerHealth = await freePort();
+    indexer = {
+      app: startApp('start:indexer', { ...env, DATA_DIR: tmp('faults-indexer-'), HEALTH_PORT: String(indexerHealth) }),
+      health: `http://127.0.0.1:${indexerHealth}/health`,
+    };
+    apps.push(indexer.app);
     await startProjector(0);
     await startApi(0);
     await until('the first API and projector ready', allReady, 120_000, apps);
@@ -190,6 +209,7 @@ describe('the fleet under faults', () => {
     loading = false;
     await load;
     await Promise.all(apps.map((a) => a.stop(5000)));
+    await chain?.close();
     redis?.destroy();
     pg?.destroy();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -312,6 +332,65 @@ describe('the fleet under faults', () => {
     });
     await noFlapping();
   }, 120_000);
+
+  it(`the chain's RPC unreachable ${CHAIN_DOWN_S} s: prepares 503 NETWORK_UNAVAILABLE within 2 s, reads answer, the indexer recovers by itself`, async () => {
+    const api = `http://127.0.0.1:${apis[1]!.port}`;
+    const manifest = await getJson(`${env.DEVNET_URL}/devnet/contracts`);
+    const pool = manifest.body.pools!.find((p) => p.contract_kind.startsWith('splitter'))!.pool_address;
+    // Listing needs the caller's account on the chain: with the chain up the answer is the chain's (this key's wallet
+    // has no account there), with it away 503 — so the request is known to reach the chain.
+    const prepareList = async () => {
+      const started = Date.now();
+      const r = await fetch(`${api}/api/agent/marketplace/prepare-list`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ pool_address: pool, shares_amount: 1, price_per_share: '1.00', payment_token: 'USDC', network_id: 9 }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const body = (await r.json().catch(() => ({}))) as Json;
+      return { status: r.status, code: body.error?.code, retryAfter: r.headers.get('retry-after'), ms: Date.now() - started };
+    };
+    const before = await prepareList();
+    expect(before.status).toBeGreaterThanOrEqual(400);
+    expect(before.status).toBeLessThan(500);
+
+    const from = Date.now();
+    await chain.cut();
+    const degraded = await until(
+      'the indexer degraded, naming the RPC',
+      async () => {
+        const h = await getJson(indexer.health);
+        return h.status === 503 && (h.body.waiting_for ?? []).find((w) => /RPC/.test(w));
+      },
+      15_000,
+      apps,
+    );
+    const prepares = [];
+    for (let i = 0; i < 5; i++) {
+      prepares.push(await prepareList());
+      await sleep(500);
+    }
+    for (const p of prepares) expect(p).toEqual({ status: 503, code: 'NETWORK_UNAVAILABLE', retryAfter: expect.stringMatching(/^[1-9]/), ms: p.ms });
+    expect(Math.max(...prepares.map((p) => p.ms))).toBeLessThan(2000);
+    await sleep(Math.max(0, CHAIN_DOWN_S * 1000 - (Date.now() - from)));
+    await chain.restore();
+    const back = Date.now();
+    const recoverMs = await until('the indexer live again within 15 s', async () => (await getJson(indexer.health)).status === 200, 15_000, apps).then(
+      () => Date.now() - back,
+    );
+    console.log(`chain back: indexer ready again after ${recoverMs} ms`);
+    expect((await prepareList()).status).toBe(before.status);
+    const verdict = judge(from, Date.now());
+    expect(verdict.failed).toEqual({}); // reads do not need the chain
+    rows.push({
+      fault: `the chain's RPC unreachable ${CHAIN_DOWN_S} s (connections refused)`,
+      recoverMs,
+      requests: verdict.requests + prepares.length,
+      failed: { ...verdict.failed, [`prepare 503 NETWORK_UNAVAILABLE`]: prepares.length },
+      operator: `indexer /health 503 \`${degraded.replace(env.STELLAR_RPC_URL!, 'STELLAR_RPC_URL')}\`, warn \`rpc call failed, retrying\`; prepares 503 \`NETWORK_UNAVAILABLE\` + Retry-After in ≤ ${Math.max(...prepares.map((p) => p.ms))} ms; reads 200`,
+    });
+    await noFlapping();
+  }, 180_000);
 });
 
 /** The measured table, between its markers in docs/operations.md. */
