@@ -15,7 +15,7 @@ import { accountKeypair } from '../../libs/read-models/src/testing/chain-scenari
 import { startTestReceiver, type TestReceiver } from '../../libs/webhooks/src/testing/https-receiver';
 import { ROOT, freePort, startApp, until, type AppProcess } from '../app-processes';
 import { checkpointProblems, eventStoreProblems, projectionsAtHead, readEverything, readModelProblems } from './end-of-run';
-import { startOwnPostgres, startOwnRedis, type OwnServer } from './own-servers';
+import { startOwnFerretDb, startOwnPostgres, startOwnRedis, type OwnServer } from './own-servers';
 import { TcpProxy } from './tcp-proxy';
 
 /**
@@ -31,6 +31,15 @@ import { TcpProxy } from './tcp-proxy';
 const PG_DOWN_S = Number(process.env.FAULTS_PG_DOWN_S ?? 30);
 const REDIS_DOWN_S = Number(process.env.FAULTS_REDIS_DOWN_S ?? 20);
 const CHAIN_DOWN_S = Number(process.env.FAULTS_CHAIN_DOWN_S ?? 30);
+const FERRETDB_DOWN_S = Number(process.env.FAULTS_FERRETDB_DOWN_S ?? 5);
+/**
+ * FerretDB with a projector and an API on MongoDB: on demand only (FAULTS_FERRETDB=1) while it fails — the MongoDB
+ * projector faults its projections on a refused connection (a manual `projections retry` to recover) and the
+ * MongoDB-backed API's /health answers 500 (a BigInt in its details); docs/operations.md "Faults, measured".
+ */
+const WITH_FERRETDB = process.env.FAULTS_FERRETDB === '1';
+/** A folder to write every app's output to at the end (to read what the table's failures were). */
+const LOG_DIR = process.env.FAULTS_LOG_DIR;
 const LEASE_MS = 3000;
 const MAX_REQUESTS = 20_000; // the load's bound over the whole run
 const MAX_CHAIN_CALLS = 600; // the chain load's bound: share transfers, one a second
@@ -67,6 +76,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('the fleet under faults', () => {
   let pg: OwnServer;
   let redis: OwnServer;
+  let ferretdb: OwnServer;
+  /** A projector and an API on the MongoDB read-model store (FerretDB), beside the SQL ones on one event store. */
+  let mongoProjector: { app: AppProcess; health: string } | undefined;
   const dirs: string[] = [];
   const apps: AppProcess[] = [];
   const rows: Row[] = [];
@@ -106,13 +118,20 @@ describe('the fleet under faults', () => {
     apps.push(app);
     notifier = { app, health: `http://127.0.0.1:${health}/health` };
   };
-  const startApi = async (i: number, port?: number) => {
+  const mongoEnv = () => ({ ...env, MONGODB_URL: `${ferretdb.url}/faults` });
+  const startApi = async (i: number, port?: number, appEnv = env) => {
     port ??= await freePort();
-    const app = startApp('start:api', { ...env, DATA_DIR: tmp('faults-api-'), PORT: String(port) });
+    const app = startApp('start:api', { ...appEnv, DATA_DIR: tmp('faults-api-'), PORT: String(port) });
     apps.push(app);
     apis[i] = { app, port };
   };
-  const healthUrls = () => [...apis.map((a) => `http://127.0.0.1:${a.port}/health`), ...projectors.map((p) => p.health), indexer.health, notifier.health];
+  const healthUrls = () => [
+    ...apis.map((a) => `http://127.0.0.1:${a.port}/health`),
+    ...projectors.map((p) => p.health),
+    indexer.health,
+    notifier.health,
+    ...(mongoProjector ? [mongoProjector.health] : []), // started after the first API is ready
+  ];
   const allReady = async () =>
     (
       await Promise.all(
@@ -231,12 +250,27 @@ describe('the fleet under faults', () => {
       health: `http://127.0.0.1:${indexerHealth}/health`,
     };
     apps.push(indexer.app);
+    if (WITH_FERRETDB) {
+      const admin = await createPostgresDatabase({ connectionString: pg.url });
+      await admin.query('CREATE DATABASE ferretdb'); // FerretDB's own, on the suite's PostgreSQL
+      await admin.close();
+      ferretdb = await startOwnFerretDb(pg.url.replace(/\/faults$/, '/ferretdb'), tmp('faults-ferretdb-'));
+    }
     await startProjector(0);
     await startNotifier();
     await startApi(0);
     await until('the first API and projector ready', allReady, 120_000, apps);
     await startProjector(1);
     await startApi(1);
+    if (WITH_FERRETDB) {
+      const mongoHealth = await freePort();
+      mongoProjector = {
+        app: startApp('start:projector', { ...mongoEnv(), DATA_DIR: tmp('faults-projector-mongo-'), HEALTH_PORT: String(mongoHealth) }),
+        health: `http://127.0.0.1:${mongoHealth}/health`,
+      };
+      apps.push(mongoProjector.app);
+      await startApi(2, undefined, mongoEnv());
+    }
     await until('every app ready', allReady, 120_000, apps);
     // An agent's key, made as the API makes it (the same tables), with a rate limit the load never reaches.
     const db = await createPostgresDatabase({ connectionString: pg.url });
@@ -272,8 +306,10 @@ describe('the fleet under faults', () => {
     await receiver?.close();
     await devnet?.stop();
     await Promise.all(apps.map((a) => a.stop(5000)));
+    if (LOG_DIR) apps.forEach((a, i) => writeFileSync(join(LOG_DIR, `${i}-${a.name.replace(':', '-')}.log`), a.output()));
     await chain?.close();
     redis?.destroy();
+    ferretdb?.destroy();
     pg?.destroy();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
     if (rows.length > 0) writeTable(rows);
@@ -470,6 +506,31 @@ describe('the fleet under faults', () => {
       operator: 'webhook deliveries pause (the receiver sees none) and resume from the durable queue; API unaffected',
     });
   }, 120_000);
+
+  (WITH_FERRETDB ? it : it.skip)(
+    `FerretDB stopped ${FERRETDB_DOWN_S} s and started again: the MongoDB-backed API answers 503 + Retry-After, then recovers by itself`,
+    async () => {
+      const mongoApi = `http://127.0.0.1:${apis[2]!.port}/health`;
+      const from = Date.now();
+      await ferretdb.stop();
+      await sleep(Math.min(3000, FERRETDB_DOWN_S * 1000));
+      const health = await getJson(mongoApi);
+      expect(health.status).toBe(503);
+      expect(health.body.waiting_for!.join('\n')).toContain('mongodb');
+      await sleep(Math.max(0, FERRETDB_DOWN_S * 1000 - (Date.now() - from)));
+      await ferretdb.start();
+      const back = Date.now();
+      const recoverMs = await recovery(back);
+      const verdict = judge(from, Date.now());
+      await settled({
+        fault: `FerretDB stopped ${FERRETDB_DOWN_S} s, then started (a projector and an API on MongoDB beside the SQL ones)`,
+        recoverMs,
+        ...verdict,
+        operator: `/health 503 on the MongoDB-backed API and projector naming \`mongodb\` (\`${health.body.waiting_for!.find((w) => w.includes('mongodb'))}\`); the SQL-backed ones stay 200`,
+      });
+    },
+    120_000,
+  );
 
   it('at the end: every share transfer the webhook subscribed to was delivered at least once (by event id)', async () => {
     loading = false;
