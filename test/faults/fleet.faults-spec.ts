@@ -35,7 +35,7 @@ const FERRETDB_DOWN_S = Number(process.env.FAULTS_FERRETDB_DOWN_S ?? 5);
 /**
  * FerretDB with a projector and an API on MongoDB: on demand only (FAULTS_FERRETDB=1) while it fails — the MongoDB
  * projector faults its projections on a refused connection (a manual `projections retry` to recover) and the
- * MongoDB-backed API's /health answers 500 (a BigInt in its details); docs/operations.md "Faults, measured".
+ * MongoDB-backed API answers 500 while FerretDB's PostgreSQL restarts; docs/operations.md "Faults, measured".
  */
 const WITH_FERRETDB = process.env.FAULTS_FERRETDB === '1';
 /** A folder to write every app's output to at the end (to read what the table's failures were). */
