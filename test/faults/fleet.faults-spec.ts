@@ -20,24 +20,23 @@ import { TcpProxy } from './tcp-proxy';
 
 /**
  * `npm run test:faults` — the fleet under faults (issue 31), one fault at a time, on servers of its own (never the
- * shared ones): two projectors and two API instances started alone (`npm run start:<app>`) on its own PostgreSQL and
- * Redis, a steady agent load on both APIs, and after each fault the properties of the issue checked: API requests
+ * shared ones): the devnet (in this process, its RPC behind a TcpProxy), and started alone (`npm run start:<app>`) the
+ * indexer, two projectors, the notifier and two API instances on its own PostgreSQL and Redis, plus FerretDB with a
+ * projector and an API on MongoDB; a steady agent load on the APIs, share transfers on the chain and a webhook to a
+ * local receiver; and after each fault the properties of the issue checked: API requests
  * get 503 + Retry-After within 2 s or an answer (never a 500, never a hang), /health names the server that is away,
  * every app is ready again within 15 s of the server's return by itself, /health does not flap afterwards, outages
  * are logged at error and counted in /metrics, a frozen projector owner loses its lease to the standby and stands by
  * after SIGCONT. Writes the table of docs/operations.md ("Faults, measured").
- * Not yet here (docs/operations.md says so): devnet, indexer, notifier, relay, Kafka (3 brokers) and FerretDB.
+ * At the end: webhook deliveries, the event store, checkpoints and read models (./end-of-run.ts).
+ * Not yet here (docs/operations.md says so): the relay and Kafka (3 brokers).
  */
 const PG_DOWN_S = Number(process.env.FAULTS_PG_DOWN_S ?? 30);
 const REDIS_DOWN_S = Number(process.env.FAULTS_REDIS_DOWN_S ?? 20);
 const CHAIN_DOWN_S = Number(process.env.FAULTS_CHAIN_DOWN_S ?? 30);
 const FERRETDB_DOWN_S = Number(process.env.FAULTS_FERRETDB_DOWN_S ?? 5);
-/**
- * FerretDB with a projector and an API on MongoDB: on demand only (FAULTS_FERRETDB=1) while it fails — the MongoDB
- * projector faults its projections on a refused connection (a manual `projections retry` to recover) and the
- * MongoDB-backed API answers 500 while FerretDB's PostgreSQL restarts; docs/operations.md "Faults, measured".
- */
-const WITH_FERRETDB = process.env.FAULTS_FERRETDB === '1';
+/** FerretDB with a projector and an API on MongoDB beside the SQL ones; FAULTS_FERRETDB=0 leaves them out. */
+const WITH_FERRETDB = process.env.FAULTS_FERRETDB !== '0';
 /** A folder to write every app's output to at the end (to read what the table's failures were). */
 const LOG_DIR = process.env.FAULTS_LOG_DIR;
 const LEASE_MS = 3000;
