@@ -1,7 +1,8 @@
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../app-processes';
 
@@ -111,6 +112,68 @@ export async function startOwnRedis(dir = mkdtempSync(join(tmpdir(), 'dob-faults
     },
     destroy: () => {
       spawnSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave'], { stdio: 'ignore' });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether something accepts TCP connections on the loopback port now. */
+const accepting = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
+/**
+ * FerretDB (MongoDB wire) of its own on `postgresUrl` (a database of the suite's PostgreSQL, which it must hold), the
+ * binary `npm run services` installs. stop() ends it with SIGTERM as a service manager does; start() runs it again on
+ * the same port.
+ */
+export async function startOwnFerretDb(postgresUrl: string, dir = mkdtempSync(join(tmpdir(), 'dob-faults-ferretdb-'))): Promise<OwnServer> {
+  const bin = join(homedir(), '.cache/dob-services/bin/ferretdb-v1.24.2');
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const waitFor = async (up: boolean) => {
+    const deadline = Date.now() + 15_000;
+    while ((await accepting(port)) !== up) {
+      if (Date.now() > deadline) throw new Error(`ferretdb on ${port} did not ${up ? 'start' : 'stop'} within 15 s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const start = async () => {
+    const args = [
+      '--handler=postgresql',
+      `--postgresql-url=${postgresUrl}`,
+      `--listen-addr=127.0.0.1:${port}`,
+      '--debug-addr=-',
+      `--state-dir=${dir}`,
+      '--telemetry=disable',
+      '--log-level=warn',
+    ];
+    child = spawn(bin, args, { stdio: 'ignore' });
+    await waitFor(true);
+  };
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((r) => running.once('exit', r));
+    running.kill('SIGTERM');
+    await exited;
+    await waitFor(false);
+  };
+  await start();
+  return {
+    url: `mongodb://127.0.0.1:${port}`,
+    start,
+    stop,
+    restart: async () => {
+      await stop();
+      await start();
+    },
+    destroy: () => {
+      child?.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { apiHttpSettings, PinoNestLogger } from '@dob/api-http';
 import { startApiApp } from '@dob/compositions';
 import { DependencyWatch, ServiceMetrics, createLogger, instrumentEventStore, startMetricsServer } from '@dob/observability';
-import { ProjectionRunner, projectionsHealth } from '@dob/projections';
+import { ProjectionRunner, projectionsHealth, tolerateBriefLag } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
 import { devnetOf, HealthRegistry, networksOf, openAppStorage, runApp, storageDependencies, tokensOf, watchDependencies } from '@dob/runtime';
 import { createWebhookComponents, webhookSettings } from '@dob/webhooks';
@@ -14,6 +14,9 @@ import { createWebhookComponents, webhookSettings } from '@dob/webhooks';
  * them; their fingerprints stored with the data are checked at start). Logs are JSON at LOG_LEVEL; /metrics on
  * METRICS_PORT, and on the API port behind METRICS_TOKEN.
  */
+/** How long the read models may stay behind before /health says so: above the projector's 1 s polling fallback. */
+const READ_MODEL_LAG_GRACE_MS = 5000;
+
 runApp('api', async (config) => {
   const logger = createLogger({ app: 'api', level: config.LOG_LEVEL });
   Logger.overrideLogger(new PinoNestLogger(logger));
@@ -28,7 +31,11 @@ runApp('api', async (config) => {
   const health = new HealthRegistry();
   // Reads the projector's checkpoints without running projections, to report whether read models caught up.
   const projections = new ProjectionRunner(storage.eventStore, readModels.store, projectionRegistry);
-  health.register('read_models', () => projectionsHealth(projections, { runs: false }));
+  // A lag of a few events while the projector applies them is normal under writes: not a reason to leave rotation.
+  health.register(
+    'read_models',
+    tolerateBriefLag(() => projectionsHealth(projections, { runs: false }), READ_MODEL_LAG_GRACE_MS),
+  );
   const dependencies = new DependencyWatch(logger, metrics);
   watchDependencies(health, dependencies, storageDependencies(storage, readModels));
   metrics.trackProjections(() => projections.status());

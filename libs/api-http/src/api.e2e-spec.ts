@@ -5,10 +5,13 @@ import { createApiApp } from './bootstrap';
 describe('API transport (envelope, errors, health)', () => {
   let app: NestFastifyApplication;
   let ready = false;
+  let fault: { position: { commit: bigint; prepare: bigint } } | undefined;
 
   beforeAll(async () => {
     const health = new HealthRegistry();
-    health.register('projections', async () => ({ status: 'up', ready }));
+    health.register('projections', async () =>
+      fault ? { status: 'down', ready: false, waitingFor: 'faulted: pools', details: { pools: { fault } } } : { status: 'up', ready },
+    );
     app = await createApiApp({ health }, { logger: false });
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
@@ -45,6 +48,17 @@ describe('API transport (envelope, errors, health)', () => {
     const r = await inject({ url: '/health' });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toEqual({ status: 'ready', waiting_for: [], components: { projections: { status: 'up', ready: true } } });
+  });
+
+  it("answers /health 503 naming a faulted projection, its checkpoint's bigint position as text (not a 500)", async () => {
+    fault = { position: { commit: 12n, prepare: 34n } };
+    const r = await inject({ url: '/health' });
+    fault = undefined;
+    expect(r.statusCode).toBe(503);
+    expect(r.json()).toMatchObject({
+      waiting_for: ['projections: down (faulted: pools)'],
+      components: { projections: { details: { pools: { fault: { position: { commit: '12', prepare: '34' } } } } } },
+    });
   });
 
   it('serves the OpenAPI document', async () => {

@@ -49,7 +49,7 @@ export function startNetworkIndexing(store: EventStore, options: NetworkIndexing
     status: () => ingestor.status(),
     async health() {
       const s = ingestor.status();
-      return { status: 'up', ready: s.state === 'live', ...(s.state === 'live' ? {} : { waitingFor: waitingFor(s) }), details: { ...s } };
+      return { status: 'up', ready: s.state === 'live', ...(s.state === 'live' ? {} : { waitingFor: waitingFor(s, options.rpcUrl) }), details: { ...s } };
     },
     async stop() {
       ingestor.stop();
@@ -60,12 +60,12 @@ export function startNetworkIndexing(store: EventStore, options: NetworkIndexing
 }
 
 /** What a not-yet-live ingestion waits for, for /health. */
-function waitingFor(s: IngestionStatus): string {
+function waitingFor(s: IngestionStatus, rpcUrl: string | undefined): string {
   switch (s.state) {
     case 'halted':
       return `halted: ${s.haltReason}`;
     case 'degraded':
-      return `the RPC (${s.lastError ?? 'failing'}); retrying`;
+      return `the RPC${rpcUrl ? ` ${rpcUrl}` : ''} (${s.lastError ?? 'failing'}); retrying`;
     case 'backfilling':
       return `backfilling: ledger ${s.nextLedger} of ${s.latestLedger} (${s.ledgersBehind} behind)`;
     default:

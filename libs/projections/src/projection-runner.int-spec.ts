@@ -92,6 +92,25 @@ describe.each(readModelStores())('ProjectionRunner on $name', (factory) => {
     expect(await credits(readModels)).toBe(137);
   });
 
+  it('does not fault when the store says its server is away: the batch is retried until it answers', async () => {
+    await appendCredits(store, 0, 300);
+    // The store's server away for the first three commits, as its own error says (a refused connection).
+    let refusals = 3;
+    const away = new Error('connect ECONNREFUSED');
+    const flaky: ReadModelStore = Object.create(readModels, {
+      commitBatch: { value: (...args: Parameters<ReadModelStore['commitBatch']>) => (refusals-- > 0 ? Promise.reject(away) : readModels.commitBatch(...args)) },
+      isUnavailable: { value: (e: unknown) => e === away },
+    });
+    const r = runner(store, flaky, [ledger], { batchSize: 100, superviseIntervalMs: 50 });
+    await r.start();
+    await r.waitUntilCaughtUp();
+    await waitFor(async () => (await credits(readModels)) === 300);
+    expect(refusals).toBeLessThan(0); // every refusal was met, and retried
+    expect((await r.status())[0]!.active).toMatchObject({ eventsApplied: 300, fault: null });
+    expect((await r.status())[0]!.active!.status).not.toBe('faulted');
+    expect(await appliedTwice(readModels)).toEqual([]);
+  });
+
   it('rebuilds blue/green while queries keep seeing a complete model, then the new slot serves', async () => {
     const N = 3000;
     await appendCredits(store, 0, N);

@@ -47,6 +47,13 @@ export interface ReadModelStore<D extends ProjectionHeader = ProjectionDefinitio
    * owners of their own. Unset: the SQL store of the event store's database (`projection:<name>`, as always).
    */
   readonly leaseScope?: string;
+  /**
+   * Whether `e` says the store's server is away (refused, reset, not selectable) rather than that the events cannot
+   * be applied: the slot worker then stops and is retried instead of faulting the projection at that event, which
+   * only `projections retry` would undo (issue 31: a MongoDB projector faulted every projection on a FerretDB
+   * restart). Unset: every apply error faults.
+   */
+  isUnavailable?(e: unknown): boolean;
   /** Creates the checkpoint and active-slot bookkeeping (idempotent). */
   init(): Promise<void>;
   /** Physical names of a slot's collections. */

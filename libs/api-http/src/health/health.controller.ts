@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { liveness } from '@dob/observability';
-import { HealthRegistry, healthHttpStatus } from '@dob/runtime';
+import { HealthRegistry, healthHttpStatus, healthJson } from '@dob/runtime';
 
 /**
  * GET /health is readiness: 200 once every component is ready (projections caught up) — also when one is degraded
@@ -18,7 +18,9 @@ export class HealthController {
   @Get()
   async get(@Res() reply: FastifyReply): Promise<void> {
     const report = await this.health.report();
-    await reply.status(healthHttpStatus(report)).send(report);
+    // Serialized here, not by Fastify: a faulted projection's position is a bigint, and JSON.stringify throws on it
+    // (the MongoDB-backed API answered /health 500 under the fault suite).
+    await reply.status(healthHttpStatus(report)).header('content-type', 'application/json; charset=utf-8').send(healthJson(report));
   }
 
   @Get('live')

@@ -143,6 +143,27 @@ describe('NetworkIngestor', () => {
     expect(await store.readStream(poolStreamId(NET, POOL))).toHaveLength(1);
   });
 
+  it('is degraded from the first failed RPC call while it retries, and live again after the next window', async () => {
+    const rpc = new FakeChainRpc().add(transfer(11, 1, 1));
+    rpc.latestLedger = 12;
+    rpc.failures.push(new Error('fetch failed'), new Error('fetch failed'));
+    const seen: { state: string; lastError: string | null }[] = [];
+    const ing: NetworkIngestor = ingestor(rpc, {
+      backoff: {
+        baseMs: 1,
+        capMs: 1,
+        maxAttempts: 5,
+        sleep: async () => void seen.push({ state: ing.status().state, lastError: ing.status().lastError ?? null }),
+      },
+    });
+    expect(await ing.step()).toBe('advanced');
+    expect(seen).toEqual([
+      { state: 'degraded', lastError: 'Error: fetch failed' },
+      { state: 'degraded', lastError: 'Error: fetch failed' },
+    ]);
+    expect(ing.status()).toMatchObject({ state: 'live', lastError: null });
+  });
+
   it('halts with an alarm when the cursor is older than the RPC retention, appending nothing', async () => {
     const rpc = new FakeChainRpc().add(transfer(60, 1, 1));
     rpc.oldestLedger = 50;

@@ -134,8 +134,12 @@ export class NetworkIngestor {
       ...config.backoff,
       // Retention errors cannot heal by retrying; a stopping indexer does not retry either.
       isFatal: (err) => isRetentionError(err) || this.stopping.signal.aborted,
-      onRetry: ({ attempt, delayMs, error }) =>
-        this.logger.warn('rpc call failed, retrying', { networkId: config.networkId, attempt, delayMs, error: String(error) }),
+      onRetry: ({ attempt, delayMs, error }) => {
+        this.logger.warn('rpc call failed, retrying', { networkId: config.networkId, attempt, delayMs, error: String(error) });
+        // Degraded from the first failed call, not once the retries run out (8 attempts can take a minute): /health
+        // says the chain is away while it is; the next window's lag update makes it live again.
+        if (this.current.state !== 'halted') this.update({ state: 'degraded', lastError: String(error) });
+      },
     };
     this.registry = config.wasmRegistry ?? new WasmRegistry(KNOWN_DOB_WASMS);
     this.registered = new RegisteredPools(store, config.networkId);

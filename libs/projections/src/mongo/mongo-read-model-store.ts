@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LeaseFence } from '@dob/leases';
-import { encodePosition, type MongoDatabase } from '@dob/mongo';
+import { encodePosition, isMongoConnectionError, type MongoDatabase } from '@dob/mongo';
 import { START, positionFromString as parsePosition, positionToString as formatPosition, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
 import { BSON, type ClientSession, type Db, type Document } from 'mongodb';
 import { reduceBatch, type DocumentWrite } from '../documents/batch-state';
@@ -77,6 +77,11 @@ class MongoReadModelStore implements ReadModelStore {
     this.leaseScope = `mongodb:${mongo.db.databaseName}`;
     this.grace = options.retireGraceMs ?? 10_000;
     this.cacheLimit = options.cacheDocuments ?? 200_000;
+  }
+
+  /** The driver's "no server" errors (FerretDB or MongoDB restarting), and its backend's, are not poison events. */
+  isUnavailable(e: unknown): boolean {
+    return isMongoConnectionError(e);
   }
 
   private get bookkeeping() {

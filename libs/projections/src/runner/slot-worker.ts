@@ -134,6 +134,7 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
       await this.commit(page.last, events);
     } catch (e) {
       if (e instanceof CheckpointConflictError) throw new Halt({ kind: 'conflict', error: e });
+      if (this.readModels.isUnavailable?.(e)) throw e;
       await this.applyOneByOne(events, e);
       if (comparePositions(page.last, this.position) > 0) await this.commit(page.last, []);
     }
@@ -145,6 +146,7 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
         await this.commit(event.position, [event]);
       } catch (e) {
         if (e instanceof CheckpointConflictError) throw new Halt({ kind: 'conflict', error: e });
+        if (this.readModels.isUnavailable?.(e)) throw e; // the server away: retried, not a poison event
         const fault: ProjectionFault = {
           error: describe(e ?? batchError),
           eventId: event.id,

@@ -117,6 +117,14 @@ async function applyBatch(tx: SqlExecutor, def: AnySqlDefinition, tables: Projec
 class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   constructor(private readonly db: SqlDatabase) {}
 
+  /**
+   * libs/sql turns a lost connection into AppError SERVICE_UNAVAILABLE (checked by its code, so this lib needs no
+   * domain import): not a poison event, even when the server is back in time for the fault to be recorded.
+   */
+  isUnavailable(e: unknown): boolean {
+    return (e as { code?: unknown } | null)?.code === 'SERVICE_UNAVAILABLE';
+  }
+
   async init(): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.query(lockKey('projection_init'));
