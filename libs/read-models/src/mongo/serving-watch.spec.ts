@@ -85,6 +85,21 @@ describe('MongoServingWatch', () => {
     book.release();
   });
 
+  it('shares one lookup among the reads that find no fresh view, while it began within the bound', async () => {
+    const book = fakeBookkeeping();
+    const watch = new MongoServingWatch(db, { boundMs: 250, clock, readServing: () => book.read() });
+    now = 0;
+    book.stall(); // a slow FerretDB
+    const first = watch.view();
+    now = 100;
+    const second = watch.view(); // joins the lookup begun 100 ms ago
+    now = 300;
+    const third = watch.view(); // that lookup began 300 ms ago, past the bound: a lookup of its own
+    book.release();
+    await Promise.all([first, second, third]);
+    expect(book.reads).toBe(2);
+  });
+
   it('does not let a slow poll replace a later view', async () => {
     const book = fakeBookkeeping();
     const watch = new MongoServingWatch(db, { boundMs: 250, clock, readServing: () => book.read() });

@@ -38,6 +38,8 @@ export interface ServingWatchOptions {
  */
 export class MongoServingWatch {
   private latest: { view: ServingView; startedAt: number } | undefined;
+  /** A read's own lookup in flight (no fresh view): reads that come while it is within the bound share it. */
+  private resolving: { view: Promise<ServingView>; startedAt: number } | undefined;
   private changes = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -68,12 +70,9 @@ export class MongoServingWatch {
     return this;
   }
 
-  /** One read of the bookkeeping; the view it gives replaces the latest if it began later. */
+  /** One read of the bookkeeping, bounded by the poll timeout. */
   async poll(): Promise<void> {
-    const startedAt = this.clock();
-    const serving = await withTimeout(this.readServing(this.db), this.pollTimeoutMs);
-    if (this.latest && this.latest.startedAt > startedAt) return;
-    this.latest = { view: this.viewOf(serving), startedAt };
+    await this.read(this.clock(), (serving) => withTimeout(serving, this.pollTimeoutMs));
   }
 
   /** The polled view while it is within the bound, else undefined. */
@@ -82,13 +81,19 @@ export class MongoServingWatch {
     return latest && this.clock() - latest.startedAt <= this.boundMs ? latest.view : undefined;
   }
 
-  /** The view a read uses: the polled one within the bound, or one read now. */
+  /**
+   * The view a read uses: the polled one within the bound, else a lookup of its own — shared by the reads that come
+   * while it is in flight and began within the bound, so a slow FerretDB is not asked once per waiting request.
+   */
   async view(): Promise<ServingView> {
     const fresh = this.fresh();
     if (fresh) return fresh;
-    const startedAt = this.clock();
-    const view = this.viewOf(await this.readServing(this.db));
-    if (!this.latest || this.latest.startedAt < startedAt) this.latest = { view, startedAt };
+    const now = this.clock();
+    if (this.resolving && now - this.resolving.startedAt <= this.boundMs) return this.resolving.view;
+    const view: Promise<ServingView> = this.read(now).finally(() => {
+      if (this.resolving?.view === view) this.resolving = undefined;
+    });
+    this.resolving = { view, startedAt: now };
     return view;
   }
 
@@ -100,6 +105,13 @@ export class MongoServingWatch {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+  }
+
+  /** Reads the bookkeeping; the view it gives becomes the latest unless a later-begun read already gave one. */
+  private async read(startedAt: number, bound: (serving: Promise<ServingCollections>) => Promise<ServingCollections> = (s) => s): Promise<ServingView> {
+    const view = this.viewOf(await bound(this.readServing(this.db)));
+    if (!this.latest || this.latest.startedAt <= startedAt) this.latest = { view, startedAt };
+    return view;
   }
 
   private viewOf(serving: ServingCollections): ServingView {

@@ -128,12 +128,10 @@ export class DeliveryWorker {
   }
 
   private track(p: Promise<void>): void {
-    const tracked = p.finally(() => {
-      this.inFlight.delete(tracked);
+    held(this.inFlight, p, () => {
       this.startReady(); // a lane is free: the next claimed delivery takes it
       this.wake(); // and the loop may claim more
     });
-    this.inFlight.add(tracked);
   }
 
   private async idleDelay(): Promise<number> {
@@ -207,9 +205,8 @@ export class DeliveryWorker {
             this.options.log?.(this.lastError);
           },
         );
-        const tracked = recorded.finally(() => this.recording.delete(tracked));
-        this.recording.add(tracked);
-        if (this.recording.size > this.concurrency) await tracked;
+        const written = held(this.recording, recorded);
+        if (this.recording.size > this.concurrency) await written;
       } else {
         // Every failure — before sending (the secret does not open, DNS, SSRF refusal at connect, TLS, timeout) or
         // after (non-2xx) — is an attempt: logged, counted, and on the retry schedule to deactivation.
@@ -255,4 +252,14 @@ export class DeliveryWorker {
       return failed(reasonOfError(e), e);
     }
   }
+}
+
+/** Keeps `p` in `set` until it settles (then runs `after`): what stop() waits for. */
+function held(set: Set<Promise<void>>, p: Promise<void>, after?: () => void): Promise<void> {
+  const tracked = p.finally(() => {
+    set.delete(tracked);
+    after?.();
+  });
+  set.add(tracked);
+  return tracked;
 }
