@@ -72,15 +72,23 @@ class Prefetched {
       for (const [id, w] of wheres) {
         if (found.has(id) || Object.values(w).some((v) => v === null)) continue; // IS NULL filters stay single queries
         const fields = Object.keys(w).sort().join(',');
-        byFields.set(fields, [...(byFields.get(fields) ?? []), w]);
+        const group = byFields.get(fields);
+        if (group) group.push(w);
+        else byFields.set(fields, [w]);
       }
       for (const [fields, group] of byFields) {
         fetched = true;
         const names = fields.split(',');
-        for (const w of group) found.set(whereId(w), []);
+        const fetchedRows = group.map((w) => {
+          const rows: Doc[] = [];
+          found.set(whereId(w), rows);
+          return rows;
+        });
         for (const d of await bulk.findMany(collection, names, group)) {
           found.get(whereId(Object.fromEntries(names.map((n) => [n, d[n]!]))))?.push(d);
         }
+        // In key order once here, not on every find of the batch.
+        for (const rows of fetchedRows) rows.sort((a, b) => compareByKey(this.collections[collection]!, a, b));
       }
     }
     return fetched;
@@ -95,8 +103,7 @@ class Prefetched {
       },
       find: async (collection, where) => {
         const rows = this.found.get(collection)?.get(whereId(where));
-        if (!rows) return fallback.find(collection, where);
-        return [...rows].sort((a, b) => compareByKey(this.collections[collection]!, a, b));
+        return rows ? [...rows] : fallback.find(collection, where);
       },
     };
   }

@@ -10,6 +10,9 @@ export interface ProjectionsHealth {
   readonly details: Record<string, unknown>;
 }
 
+/** How `waitingFor` begins when the only thing wrong is lag (what tolerateBriefLag forgives for a while). */
+const CATCHING_UP = 'catching up';
+
 /**
  * Health of the registry's projections for /health. `runs`: this process runs them (the projector, npm start) —
  * ready once it has caught up; otherwise (the API alone) it only reads their checkpoints — ready when every
@@ -29,8 +32,8 @@ export async function projectionsHealth(runner: ProjectionRunner<ProjectionHeade
     : missing.length
       ? `not built yet: ${missing.join(', ')}${o.runs ? '' : ' (is the projector running?)'}`
       : behind.length
-        ? `catching up: ${behind.join(', ')}`
-        : 'catching up';
+        ? `${CATCHING_UP}: ${behind.join(', ')}`
+        : CATCHING_UP;
   return {
     status: faulted.length ? 'down' : 'up',
     ready: ready && faulted.length === 0,
@@ -58,7 +61,7 @@ export function tolerateBriefLag(check: () => Promise<ProjectionsHealth>, graceM
       behindSince = null;
       return h;
     }
-    const lagOnly = h.status === 'up' && (h.waitingFor ?? '').startsWith('catching up');
+    const lagOnly = h.status === 'up' && (h.waitingFor ?? '').startsWith(CATCHING_UP);
     if (!lagOnly || !wasReady) return h;
     behindSince ??= now();
     if (now() - behindSince >= graceMs) {
