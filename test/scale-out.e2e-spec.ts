@@ -16,6 +16,7 @@ import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { WEBHOOK_EVENTS, createFanoutProjection, createWebhookComponents } from '@dob/webhooks';
 import { systemEventCatalog } from '@dob/runtime';
 import { SeedSubmitter } from '../libs/devnet/src/seeder/seed-submitter';
+import { readEverything } from '../libs/event-store/src/testing/read-everything';
 import { startTestReceiver, type TestReceiver } from '../libs/webhooks/src/testing/https-receiver';
 import { ROOT, freePort, startApp, until, type AppProcess } from './app-processes';
 import { testServices } from './services';
@@ -64,17 +65,6 @@ function ownedBy(app: 'projector' | 'notifier' | 'indexer', body: Json | null): 
 
 async function schemaDb(schema: string): Promise<SqlDatabase> {
   return createPostgresDatabase({ connectionString: testServices.postgres, schema });
-}
-
-async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
-  const out: RecordedEvent[] = [];
-  let after;
-  for (;;) {
-    const page = await store.readAll({ after, maxCount: 5000 });
-    out.push(...page.events);
-    after = page.last;
-    if (!page.hasMore) return out;
-  }
 }
 
 /** Domain events from the chain (and the seeded registry): not cursors, wallets or the scheduler's clock-driven events. */

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { comparePositions, positionFromString, type EventStore, type RecordedEvent } from '@dob/event-store';
 import { ProjectionRunner, createSqlReadModelStore, type ProjectionDefinition, type SqlProjectionDefinition } from '@dob/projections';
 import { projectionRegistry } from '@dob/read-models';
+export { readEverything } from '../../libs/event-store/src/testing/read-everything';
 import type { SqlDatabase } from '@dob/sql';
 import { createFanoutProjection } from '@dob/webhooks';
 
@@ -10,17 +11,6 @@ import { createFanoutProjection } from '@dob/webhooks';
  * no gap and no duplicate, no checkpoint is past what was committed, and the read models are what a clean build from
  * the same events makes. Each check returns what is wrong (empty when all holds), so the suite prints every problem.
  */
-
-/** Every event of `$all`, in order, as a reader pages through it. */
-export async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
-  const out: RecordedEvent[] = [];
-  for (let after: RecordedEvent['position'] | undefined; ;) {
-    const page = await store.readAll({ after, maxCount: 5000 });
-    out.push(...page.events);
-    after = page.last;
-    if (!page.hasMore) return out;
-  }
-}
 
 /**
  * No gap and no duplicate: `$all` read in pages yields every stored row once (a reader skipping or repeating events

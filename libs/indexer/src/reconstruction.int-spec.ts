@@ -1,6 +1,7 @@
 import { createChainEventCatalog, poolStreamId } from '@dob/domain';
 import { DEVNET_STAND_IN_WASMS, startDevnet, type RunningDevnet } from '@dob/devnet';
 import { createSqlEventStore, type EventStore, type RecordedEvent } from '@dob/event-store';
+import { readEverything } from '../../event-store/src/testing/read-everything';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
 import { KNOWN_DOB_WASMS, WasmRegistry } from './decoding/contract-identity';
 import { NetworkIngestor } from './ingestion/network-ingestor';
@@ -36,16 +37,7 @@ describe('reconstruction of the seeded devnet from the event store', () => {
     for (let i = 0; i < 200 && (await ing.step()) === 'advanced'; i += 1);
     expect(ing.status().state).toBe('live');
   };
-  const readAll = async (): Promise<RecordedEvent[]> => {
-    const out: RecordedEvent[] = [];
-    let after;
-    for (;;) {
-      const page = await store.readAll({ after, maxCount: 5_000 });
-      out.push(...page.events);
-      after = page.last;
-      if (!page.hasMore) return out;
-    }
-  };
+  const readAll = (): Promise<RecordedEvent[]> => readEverything(store, 5_000);
 
   beforeAll(async () => {
     devnet = await startDevnet({ port: 0, seed: true, ledgerIntervalMs: 250 });

@@ -6,6 +6,7 @@ import { createChainEventCatalog, indexerStreamId } from '@dob/domain';
 import { createSqlEventStore, type EventStore, type RecordedEvent } from '@dob/event-store';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
+import { readEverything } from '../../../event-store/src/testing/read-everything';
 import { foldChainState } from '../testing/chain-state-fold';
 import { ContractReads } from '../testing/contract-reads';
 import { startLargeDevnet, type LargeDevnet } from '../testing/large-devnet';
@@ -108,16 +109,7 @@ describe(`indexer SIGKILLed ${KILLS} times during a backfill of ~${CRASH_EVENTS}
     await large?.stop();
   });
 
-  const readAll = async (): Promise<RecordedEvent[]> => {
-    const out: RecordedEvent[] = [];
-    let after;
-    for (;;) {
-      const page = await store.readAll({ after, maxCount: 10_000 });
-      out.push(...page.events);
-      after = page.last;
-      if (!page.hasMore) return out;
-    }
-  };
+  const readAll = (): Promise<RecordedEvent[]> => readEverything(store, 10_000);
 
   /** The RPC's own answer: every successful event of the watched contracts, plus token transfers touching a pool. */
   async function chainEventIds(toLedger: number): Promise<Set<string>> {
