@@ -16,6 +16,8 @@ module.exports = {
   // npm test: one PostgreSQL cluster per worker (test/worker-databases.js), so files run WORKERS at a time.
   ...(process.env[PER_WORKER_FLAG] === '1' ? { maxWorkers: WORKERS } : {}),
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
+  // Longest files first, also on a fresh clone without Jest's timing cache (test/file-durations.json).
+  testSequencer: '<rootDir>/test/duration-sequencer.js',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,packages}/**/*.spec.ts'] },
     { ...common, displayName: 'int', testMatch: ['<rootDir>/{apps,libs,packages,test}/**/*.int-spec.ts'] },
