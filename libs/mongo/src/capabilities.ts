@@ -9,6 +9,14 @@ export interface MongoCapabilities {
    * refuses them); FerretDB 1.x has none (`withTransaction` fails on the unknown `autocommit` field).
    */
   readonly transactions: boolean;
+  /**
+   * One `update` command may carry many updates (a bulkWrite of replaces). Not on FerretDB 1.x: its update handler
+   * keeps each update's query open — one PostgreSQL connection each — until the whole command ends
+   * (internal/handler/msg_update.go defers every iterator's close to the function's end), and each update's write
+   * takes one more connection. A command of as many replaces as its pool has connections (50) waits for a connection
+   * that only it could free: the FerretDB locks up for good, every later request waiting in pgxpool's Acquire.
+   */
+  readonly multiUpdateCommands: boolean;
 }
 
 /** Decides capabilities from the `hello` and `buildInfo` replies (kept pure so it is unit-tested). */
@@ -20,5 +28,6 @@ export function detectCapabilities(hello: Record<string, unknown>, buildInfo: Re
     server: ferret ? 'ferretdb' : 'mongodb',
     version: String(buildInfo.version ?? 'unknown'),
     transactions: !ferret && replicated && sessions,
+    multiUpdateCommands: !ferret,
   };
 }

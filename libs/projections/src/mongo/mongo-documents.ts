@@ -1,4 +1,4 @@
-import { decimalSortKey, decodeAmount, encodeAmount } from '@dob/mongo';
+import { decimalSortKey, decodeAmount, encodeAmount, type MongoCapabilities } from '@dob/mongo';
 import type { ClientSession, Db, Document, IndexDescription } from 'mongodb';
 import {
   documentId,
@@ -187,7 +187,12 @@ const DUPLICATE_KEY = 11000;
  * `ordered` says and stops at the first error, so after a duplicate key the collection's writes are applied one by
  * one as guarded replaces.
  */
-export async function writeGuarded(db: Db, writes: readonly StoredWrite[], session?: ClientSession): Promise<void> {
+export async function writeGuarded(
+  db: Db,
+  writes: readonly StoredWrite[],
+  server: Pick<MongoCapabilities, 'multiUpdateCommands'>,
+  session?: ClientSession,
+): Promise<void> {
   const byCollection = new Map<string, StoredWrite[]>();
   for (const w of writes) {
     const docs = byCollection.get(w.c) ?? [];
@@ -201,11 +206,13 @@ export async function writeGuarded(db: Db, writes: readonly StoredWrite[], sessi
     const known = all.filter((w) => !w.fresh).map((w) => w.doc);
     try {
       if (fresh.length) await collection.insertMany(fresh, { ordered: false, session });
-      if (known.length)
+      if (known.length && server.multiUpdateCommands)
         await collection.bulkWrite(
           known.map((d) => ({ replaceOne: { filter: filter(d), replacement: d, upsert: true } })),
           { ordered: false, session },
         );
+      // One replace per command, one at a time: a FerretDB command of many locks up its pool (multiUpdateCommands).
+      else for (const d of known) await collection.replaceOne(filter(d), d, { upsert: true, session });
     } catch (e) {
       if (!onlyDuplicates(e)) throw e;
       for (const { doc } of all) {

@@ -203,7 +203,7 @@ class MongoReadModelStore implements ReadModelStore {
   private async finish(cp: SlotDoc, writes?: readonly StoredWrite[]): Promise<void> {
     const pending = cp.pending!;
     const journalled = writes ?? (await this.journalled(pending));
-    await writeGuarded(this.db, journalled);
+    await writeGuarded(this.db, journalled, this.mongo.capabilities);
     this.options.onStep?.('applied');
     await this.bookkeeping.updateOne(
       { _id: cp._id, 'pending.batch': pending.batch },
@@ -246,6 +246,7 @@ class MongoReadModelStore implements ReadModelStore {
         await writeGuarded(
           this.db,
           reduced.map((r) => r.stored),
+          this.mongo.capabilities,
           session,
         );
         const moved = await this.bookkeeping.updateOne(
