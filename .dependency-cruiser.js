@@ -53,6 +53,16 @@ const TESTS = '\\.(spec|int-spec|e2e-spec)\\.ts$|/testing/';
  */
 const DEVNET_COMPOSITIONS = ['^apps/devnet/', '^apps/all/'];
 
+/**
+ * libs/api-http's folders: an area serves one part of the API (its controllers, DTOs, response schemas, handlers);
+ * the shared folders hold what several areas use (access: API keys, scopes and wallet tokens; openapi: schema parts
+ * and the read models' response schemas; http: envelope, query DTOs, hardening). An area never imports another
+ * area, so one can be changed, moved or dropped alone; the files at the top (api.module.ts, bootstrap.ts) compose them.
+ */
+const API_AREAS = ['auth', 'events', 'health', 'marketplace', 'pools', 'portfolio', 'trading', 'webhooks'];
+const API_SHARED = ['access', 'cqrs', 'http', 'logging', 'openapi'];
+const API_AREA_PATH = `^libs/api-http/src/(${API_AREAS.join('|')})/`;
+
 const libRules = Object.entries(LIB_DEPENDENCIES).map(([lib, deps]) => ({
   name: `lib-deps:${lib}`,
   comment: `libs/${lib} may import only ${deps.length ? deps.map((d) => `libs/${d}`).join(', ') : 'nothing of ours'} (LIB_DEPENDENCIES)`,
@@ -111,6 +121,20 @@ module.exports = {
       severity: 'error',
       from: {},
       to: { couldNotResolve: true },
+    },
+    {
+      name: 'api-area-imports-area',
+      comment: "An area of the API (API_AREAS) uses the shared folders, never another area's files: what two areas share moves to a shared folder.",
+      severity: 'error',
+      from: { path: API_AREA_PATH },
+      to: { path: API_AREA_PATH, pathNot: '^libs/api-http/src/$1/' },
+    },
+    {
+      name: 'api-shared-imports-area',
+      comment: 'The shared folders of the API (API_SHARED) serve every area, so they import none.',
+      severity: 'error',
+      from: { path: `^libs/api-http/src/(${API_SHARED.join('|')})/` },
+      to: { path: API_AREA_PATH },
     },
     ...libRules,
   ],

@@ -21,7 +21,7 @@ import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { createApiApp } from '../libs/api-http/src/bootstrap';
-import { createApiAuth } from '../libs/api-http/src/auth';
+import { createApiAuth } from '../libs/api-http/src/access';
 import { MESSAGE_BINDINGS } from '../libs/api-http/src/cqrs/bus-bindings';
 import type { MessageBinding } from '../libs/api-http/src/cqrs/message-bindings';
 import { accountAddr } from '../libs/read-models/src/testing/chain-scenario';

@@ -17,11 +17,11 @@ import {
   RotateApiKeyHandler,
 } from '@dob/auth';
 import { command, query, type MessageBinding } from '../cqrs/message-bindings';
-import { ApiKeyScopeGuard } from './api-key-scope.guard';
-import { API_AUTH, type ApiAuthDependencies } from './api-auth.dependencies';
+import { ApiKeyScopeGuard } from '../access/api-key-scope.guard';
+import { API_AUTH, type ApiAuthDependencies } from '../access/api-auth.dependencies';
 import { AuthController } from './auth.controller';
 import { KeysController } from './keys.controller';
-import { WalletJwtStrategy, WalletTokenIssuer } from './wallet-jwt';
+import { WalletJwtStrategy, WalletTokenIssuer } from '../access/wallet-jwt';
 
 /** Controllers, providers and bus bindings ApiModule adds; without auth deps only the (fail-closed) scope guard is installed. */
 export function authModuleParts(auth: ApiAuthDependencies | undefined): { controllers: Type[]; providers: Provider[]; bindings: MessageBinding[] } {

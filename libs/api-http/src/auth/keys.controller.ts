@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { envelope } from '../pools/openapi-schemas';
+import { envelope } from '../openapi/schema-parts';
 import { createdKeySchema, listedKeySchema, revokedKeySchema, rotatedKeySchema } from './openapi-schemas';
 import {
   CreateApiKeyCommand,
@@ -15,7 +15,7 @@ import {
 } from '@dob/auth';
 import { ok } from '../http/envelope';
 import { KeyRequestDto } from './dto/auth.dto';
-import { WalletJwtGuard, type WalletSession } from './wallet-jwt';
+import { WalletJwtGuard, type WalletSession } from '../access/wallet-jwt';
 
 /** API key management of the JWT's wallet (a Bearer JWT, no API key: docs/decisions.md#d6). */
 @ApiTags('auth')

@@ -18,10 +18,10 @@ import {
   type PoolListItem,
   type PoolMember,
 } from '@dob/read-models';
-import { RequireScope } from '../auth';
+import { RequireScope } from '../access';
 import { ok, page } from '../http/envelope';
+import { envelope } from '../openapi/schema-parts';
 import {
-  envelope,
   crowdfundingSchema,
   featuredSchema,
   memberSchema,
@@ -29,9 +29,9 @@ import {
   poolEventSchema,
   poolListItemSchema,
   roundSchema,
-} from './openapi-schemas';
+} from '../openapi/read-model-schemas';
 import { CrowdfundingQueryDto, DistributionsQueryDto, PoolAddressParams, PoolEventsQueryDto, PoolListQueryDto } from './pools.dto';
-import { NetworkQuery, PagedNetworkQuery, paging } from './query-params.dto';
+import { NetworkQuery, PagedNetworkQuery, paging } from '../http/query-params.dto';
 
 const BAD = {
   description:

@@ -2,7 +2,7 @@ import { applyDecorators, Body, Controller, HttpCode, Optional, Post, Req, Res }
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { envelope } from '../pools/openapi-schemas';
+import { envelope } from '../openapi/schema-parts';
 import {
   boughtSchema,
   cancelledSchema,
@@ -26,7 +26,7 @@ import {
   type PrepareResponse,
   type SubmitResult,
 } from '@dob/trading';
-import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
+import { CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 import { ok } from '../http/envelope';
 import { PrepareBuyDto, PrepareCancelDto, PrepareContributeDto, PrepareListDto, PrepareReclaimDto, SubmitDto } from './trading.dto';
 

@@ -10,7 +10,7 @@ import {
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import { envelope } from '../pools/openapi-schemas';
+import { envelope } from '../openapi/schema-parts';
 import {
   deletedWebhookSchema,
   deliverySchema,
@@ -32,7 +32,7 @@ import {
   type WebhookService,
   type WebhookView,
 } from '@dob/webhooks';
-import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
+import { CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 import { ok, page } from '../http/envelope';
 import { DeliveriesQueryDto, RegisterWebhookDto, UpdateWebhookDto } from './webhooks.dto';
 

@@ -32,10 +32,10 @@ import {
   PositionQuery,
   type ReadQueries,
 } from '@dob/read-models';
-import { query, type MessageBinding } from '../cqrs/message-bindings';
-import { MarketplaceReadController } from '../marketplace/marketplace-read.controller';
-import { PortfolioController } from '../portfolio/portfolio.controller';
-import { PoolsController } from './pools.controller';
+import { query, type MessageBinding } from './cqrs/message-bindings';
+import { MarketplaceReadController } from './marketplace/marketplace-read.controller';
+import { PortfolioController } from './portfolio/portfolio.controller';
+import { PoolsController } from './pools/pools.controller';
 
 /** What the host gives the read API: the read models' query services (createReadQueries from @dob/read-models). */
 export interface ReadApiDependencies {
