@@ -4,7 +4,8 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags }
 import { envelope, obj } from '../openapi/schema-parts';
 import { challengeSchema, nonceSchema, registeredSchema, tokenSchema } from './openapi-schemas';
 import { ok } from '../http/envelope';
-import { IssueChallengeCommand, IssueWalletTokenCommand, RegisterAgentCommand, type CreatedKey, type IssuedChallenge } from '@dob/auth';
+import { type CreatedKey, type IssuedChallenge } from '@dob/auth';
+import { IssueChallengeCommand, IssueWalletTokenCommand, RegisterAgentCommand } from './auth.handlers';
 import { NonceRequestDto, RegisterDto, TokenRequestDto } from './dto/auth.dto';
 import { ClientBucket } from '../access/current-agent.decorator';
 

@@ -3,16 +3,8 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { envelope } from '../openapi/schema-parts';
 import { createdKeySchema, listedKeySchema, revokedKeySchema, rotatedKeySchema } from './openapi-schemas';
-import {
-  CreateApiKeyCommand,
-  ListApiKeysQuery,
-  maskApiKey,
-  RevokeApiKeyCommand,
-  RotateApiKeyCommand,
-  type CreatedKey,
-  type ListedKey,
-  type WalletKey,
-} from '@dob/auth';
+import { maskApiKey, type CreatedKey, type ListedKey, type WalletKey } from '@dob/auth';
+import { CreateApiKeyCommand, ListApiKeysQuery, RevokeApiKeyCommand, RotateApiKeyCommand } from './auth.handlers';
 import { ok } from '../http/envelope';
 import { KeyRequestDto } from './dto/auth.dto';
 import { WalletJwtGuard, type WalletSession } from '../access/wallet-jwt';

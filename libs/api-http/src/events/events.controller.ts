@@ -2,7 +2,8 @@ import { Controller, Get, Headers, Inject, Query, Req, Res } from '@nestjs/commo
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EventFeed, ReadEventFeedQuery, type FeedPage } from '@dob/webhooks';
+import { EventFeed, type FeedPage } from '@dob/webhooks';
+import { ReadEventFeedQuery } from './events.handlers';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 import { errorEnvelopeSchema } from '../http/openapi-errors';
 import { envelope } from '../openapi/schema-parts';

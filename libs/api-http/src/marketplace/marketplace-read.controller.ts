@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ListingsQuery, MarketplaceStatsQuery, PoolListingsQuery, type Listing, type MarketplaceStats, type Page, type PoolListing } from '@dob/read-models';
+import { type Listing, type MarketplaceStats, type Page, type PoolListing } from '@dob/read-models';
+import { ListingsQuery, MarketplaceStatsQuery, PoolListingsQuery } from './marketplace.handlers';
 import { RequireScope } from '../access';
 import { ok, page } from '../http/envelope';
 import { envelope } from '../openapi/schema-parts';

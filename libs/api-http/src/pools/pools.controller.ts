@@ -2,13 +2,6 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import {
-  CrowdfundingCampaignsQuery,
-  FeaturedPoolsQuery,
-  ListPoolsQuery,
-  PoolDetailQuery,
-  PoolDistributionsQuery,
-  PoolEventsQuery,
-  PoolMembersQuery,
   type CrowdfundingPool,
   type DistributionRound,
   type FeaturedPool,
@@ -18,6 +11,15 @@ import {
   type PoolListItem,
   type PoolMember,
 } from '@dob/read-models';
+import {
+  CrowdfundingCampaignsQuery,
+  FeaturedPoolsQuery,
+  ListPoolsQuery,
+  PoolDetailQuery,
+  PoolDistributionsQuery,
+  PoolEventsQuery,
+  PoolMembersQuery,
+} from './pools.handlers';
 import { RequireScope } from '../access';
 import { ok, page } from '../http/envelope';
 import { envelope } from '../openapi/schema-parts';

@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { HistoryQuery, HoldingsQuery, OwnListingsQuery, PortfolioDistributionsQuery, PositionQuery, type PortfolioQueries } from '@dob/read-models';
+import { type PortfolioQueries } from '@dob/read-models';
+import { HistoryQuery, HoldingsQuery, OwnListingsQuery, PortfolioDistributionsQuery, PositionQuery } from './portfolio.handlers';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 import { ok, page } from '../http/envelope';
 import { envelope } from '../openapi/schema-parts';

@@ -15,17 +15,15 @@ import {
   preparedReclaimSchema,
   reclaimedSchema,
 } from './openapi-schemas';
+import { IdempotentRequests, type PrepareResponse, type SubmitResult } from '@dob/trading';
 import {
   PrepareBuyCommand,
   PrepareCancelCommand,
   PrepareContributeCommand,
   PrepareListCommand,
   PrepareReclaimCommand,
-  IdempotentRequests,
   SubmitSignedTradeCommand,
-  type PrepareResponse,
-  type SubmitResult,
-} from '@dob/trading';
+} from './trading.handlers';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 import { ok } from '../http/envelope';
 import { PrepareBuyDto, PrepareCancelDto, PrepareContributeDto, PrepareListDto, PrepareReclaimDto, SubmitDto } from './trading.dto';

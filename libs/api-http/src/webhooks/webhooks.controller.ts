@@ -20,6 +20,7 @@ import {
   updatedWebhookSchema,
   webhookListItemSchema,
 } from './openapi-schemas';
+import { type WebhookOwner, type WebhookService, type WebhookView } from '@dob/webhooks';
 import {
   ListWebhooksQuery,
   RedeliverWebhookCommand,
@@ -28,10 +29,7 @@ import {
   SendTestWebhookCommand,
   UpdateWebhookCommand,
   WebhookDeliveriesQuery,
-  type WebhookOwner,
-  type WebhookService,
-  type WebhookView,
-} from '@dob/webhooks';
+} from './webhooks.handlers';
 import { CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 import { ok, page } from '../http/envelope';
 import { DeliveriesQueryDto, RegisterWebhookDto, UpdateWebhookDto } from './webhooks.dto';
