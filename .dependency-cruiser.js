@@ -35,13 +35,25 @@ const LIB_DEPENDENCIES = {
   'read-models': ['domain', 'event-store', 'mongo', 'projections', 'sql'],
   trading: ['domain', 'read-models', 'signatures', 'sql'],
   // what apps compose: configuration, storage, health, the system's event catalog and chain settings
-  runtime: ['auth', 'devnet-manifest', 'domain', 'event-store', 'leases', 'read-models', 'sql', 'trading'],
+  runtime: ['auth', 'devnet-manifest', 'domain', 'event-store', 'leases', 'sql'],
   webhooks: ['domain', 'event-store', 'leases', 'projections', 'read-models', 'runtime', 'sql'],
   'kafka-relay': ['auth', 'domain', 'event-store', 'leases', 'projections', 'runtime', 'sql'],
   // the Agent API's HTTP transport (Nest): a lib so that the API alone and `npm start` compose the same one
   'api-http': ['auth', 'domain', 'event-store', 'observability', 'rate-limit', 'read-models', 'runtime', 'sql', 'trading', 'webhooks'],
   // one composition function per app, called by that app alone and by `npm start` (apps/all)
-  compositions: ['api-http', 'indexer', 'kafka-relay', 'leases', 'observability', 'projections', 'read-models', 'runtime', 'webhooks'],
+  compositions: [
+    'api-http',
+    'devnet-manifest',
+    'indexer',
+    'kafka-relay',
+    'leases',
+    'observability',
+    'projections',
+    'read-models',
+    'runtime',
+    'trading',
+    'webhooks',
+  ],
 };
 
 const TESTS = '\\.(spec|int-spec|e2e-spec)\\.ts$|/testing/';
@@ -135,6 +147,14 @@ module.exports = {
       severity: 'error',
       from: { path: `^libs/api-http/src/(${API_SHARED.join('|')})/` },
       to: { path: API_AREA_PATH },
+    },
+    {
+      name: 'notifier-reaches-trading',
+      comment:
+        "The notifier's library (libs/webhooks) and its composition announce what the chain did; they never load trading, not even through another lib (libs/runtime once did, for two types).",
+      severity: 'error',
+      from: { path: ['^libs/webhooks/', '^libs/compositions/src/notifier\\.composition\\.ts$'], pathNot: TESTS },
+      to: { path: '^libs/trading/', reachable: true },
     },
     ...libRules,
   ],
