@@ -123,6 +123,24 @@ describe('the API handlers, registered by @nestjs/cqrs from ApiModule providers'
     },
   );
 
+  it('the table above covers every handler the areas register (a new message needs its row)', () => {
+    const registered = [
+      auth.authHandlers,
+      events.eventsHandlers,
+      marketplace.marketplaceHandlers,
+      pools.poolsHandlers,
+      portfolio.portfolioHandlers,
+      trading.tradingHandlers,
+      webhooks.webhooksHandlers,
+    ]
+      .flat()
+      .filter((h) => typeof h === 'function')
+      .map((h) => h.name);
+    const tested = [...ONE_CALL.map(([m]) => m.constructor.name), 'RegisterAgentCommand', 'IssueWalletTokenCommand'].map((n) => `${n}Handler`);
+    expect(registered.sort()).toEqual(tested.sort());
+    expect(registered).toHaveLength(36);
+  });
+
   it('register consumes the signed challenge, then creates a key of origin "register"', async () => {
     await expect(send(app, new auth.RegisterAgentCommand('GW', 'sig', { label: 'bot', scopes: ['read'] }))).resolves.toEqual({ answeredBy: 'keys.createKey' });
     expect(log).toEqual([
