@@ -35,13 +35,25 @@ const LIB_DEPENDENCIES = {
   'read-models': ['domain', 'event-store', 'mongo', 'projections', 'sql'],
   trading: ['domain', 'read-models', 'signatures', 'sql'],
   // what apps compose: configuration, storage, health, the system's event catalog and chain settings
-  runtime: ['auth', 'devnet-manifest', 'domain', 'event-store', 'leases', 'read-models', 'sql', 'trading'],
+  runtime: ['auth', 'devnet-manifest', 'domain', 'event-store', 'leases', 'sql'],
   webhooks: ['domain', 'event-store', 'leases', 'projections', 'read-models', 'runtime', 'sql'],
   'kafka-relay': ['auth', 'domain', 'event-store', 'leases', 'projections', 'runtime', 'sql'],
   // the Agent API's HTTP transport (Nest): a lib so that the API alone and `npm start` compose the same one
   'api-http': ['auth', 'domain', 'event-store', 'observability', 'rate-limit', 'read-models', 'runtime', 'sql', 'trading', 'webhooks'],
   // one composition function per app, called by that app alone and by `npm start` (apps/all)
-  compositions: ['api-http', 'indexer', 'kafka-relay', 'leases', 'observability', 'projections', 'read-models', 'runtime', 'webhooks'],
+  compositions: [
+    'api-http',
+    'devnet-manifest',
+    'indexer',
+    'kafka-relay',
+    'leases',
+    'observability',
+    'projections',
+    'read-models',
+    'runtime',
+    'trading',
+    'webhooks',
+  ],
 };
 
 const TESTS = '\\.(spec|int-spec|e2e-spec)\\.ts$|/testing/';
@@ -52,6 +64,16 @@ const TESTS = '\\.(spec|int-spec|e2e-spec)\\.ts$|/testing/';
  * (libs/devnet-manifest) and never loads libs/devnet.
  */
 const DEVNET_COMPOSITIONS = ['^apps/devnet/', '^apps/all/'];
+
+/**
+ * libs/api-http's folders: an area serves one part of the API (its controllers, DTOs, response schemas, handlers);
+ * the shared folders hold what several areas use (access: API keys, scopes and wallet tokens; openapi: schema parts
+ * and the read models' response schemas; http: envelope, query DTOs, hardening). An area never imports another
+ * area, so one can be changed, moved or dropped alone; the files at the top (api.module.ts, bootstrap.ts) compose them.
+ */
+const API_AREAS = ['auth', 'events', 'health', 'marketplace', 'pools', 'portfolio', 'trading', 'webhooks'];
+const API_SHARED = ['access', 'cqrs', 'http', 'logging', 'openapi'];
+const API_AREA_PATH = `^libs/api-http/src/(${API_AREAS.join('|')})/`;
 
 const libRules = Object.entries(LIB_DEPENDENCIES).map(([lib, deps]) => ({
   name: `lib-deps:${lib}`,
@@ -111,6 +133,28 @@ module.exports = {
       severity: 'error',
       from: {},
       to: { couldNotResolve: true },
+    },
+    {
+      name: 'api-area-imports-area',
+      comment: "An area of the API (API_AREAS) uses the shared folders, never another area's files: what two areas share moves to a shared folder.",
+      severity: 'error',
+      from: { path: API_AREA_PATH },
+      to: { path: API_AREA_PATH, pathNot: '^libs/api-http/src/$1/' },
+    },
+    {
+      name: 'api-shared-imports-area',
+      comment: 'The shared folders of the API (API_SHARED) serve every area, so they import none.',
+      severity: 'error',
+      from: { path: `^libs/api-http/src/(${API_SHARED.join('|')})/` },
+      to: { path: API_AREA_PATH },
+    },
+    {
+      name: 'notifier-reaches-trading',
+      comment:
+        "The notifier's library (libs/webhooks) and its composition announce what the chain did; they never load trading, not even through another lib (libs/runtime once did, for two types).",
+      severity: 'error',
+      from: { path: ['^libs/webhooks/', '^libs/compositions/src/notifier\\.composition\\.ts$'], pathNot: TESTS },
+      to: { path: '^libs/trading/', reachable: true },
     },
     ...libRules,
   ],

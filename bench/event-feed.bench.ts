@@ -21,7 +21,7 @@ import { HealthRegistry } from '@dob/runtime';
 import { createPostgresDatabase } from '@dob/sql';
 import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { createNotifier, EventFeed } from '@dob/webhooks';
-import { createApiAuth } from '../libs/api-http/src/auth';
+import { createApiAuth } from '../libs/api-http/src/access';
 import { createApiApp } from '../libs/api-http/src/bootstrap';
 import { DEFAULT_HTTP_LIMITS } from '../libs/api-http/src/http/connection-limits';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';

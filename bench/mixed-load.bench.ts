@@ -18,7 +18,7 @@ import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase, createPostgresDatabase } from '@dob/sql';
 import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { createApiApp } from '../libs/api-http/src/bootstrap';
-import { createApiAuth } from '../libs/api-http/src/auth';
+import { createApiAuth } from '../libs/api-http/src/access';
 import { accountAddr, contractAddr } from '../libs/read-models/src/testing/chain-scenario';
 import { startReadModels } from '../libs/read-models/src/testing/read-model-harness';
 import { pacedLoad } from './paced-load';

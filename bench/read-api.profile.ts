@@ -14,7 +14,7 @@ import { InProcessRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { createApiApp } from '../libs/api-http/src/bootstrap';
-import { createApiAuth } from '../libs/api-http/src/auth';
+import { createApiAuth } from '../libs/api-http/src/access';
 import { accountAddr } from '../libs/read-models/src/testing/chain-scenario';
 import { startReadModels } from '../libs/read-models/src/testing/read-model-harness';
 import { benchWorld } from './read-api.world';

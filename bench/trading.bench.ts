@@ -91,12 +91,12 @@ export async function run(): Promise<object> {
     const submitMs: number[] = [];
     for (let i = 0; i < ITERATIONS; i++) {
       let t = performance.now();
-      const p = await trading.prepareContribute(caller, { pool_address: campaign, amount: '1', network_id: 9 });
+      const p = await trading.prepare.prepareContribute(caller, { pool_address: campaign, amount: '1', network_id: 9 });
       prepareMs.push(performance.now() - t);
       const tx = TransactionBuilder.fromXDR(p.xdr, devnet.networkPassphrase) as Transaction;
       tx.sign(agent);
       t = performance.now();
-      await trading.submit('contribute', caller, { signed_xdr: tx.toXDR(), network_id: 9 });
+      await trading.submitter.submit('contribute', caller, { signed_xdr: tx.toXDR(), network_id: 9 });
       submitMs.push(performance.now() - t);
     }
     const signatures = signatureChecks();

@@ -19,7 +19,7 @@ import { HealthRegistry } from '@dob/runtime';
 import { createPostgresDatabase } from '@dob/sql';
 import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { createApiApp } from '../libs/api-http/src/bootstrap';
-import { createApiAuth, RequireScope } from '../libs/api-http/src/auth';
+import { createApiAuth, RequireScope } from '../libs/api-http/src/access';
 
 @RequireScope('read')
 @Controller('probe')

@@ -9,7 +9,7 @@ import { createSqlEventStore } from '@dob/event-store';
 import { deliveryId } from '@dob/webhooks';
 import { systemEventCatalog } from '@dob/runtime';
 import { createPostgresDatabase } from '@dob/sql';
-import { createApiAuth } from '../../libs/api-http/src/auth';
+import { createApiAuth } from '../../libs/api-http/src/access';
 import { SeedSubmitter } from '../../libs/devnet/src/seeder/seed-submitter';
 import { accountKeypair } from '../../libs/read-models/src/testing/chain-scenario';
 import { startTestReceiver, type TestReceiver } from '../../libs/webhooks/src/testing/https-receiver';

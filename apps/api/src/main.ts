@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { apiHttpSettings, PinoNestLogger } from '@dob/api-http';
-import { startApiApp } from '@dob/compositions';
+import { networksOf, startApiApp } from '@dob/compositions';
 import { DependencyWatch, ServiceMetrics, createLogger, instrumentEventStore, startMetricsServer } from '@dob/observability';
 import { ProjectionRunner, projectionsHealth, tolerateBriefLag } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry } from '@dob/read-models';
-import { devnetOf, HealthRegistry, networksOf, openAppStorage, runApp, storageDependencies, tokensOf, watchDependencies } from '@dob/runtime';
+import { devnetOf, HealthRegistry, openAppStorage, runApp, storageDependencies, tokensOf, watchDependencies } from '@dob/runtime';
 import { createWebhookComponents, webhookSettings } from '@dob/webhooks';
 
 /**

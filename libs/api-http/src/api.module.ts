@@ -2,14 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HealthRegistry } from '@dob/runtime';
 import { HealthController } from './health/health.controller';
-import type { ApiAuthDependencies } from './auth/api-auth.dependencies';
+import type { ApiAuthDependencies } from './access/api-auth.dependencies';
 import { authModuleParts } from './auth/auth.module-parts';
-import { readApiParts, type ReadApiDependencies } from './pools/read-api.module-parts';
+import { readApiParts, type ReadApiDependencies } from './read-api.module-parts';
 import type { WebhookService } from '@dob/webhooks';
 import { webhookApiParts } from './webhooks/webhooks.module-parts';
 import type { TradingService } from '@dob/trading';
 import { tradingModuleParts } from './trading';
-import { BusBindings, MESSAGE_BINDINGS } from './cqrs/bus-bindings';
 import { eventFeedApiParts, type EventFeedDependencies } from './events/events.module-parts';
 
 /**
@@ -38,22 +37,14 @@ export class ApiModule {
     const webhooks = webhookApiParts(deps.webhooks);
     const trading = tradingModuleParts(deps.trading);
     const events = eventFeedApiParts(deps.events);
-    // Controllers turn HTTP into commands and queries; the buses carry them to the libs' handlers (cqrs/bus-bindings.ts).
-    const bindings = [...auth.bindings, ...read.bindings, ...webhooks.bindings, ...trading.bindings, ...events.bindings];
+    // Controllers turn HTTP into commands and queries; CqrsModule finds each area's @CommandHandler/@QueryHandler
+    // providers (the one list: each area's module parts, composed here) and hands the buses their instances.
+    const areas = [auth, read, webhooks, trading, events];
     return {
       module: ApiModule,
       imports: [CqrsModule.forRoot()],
-      controllers: [HealthController, ...auth.controllers, ...read.controllers, ...webhooks.controllers, ...trading.controllers, ...events.controllers],
-      providers: [
-        { provide: HealthRegistry, useValue: deps.health },
-        { provide: MESSAGE_BINDINGS, useValue: bindings },
-        BusBindings,
-        ...auth.providers,
-        ...read.providers,
-        ...webhooks.providers,
-        ...trading.providers,
-        ...events.providers,
-      ],
+      controllers: [HealthController, ...areas.flatMap((a) => a.controllers)],
+      providers: [{ provide: HealthRegistry, useValue: deps.health }, ...areas.flatMap((a) => a.providers)],
     };
   }
 }

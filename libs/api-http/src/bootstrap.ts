@@ -6,7 +6,7 @@ import { LogController } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '@dob/runtime';
 import { ApiModule, type ApiDependencies } from './api.module';
-import { installRequestGate } from './auth/request-gate';
+import { installRequestGate } from './access/request-gate';
 import { EnvelopeErrorFilter } from './http/error.filter';
 import { createValidationPipe } from './http/validation.pipe';
 import { documentErrorResponses } from './http/openapi-errors';

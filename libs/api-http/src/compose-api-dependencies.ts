@@ -5,7 +5,7 @@ import { checkSecretFingerprint, readOrCreateSecretFile, watchDependencies, type
 import { createTradingService, type StellarNetwork } from '@dob/trading';
 import { EventFeed, migrateWebhooks, type WebhookService } from '@dob/webhooks';
 import type { ApiDependencies } from './api.module';
-import { createApiAuth } from './auth';
+import { createApiAuth } from './access';
 
 export interface ApiCompositionOptions {
   readonly storage: Storage;

@@ -4,3 +4,4 @@ export * from './notifier.composition';
 export * from './projector.composition';
 export * from './relay.composition';
 export * from './api.composition';
+export * from './chain-networks';

@@ -14,8 +14,6 @@ export * from './prepare/prepare-service';
 export * from './prepare/transaction-factory';
 export * from './submit/submit-service';
 export * from './trading-service';
-export * from './prepare/prepare.handlers';
-export * from './submit/submit.handler';
 export * from './adapters/stellar-rpc-gateway';
 export * from './adapters/sql-prepared-transactions';
 export * from './adapters/read-model-lookups';

@@ -17,9 +17,7 @@ export * from './fanout/money';
 export * from './fanout/fanout.projection';
 export { type KnownToken } from './fanout/fanout-lookups';
 export * from './management/webhook-service';
-export * from './management/webhook.handlers';
 export * from './notifier';
 export * from './feed/feed-log';
 export * from './feed/event-feed';
-export * from './feed/feed.handlers';
 // Test support (a local HTTPS receiver with a self-signed certificate; valid sample domain events).

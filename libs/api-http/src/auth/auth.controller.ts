@@ -1,12 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { envelope, obj } from '../pools/openapi-schemas';
+import { envelope, obj } from '../openapi/schema-parts';
 import { challengeSchema, nonceSchema, registeredSchema, tokenSchema } from './openapi-schemas';
 import { ok } from '../http/envelope';
-import { IssueChallengeCommand, IssueWalletTokenCommand, RegisterAgentCommand, type CreatedKey, type IssuedChallenge } from '@dob/auth';
+import { type CreatedKey, type IssuedChallenge } from '@dob/auth';
+import { IssueChallengeCommand, IssueWalletTokenCommand, RegisterAgentCommand } from './auth.handlers';
 import { NonceRequestDto, RegisterDto, TokenRequestDto } from './dto/auth.dto';
-import { ClientBucket } from './current-agent.decorator';
+import { ClientBucket } from '../access/current-agent.decorator';
 
 /** Unauthenticated wallet flows (limited per IP by the request gate). */
 @ApiTags('auth')

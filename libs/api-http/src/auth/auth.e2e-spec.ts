@@ -10,7 +10,7 @@ import { type SqlDatabase } from '@dob/sql';
 import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { createApiApp } from '../bootstrap';
 import { ok } from '../http/envelope';
-import { createApiAuth, CurrentAgent, RequireScope, type AgentPrincipal } from './index';
+import { createApiAuth, CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 
 /** A stand-in agent endpoint, guarded exactly as the feature controllers are. */
 @RequireScope('read')

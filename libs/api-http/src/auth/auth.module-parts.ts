@@ -1,43 +1,18 @@
 import type { Provider, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import {
-  CreateApiKeyCommand,
-  CreateApiKeyHandler,
-  IssueChallengeCommand,
-  IssueChallengeHandler,
-  IssueWalletTokenCommand,
-  IssueWalletTokenHandler,
-  ListApiKeysHandler,
-  ListApiKeysQuery,
-  RegisterAgentCommand,
-  RegisterAgentHandler,
-  RevokeApiKeyCommand,
-  RevokeApiKeyHandler,
-  RotateApiKeyCommand,
-  RotateApiKeyHandler,
-} from '@dob/auth';
-import { command, query, type MessageBinding } from '../cqrs/message-bindings';
-import { ApiKeyScopeGuard } from './api-key-scope.guard';
-import { API_AUTH, type ApiAuthDependencies } from './api-auth.dependencies';
+import { ApiKeyScopeGuard } from '../access/api-key-scope.guard';
+import { API_AUTH, type ApiAuthDependencies } from '../access/api-auth.dependencies';
+import { WalletJwtStrategy, WalletTokenIssuer } from '../access/wallet-jwt';
 import { AuthController } from './auth.controller';
+import { authHandlers } from './auth.handlers';
 import { KeysController } from './keys.controller';
-import { WalletJwtStrategy, WalletTokenIssuer } from './wallet-jwt';
 
-/** Controllers, providers and bus bindings ApiModule adds; without auth deps only the (fail-closed) scope guard is installed. */
-export function authModuleParts(auth: ApiAuthDependencies | undefined): { controllers: Type[]; providers: Provider[]; bindings: MessageBinding[] } {
+/** Controllers and providers (command and query handlers among them) ApiModule adds; without auth deps only the (fail-closed) scope guard is installed. */
+export function authModuleParts(auth: ApiAuthDependencies | undefined): { controllers: Type[]; providers: Provider[] } {
   const guard: Provider = { provide: APP_GUARD, useClass: ApiKeyScopeGuard };
-  if (!auth) return { controllers: [], providers: [guard], bindings: [] };
+  if (!auth) return { controllers: [], providers: [guard] };
   return {
     controllers: [AuthController, KeysController],
-    providers: [guard, { provide: API_AUTH, useValue: auth }, WalletJwtStrategy],
-    bindings: [
-      command(IssueChallengeCommand, new IssueChallengeHandler(auth.challenges)),
-      command(RegisterAgentCommand, new RegisterAgentHandler(auth.challenges, auth.keys)),
-      command(IssueWalletTokenCommand, new IssueWalletTokenHandler(auth.challenges, new WalletTokenIssuer(auth))),
-      command(CreateApiKeyCommand, new CreateApiKeyHandler(auth.keys)),
-      command(RevokeApiKeyCommand, new RevokeApiKeyHandler(auth.keys)),
-      command(RotateApiKeyCommand, new RotateApiKeyHandler(auth.keys)),
-      query(ListApiKeysQuery, new ListApiKeysHandler(auth.keys)),
-    ],
+    providers: [guard, { provide: API_AUTH, useValue: auth }, WalletJwtStrategy, WalletTokenIssuer, ...authHandlers],
   };
 }

@@ -1,21 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { envelope } from '../pools/openapi-schemas';
+import { envelope } from '../openapi/schema-parts';
 import { createdKeySchema, listedKeySchema, revokedKeySchema, rotatedKeySchema } from './openapi-schemas';
-import {
-  CreateApiKeyCommand,
-  ListApiKeysQuery,
-  maskApiKey,
-  RevokeApiKeyCommand,
-  RotateApiKeyCommand,
-  type CreatedKey,
-  type ListedKey,
-  type WalletKey,
-} from '@dob/auth';
+import { maskApiKey, type CreatedKey, type ListedKey, type WalletKey } from '@dob/auth';
+import { CreateApiKeyCommand, ListApiKeysQuery, RevokeApiKeyCommand, RotateApiKeyCommand } from './auth.handlers';
 import { ok } from '../http/envelope';
 import { KeyRequestDto } from './dto/auth.dto';
-import { WalletJwtGuard, type WalletSession } from './wallet-jwt';
+import { WalletJwtGuard, type WalletSession } from '../access/wallet-jwt';
 
 /** API key management of the JWT's wallet (a Bearer JWT, no API key: docs/decisions.md#d6). */
 @ApiTags('auth')

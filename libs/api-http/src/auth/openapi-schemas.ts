@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { int, nstr, obj, str, time } from '../pools/openapi-schemas';
+import { int, nstr, obj, str, time } from '../openapi/schema-parts';
 
 /** Response shapes of the auth and key-management endpoints (docs/decisions.md#d6). */
 const scopes: SchemaObject = { type: 'array', items: { type: 'string', enum: ['read', 'trade'] } };

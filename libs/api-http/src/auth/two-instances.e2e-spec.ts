@@ -13,7 +13,7 @@ import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { testDatabases, TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
 import { createApiApp } from '../bootstrap';
 import { ok } from '../http/envelope';
-import { createApiAuth, CurrentAgent, RequireScope, type AgentPrincipal } from './index';
+import { createApiAuth, CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 
 @RequireScope('read')
 @Controller('probe')

@@ -15,7 +15,7 @@ import {
   sampleSharesTransferred,
   type SampleAppend,
 } from '../../../../libs/webhooks/src/testing/sample-events';
-import { createApiAuth } from '../auth';
+import { createApiAuth } from '../access';
 import { createApiApp } from '../bootstrap';
 
 type FeedEvent = { id: string; event: string; data: Record<string, unknown> };

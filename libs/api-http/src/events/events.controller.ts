@@ -2,10 +2,11 @@ import { Controller, Get, Headers, Inject, Query, Req, Res } from '@nestjs/commo
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EventFeed, ReadEventFeedQuery, type FeedPage } from '@dob/webhooks';
-import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
+import { EventFeed, type FeedPage } from '@dob/webhooks';
+import { ReadEventFeedQuery } from './events.handlers';
+import { CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 import { errorEnvelopeSchema } from '../http/openapi-errors';
-import { envelope } from '../pools/openapi-schemas';
+import { envelope } from '../openapi/schema-parts';
 import { ok } from '../http/envelope';
 import { EventFilterQueryDto, EventPageQueryDto } from './events.dto';
 import { feedEventSchema, feedPageSchema } from './openapi-schemas';

@@ -1,6 +1,6 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { WEBHOOK_EVENTS } from '@dob/webhooks';
-import { obj, str } from '../pools/openapi-schemas';
+import { obj, str } from '../openapi/schema-parts';
 
 /** One feed event: the webhook payload of its type (docs/agent-api.md#webhook-payloads), `id` its cursor. */
 export const feedEventSchema: SchemaObject = obj({

@@ -6,7 +6,7 @@ import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
 import { accountAddr } from '../../../../libs/read-models/src/testing/chain-scenario';
 import { startReadModels, type ReadModelHarness } from '../../../../libs/read-models/src/testing/read-model-harness';
-import { createApiAuth } from '../auth';
+import { createApiAuth } from '../access';
 import { createApiApp } from '../bootstrap';
 
 /** The API over PGlite with the read-result cache's change count given, and a count of pool-list queries served. */

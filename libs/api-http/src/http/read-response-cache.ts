@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestWithAgent } from '../auth/agent-principal';
+import type { RequestWithAgent } from '../access/agent-principal';
 import { onMatchedRoutes } from './route-hooks';
 
 /**

@@ -1,12 +1,14 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ListingsQuery, MarketplaceStatsQuery, PoolListingsQuery, type Listing, type MarketplaceStats, type Page, type PoolListing } from '@dob/read-models';
-import { RequireScope } from '../auth';
+import { type Listing, type MarketplaceStats, type Page, type PoolListing } from '@dob/read-models';
+import { ListingsQuery, MarketplaceStatsQuery, PoolListingsQuery } from './marketplace.handlers';
+import { RequireScope } from '../access';
 import { ok, page } from '../http/envelope';
-import { envelope, listingSchema, poolListingSchema, statsSchema } from '../pools/openapi-schemas';
-import { NetworkQuery, paging } from '../pools/query-params.dto';
-import { ListingsQueryDto, PoolAddressParam, PoolListingsQueryDto } from './marketplace-read.dto';
+import { envelope } from '../openapi/schema-parts';
+import { listingSchema, poolListingSchema, statsSchema } from '../openapi/read-model-schemas';
+import { NetworkQuery, paging, PoolAddressParam } from '../http/query-params.dto';
+import { ListingsQueryDto, PoolListingsQueryDto } from './marketplace-read.dto';
 
 const BAD = { description: 'VALIDATION_ERROR naming the parameter' };
 const MISSING = { description: 'NOT_FOUND: no such pool' };

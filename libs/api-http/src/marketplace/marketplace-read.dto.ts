@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { LISTING_SORTS, LISTING_STATUSES, POOL_LISTING_SORTS } from '@dob/read-models';
-import { IsStellarContract, NetworkQuery, PagedNetworkQuery } from '../pools/query-params.dto';
+import { NetworkQuery, PagedNetworkQuery } from '../http/query-params.dto';
 
 export class ListingsQueryDto extends PagedNetworkQuery {
   @ApiPropertyOptional({ description: 'Payment token symbol (e.g. USDC) or token contract address', maxLength: 64 })
@@ -31,10 +31,4 @@ export class PoolListingsQueryDto extends NetworkQuery {
   @IsOptional()
   @IsIn(LISTING_STATUSES)
   status?: (typeof LISTING_STATUSES)[number];
-}
-
-export class PoolAddressParam {
-  @ApiProperty({ description: 'Pool contract address (C…)' })
-  @IsStellarContract()
-  poolAddress!: string;
 }

@@ -2,13 +2,6 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import {
-  CrowdfundingCampaignsQuery,
-  FeaturedPoolsQuery,
-  ListPoolsQuery,
-  PoolDetailQuery,
-  PoolDistributionsQuery,
-  PoolEventsQuery,
-  PoolMembersQuery,
   type CrowdfundingPool,
   type DistributionRound,
   type FeaturedPool,
@@ -18,10 +11,19 @@ import {
   type PoolListItem,
   type PoolMember,
 } from '@dob/read-models';
-import { RequireScope } from '../auth';
-import { ok, page } from '../http/envelope';
 import {
-  envelope,
+  CrowdfundingCampaignsQuery,
+  FeaturedPoolsQuery,
+  ListPoolsQuery,
+  PoolDetailQuery,
+  PoolDistributionsQuery,
+  PoolEventsQuery,
+  PoolMembersQuery,
+} from './pools.handlers';
+import { RequireScope } from '../access';
+import { ok, page } from '../http/envelope';
+import { envelope } from '../openapi/schema-parts';
+import {
   crowdfundingSchema,
   featuredSchema,
   memberSchema,
@@ -29,9 +31,9 @@ import {
   poolEventSchema,
   poolListItemSchema,
   roundSchema,
-} from './openapi-schemas';
+} from '../openapi/read-model-schemas';
 import { CrowdfundingQueryDto, DistributionsQueryDto, PoolAddressParams, PoolEventsQueryDto, PoolListQueryDto } from './pools.dto';
-import { NetworkQuery, PagedNetworkQuery, paging } from './query-params.dto';
+import { NetworkQuery, PagedNetworkQuery, paging } from '../http/query-params.dto';
 
 const BAD = {
   description:

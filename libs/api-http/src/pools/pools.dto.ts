@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ACCESS_TYPES, CROWDFUNDING_SORTS, CROWDFUNDING_STATUSES, POOL_EVENT_TYPES, POOL_SORTS, ROUND_STATUSES } from '@dob/read-models';
-import { IsStellarContract, NetworkQuery, PagedNetworkQuery } from './query-params.dto';
+import { IsStellarContract, NetworkQuery, PagedNetworkQuery } from '../http/query-params.dto';
 
 export class PoolListQueryDto extends PagedNetworkQuery {
   @ApiPropertyOptional({ description: 'Matches pool name or ticker (case-insensitive substring)', maxLength: 100 })

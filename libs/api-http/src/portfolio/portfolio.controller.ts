@@ -1,12 +1,13 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { HistoryQuery, HoldingsQuery, OwnListingsQuery, PortfolioDistributionsQuery, PositionQuery, type PortfolioQueries } from '@dob/read-models';
-import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
+import { type PortfolioQueries } from '@dob/read-models';
+import { HistoryQuery, HoldingsQuery, OwnListingsQuery, PortfolioDistributionsQuery, PositionQuery } from './portfolio.handlers';
+import { CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 import { ok, page } from '../http/envelope';
-import { PoolAddressParam } from '../marketplace/marketplace-read.dto';
-import { distributionsSchema, envelope, historySchema, holdingSchema, listingSchema, positionSchema } from '../pools/openapi-schemas';
-import { NetworkQuery, paging } from '../pools/query-params.dto';
+import { envelope } from '../openapi/schema-parts';
+import { distributionsSchema, historySchema, holdingSchema, listingSchema, positionSchema } from '../openapi/read-model-schemas';
+import { NetworkQuery, paging, PoolAddressParam } from '../http/query-params.dto';
 import { HistoryQueryDto, PortfolioListingsQueryDto } from './portfolio.dto';
 
 const BAD = { description: 'VALIDATION_ERROR naming the parameter' };

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { HISTORY_TYPES, LISTING_STATUSES } from '@dob/read-models';
-import { PagedNetworkQuery } from '../pools/query-params.dto';
+import { PagedNetworkQuery } from '../http/query-params.dto';
 
 export class PortfolioListingsQueryDto extends PagedNetworkQuery {
   @ApiPropertyOptional({ enum: LISTING_STATUSES, default: 'active' })

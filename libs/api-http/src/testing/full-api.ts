@@ -8,7 +8,7 @@ import { createTradingService } from '@dob/trading';
 import { createWebhookComponents, EventFeed, type WebhookComponents } from '@dob/webhooks';
 import { accountKeypair } from '../../../../libs/read-models/src/testing/chain-scenario';
 import { startReadModels, type ReadModelHarness } from '../../../../libs/read-models/src/testing/read-model-harness';
-import { createApiAuth } from '../auth';
+import { createApiAuth } from '../access';
 import { createApiApp, type ApiAppOptions } from '../bootstrap';
 
 export interface FullApi {

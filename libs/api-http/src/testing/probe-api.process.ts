@@ -15,10 +15,10 @@ import { createPostgresDatabase } from '@dob/sql';
 import { TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
 import { createApiApp } from '../bootstrap';
 import { ok } from '../http/envelope';
-import { createApiAuth } from '../auth/create-api-auth';
-import { CurrentAgent } from '../auth/current-agent.decorator';
-import type { AgentPrincipal } from '../auth/agent-principal';
-import { RequireScope } from '../auth/require-scope.decorator';
+import { createApiAuth } from '../access/create-api-auth';
+import { CurrentAgent } from '../access/current-agent.decorator';
+import type { AgentPrincipal } from '../access/agent-principal';
+import { RequireScope } from '../access/require-scope.decorator';
 
 @RequireScope('read')
 @Controller('probe')

@@ -6,7 +6,7 @@ import { HealthRegistry } from '@dob/runtime';
 import type { StreamAppend } from '@dob/event-store';
 import { accountKeypair } from '../../../../libs/read-models/src/testing/chain-scenario';
 import type { ReadModelBackend, ReadModelBackendFactory } from '../../../../libs/read-models/src/testing/read-model-backends';
-import { createApiAuth } from '../auth';
+import { createApiAuth } from '../access';
 import { createApiApp } from '../bootstrap';
 
 export interface ReadApi {

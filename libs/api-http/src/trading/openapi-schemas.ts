@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { int, money, nstr, num, obj, str } from '../pools/openapi-schemas';
+import { int, money, nstr, num, obj, str } from '../openapi/schema-parts';
 
 /** Response shapes of the marketplace trade and crowdfunding endpoints, reclaim included (docs/decisions.md#d10). */
 const prepared = (details: SchemaObject): SchemaObject =>

@@ -2,7 +2,7 @@ import { applyDecorators, Body, Controller, HttpCode, Optional, Post, Req, Res }
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { envelope } from '../pools/openapi-schemas';
+import { envelope } from '../openapi/schema-parts';
 import {
   boughtSchema,
   cancelledSchema,
@@ -15,18 +15,16 @@ import {
   preparedReclaimSchema,
   reclaimedSchema,
 } from './openapi-schemas';
+import { IdempotentRequests, type PrepareResponse, type SubmitResult } from '@dob/trading';
 import {
   PrepareBuyCommand,
   PrepareCancelCommand,
   PrepareContributeCommand,
   PrepareListCommand,
   PrepareReclaimCommand,
-  IdempotentRequests,
   SubmitSignedTradeCommand,
-  type PrepareResponse,
-  type SubmitResult,
-} from '@dob/trading';
-import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
+} from './trading.handlers';
+import { CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 import { ok } from '../http/envelope';
 import { PrepareBuyDto, PrepareCancelDto, PrepareContributeDto, PrepareListDto, PrepareReclaimDto, SubmitDto } from './trading.dto';
 

@@ -12,7 +12,7 @@ import { HealthRegistry } from '@dob/runtime';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
 import { createTradingService, ReadModelPoolLookup, StellarRpcGateway, StellarNetworks, type TradingService } from '@dob/trading';
 import { createApiApp } from '../bootstrap';
-import { createApiAuth } from '../auth';
+import { createApiAuth } from '../access';
 
 /**
  * The whole trading path through HTTP, with agents that use ONLY @stellar/stellar-sdk and fetch: faucet wallet →

@@ -1,6 +1,6 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { WEBHOOK_EVENTS } from '@dob/webhooks';
-import { bool, int, nstr, obj, str, time } from '../pools/openapi-schemas';
+import { bool, int, nstr, obj, str, time } from '../openapi/schema-parts';
 
 /** Response shapes of webhook management (spec: Webhooks; the secret never appears). */
 const events: SchemaObject = { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENTS] } };

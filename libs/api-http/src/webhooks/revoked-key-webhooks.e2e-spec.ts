@@ -6,7 +6,7 @@ import { type SqlDatabase } from '@dob/sql';
 import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { createNotifier, type Notifier } from '@dob/webhooks';
 import { createApiApp } from '../bootstrap';
-import { createApiAuth } from '../auth';
+import { createApiAuth } from '../access';
 import { startTestReceiver, type TestReceiver } from '../../../../libs/webhooks/src/testing/https-receiver';
 import { samplePoolInitialized, samplePoolRegistered, sampleSharesTransferred, type SampleAppend } from '../../../../libs/webhooks/src/testing/sample-events';
 

@@ -14,7 +14,7 @@ import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { createTradingService, type TradingService } from '@dob/trading';
 import { createNotifier, verifySvcSignature, type Notifier } from '@dob/webhooks';
 import { createApiApp } from '../bootstrap';
-import { createApiAuth } from '../auth';
+import { createApiAuth } from '../access';
 import { startTestReceiver, type TestReceiver } from '../../../../libs/webhooks/src/testing/https-receiver';
 
 /**

@@ -1,10 +1,11 @@
 import { Controller, Delete, Get, Param, Req, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ListWebhooksQuery, RemoveWebhookCommand, type WebhookView } from '@dob/webhooks';
-import { envelope } from '../pools/openapi-schemas';
+import { type WebhookView } from '@dob/webhooks';
+import { ListWebhooksQuery, RemoveWebhookCommand } from './webhooks.handlers';
+import { envelope } from '../openapi/schema-parts';
 import { ok } from '../http/envelope';
-import { WalletJwtGuard, type WalletSession } from '../auth/wallet-jwt';
+import { WalletJwtGuard, type WalletSession } from '../access/wallet-jwt';
 import { deletedWebhookSchema, webhookListItemSchema } from './openapi-schemas';
 import { listItem } from './webhooks.controller';
 

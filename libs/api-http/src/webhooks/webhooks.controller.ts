@@ -10,7 +10,7 @@ import {
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import { envelope } from '../pools/openapi-schemas';
+import { envelope } from '../openapi/schema-parts';
 import {
   deletedWebhookSchema,
   deliverySchema,
@@ -20,6 +20,7 @@ import {
   updatedWebhookSchema,
   webhookListItemSchema,
 } from './openapi-schemas';
+import { type WebhookOwner, type WebhookService, type WebhookView } from '@dob/webhooks';
 import {
   ListWebhooksQuery,
   RedeliverWebhookCommand,
@@ -28,11 +29,8 @@ import {
   SendTestWebhookCommand,
   UpdateWebhookCommand,
   WebhookDeliveriesQuery,
-  type WebhookOwner,
-  type WebhookService,
-  type WebhookView,
-} from '@dob/webhooks';
-import { CurrentAgent, RequireScope, type AgentPrincipal } from '../auth';
+} from './webhooks.handlers';
+import { CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
 import { ok, page } from '../http/envelope';
 import { DeliveriesQueryDto, RegisterWebhookDto, UpdateWebhookDto } from './webhooks.dto';
 

@@ -8,7 +8,7 @@ import { type SqlDatabase } from '@dob/sql';
 import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { createWebhookComponents, verifySvcSignature, type WebhookComponents } from '@dob/webhooks';
 import { createApiApp } from '../bootstrap';
-import { createApiAuth } from '../auth';
+import { createApiAuth } from '../access';
 import { startTestReceiver, type TestReceiver } from '../../../../libs/webhooks/src/testing/https-receiver';
 import { testCaller } from '../../../../libs/webhooks/src/testing/test-caller';
 

@@ -29,6 +29,15 @@ export interface EventFeedOptions {
 
 export const MAX_FEED_PAGE = 500;
 
+/** A page request's parameters as an agent sends them (`mine` = only events naming the caller's wallet). */
+export interface FeedPageRequest {
+  readonly after?: string;
+  readonly limit?: number;
+  readonly types?: string;
+  readonly pools?: string;
+  readonly mine?: boolean;
+}
+
 export const toFeedEvent = (e: FeedEntry): FeedEvent => ({ id: positionToString(e.position), event: e.event, timestamp: e.timestamp, data: e.data });
 
 /**
@@ -89,6 +98,12 @@ export class EventFeed {
 
   async read(after: GlobalPosition, limit: number, filter: FeedFilter): Promise<FeedEntry[]> {
     return this.log.after(after, limit, filter);
+  }
+
+  /** One page as an agent asks for it (GET /events): its cursor checked, its filters parsed, 100 events by default. */
+  async pageFor(wallet: string, request: FeedPageRequest): Promise<FeedPage> {
+    const filter = EventFeed.filter(request, wallet);
+    return this.page(await this.cursor(request.after), request.limit ?? 100, filter);
   }
 
   async page(after: GlobalPosition, limit: number, filter: FeedFilter): Promise<FeedPage> {

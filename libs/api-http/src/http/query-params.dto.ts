@@ -1,8 +1,8 @@
-import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { PageQuery } from '../http/page-query.dto';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { PageQuery } from './page-query.dto';
 import { StrKey } from '@stellar/stellar-sdk';
 import { IsOptional, ValidateBy, type ValidationOptions } from 'class-validator';
-import { IntegerIn, NETWORK_ID, openApiRange } from '../http/integer-range';
+import { IntegerIn, NETWORK_ID, openApiRange } from './integer-range';
 
 /** A Stellar contract address (C…, checksum verified with the SDK's StrKey). */
 export function IsStellarContract(options?: ValidationOptions): PropertyDecorator {
@@ -24,6 +24,13 @@ export class NetworkQuery {
   @IsOptional()
   @IntegerIn(NETWORK_ID, { fromQuery: true })
   network_id?: number;
+}
+
+/** The pool of a marketplace or portfolio route (`/…/:poolAddress`). */
+export class PoolAddressParam {
+  @ApiProperty({ description: 'Pool contract address (C…)' })
+  @IsStellarContract()
+  poolAddress!: string;
 }
 
 /** Network filter + the pagination (docs/agent-api.md#conventions), as one query DTO (validation and OpenAPI metadata of both). */

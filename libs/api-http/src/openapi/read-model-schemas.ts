@@ -1,23 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { bool, int, money, nstr, num, obj, str, time } from './schema-parts';
 
-/** Response schemas of the read endpoints, written once so /api/agent/openapi.json documents the real shapes. */
-export const str = { type: 'string' } as const;
-export const nstr = { type: 'string', nullable: true } as const;
-export const int = { type: 'integer' } as const;
-export const num = { type: 'number' } as const;
-export const bool = { type: 'boolean' } as const;
-export const money = { type: 'string', description: 'Decimal string in token units, at least 2 decimals', example: '12.50' } as const;
-export const time = { type: 'string', format: 'date-time', nullable: true } as const;
-/**
- * Every property is always present in what the API sends (absent values are null, never omitted), so all are
- * required — except the few the live API documents as appearing only sometimes, named in `optional`.
- */
-export const obj = (properties: Record<string, SchemaObject>, optional: readonly string[] = []): SchemaObject => ({
-  type: 'object',
-  properties,
-  required: Object.keys(properties).filter((k) => !optional.includes(k)),
-});
-
+/** Response schemas of the read endpoints (pools, marketplace, portfolio), written once so /api/agent/openapi.json documents the real shapes. */
 const poolData = obj({ name: nstr, ticker: nstr, max_participants: { ...int, nullable: true }, access: nstr, distribution_type: nstr, estimated_apr: nstr });
 export const poolListItemSchema = obj({
   address: str,
@@ -194,10 +178,3 @@ export const historySchema = obj({
   transaction_hash: str,
   date: time,
 });
-
-const meta = obj({ page: int, limit: int, total: int });
-/** `{success, data}` (+ `meta` for paginated lists). */
-export function envelope(data: SchemaObject, shape: 'one' | 'list' | 'page'): SchemaObject {
-  const d = shape === 'one' ? data : { type: 'array', items: data };
-  return obj({ success: { type: 'boolean', example: true }, data: d as SchemaObject, ...(shape === 'page' ? { meta } : {}) });
-}
