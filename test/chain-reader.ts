@@ -60,6 +60,22 @@ export class ChainReader {
     return out.sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
+  /**
+   * A splitter's cap table as the contract holds it: V1 `list_shares` (holders with a share above zero); V2 the
+   * participation token's `balance` of each of `holders` (a token's holders cannot be enumerated on chain, so the
+   * caller names them — Σ of the balances against the pool's `total_shares` shows none is missing).
+   */
+  async capTable(pool: string, holders: readonly string[]): Promise<Map<string, bigint>> {
+    const config = await this.read<Record<string, unknown>>(pool, 'get_config');
+    const out = new Map<string, bigint>();
+    if (typeof config.participation_token === 'string') {
+      for (const h of holders) out.set(h, await this.read<bigint>(config.participation_token, 'balance', addressArg(h)));
+    } else {
+      for (const s of await this.read<{ shareholder: string; share: bigint }[]>(pool, 'list_shares')) if (s.share > 0n) out.set(s.shareholder, s.share);
+    }
+    return out;
+  }
+
   /** Signs and submits one contract call, waiting until it is applied (SUCCESS) or failing the caller. */
   async invoke(signer: Keypair, contractId: string, fn: string, args: xdr.ScVal[]): Promise<{ hash: string; appliedAt: number }> {
     const tx = new TransactionBuilder(await this.server.getAccount(signer.publicKey()), { fee: '100', networkPassphrase: this.passphrase })

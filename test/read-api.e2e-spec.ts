@@ -235,22 +235,14 @@ describe.each([
   });
 
   /** The cap table the contract holds: V1 list_shares; V2 participation-token balances of the API's members. */
-  async function chainShares(pool: string, apiMembers: Json[]): Promise<Map<string, bigint>> {
-    const config = await chain.read<Record<string, unknown>>(pool, 'get_config');
-    const out = new Map<string, bigint>();
-    if (typeof config.participation_token === 'string') {
-      for (const m of apiMembers) out.set(m.user_address, await chain.read<bigint>(config.participation_token, 'balance', addressArg(m.user_address)));
-    } else {
-      for (const s of await chain.read<{ shareholder: string; share: bigint }[]>(pool, 'list_shares')) if (s.share > 0n) out.set(s.shareholder, s.share);
-    }
-    return out;
-  }
-
   it('serves each pool detail and its members exactly as the contracts hold them', async () => {
     for (const address of splitters) {
       const detail = (await ok(`/pools/${address}?network_id=${NET}`)).data;
       const members = await all(`/pools/${address}/members?network_id=${NET}`);
-      const onChain = await chainShares(address, members);
+      const onChain = await chain.capTable(
+        address,
+        members.map((m) => m.user_address as string),
+      );
       // Members and their shares = the contract's cap table (V1 get_share per holder too).
       expect([address, Object.fromEntries(members.map((m) => [m.user_address, BigInt(m.shares)]))]).toEqual([address, Object.fromEntries(onChain)]);
       const config = await chain.read<Record<string, unknown>>(address, 'get_config');
@@ -493,7 +485,8 @@ describe.each([
     const expected = new Map<string, bigint>();
     for (const address of splitters) {
       const members = await all(`/pools/${address}/members?network_id=${NET}`);
-      const share = (await chainShares(address, [...members, { user_address: agent.publicKey() }])).get(agent.publicKey()) ?? 0n;
+      const holders = [...members.map((m) => m.user_address as string), agent.publicKey()];
+      const share = (await chain.capTable(address, holders)).get(agent.publicKey()) ?? 0n;
       if (share > 0n) expected.set(address, share);
     }
     expect(Object.fromEntries(holdings.map((h: Json) => [h.pool_address, BigInt(h.shares)]))).toEqual(Object.fromEntries(expected));
