@@ -8,6 +8,7 @@ import { DEFAULT_SEED } from '@dob/devnet';
 import { testMongoUrl } from '../libs/mongo/src/testing/test-mongo';
 import { startSystem, type RunningSystem } from '../apps/all/src/system';
 import { addressArg, ChainReader, decimalString, i128Arg, type ChainEvent } from './chain-reader';
+import { chainProblems } from './chain-truth';
 import { eventually as waitFor, settled as waitUntilSettled } from './system-waits';
 
 /**
@@ -477,6 +478,10 @@ describe.each([
       }
       expect(s.pool_name).toBe(pools.find((p) => p.address === address).name);
     }
+  });
+
+  it("chainProblems (the fault suite's end-of-run comparison with the chain) finds nothing on a healthy system", async () => {
+    expect(await chainProblems([{ name: store, base: system.apiUrl }], key, chain, splitters)).toEqual([]);
   });
 
   // ---------------------------------------------------------------- portfolio
