@@ -1,6 +1,7 @@
 /**
- * Webhook delivery on PostgreSQL to a local HTTPS receiver (self-signed, keep-alive): the notifier's fan-out
- * projection + delivery worker in this process, 5 webhooks, every event subscribed by all of them (issue 33 item 5).
+ * Webhook delivery on PostgreSQL to a local HTTPS receiver (self-signed, keep-alive) in a process of its own
+ * (bench/webhook-receiver-child.ts, as a subscriber's server is): the notifier's fan-out projection + delivery worker
+ * in this process, 5 webhooks, every event subscribed by all of them (issue 33 item 5).
  * - baseline: the same 10,000 signed bodies POSTed straight to the receiver by a bare keep-alive sender with the
  *   worker's concurrency — no database, no queue: what this machine's HTTPS alone allows, in the same run.
  * - burst: 2,000 events appended at once → 10,000 deliveries; deliveries per second (first append to last arrival).
@@ -9,7 +10,9 @@
  * at-least-once contract allows them) reported.
  *   node -r @swc-node/register bench/webhooks.bench.ts   → bench/results/webhooks.json
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { createPostgresDatabase } from '@dob/sql';
@@ -19,7 +22,7 @@ import { createSecureContext, rootCertificates } from 'node:tls';
 import { createNotifier, deliveryId, deliveryHeaders, verifySvcSignature } from '@dob/webhooks';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
 import { sampleSharesTransferred, type SampleAppend } from '../libs/webhooks/src/testing/sample-events';
-import { startTestReceiver } from '../libs/webhooks/src/testing/https-receiver';
+import type { ReceivedRequest } from '../libs/webhooks/src/testing/https-receiver';
 import { testCaller } from '../libs/webhooks/src/testing/test-caller';
 
 const HOOKS = 5;
@@ -53,11 +56,55 @@ async function bareSender(url: string, ca: string, bodies: readonly { headers: R
   return { deliveries: bodies.length, ms: Math.round(ms), deliveriesPerSecond: Math.round((bodies.length / ms) * 1000) };
 }
 
+/** The receiver child (bench/webhook-receiver-child.ts) and what the bench asks of it. */
+interface RemoteReceiver {
+  readonly origin: string;
+  readonly cert: string;
+  count(): Promise<number>;
+  /** The requests received since the last take. */
+  take(): Promise<ReceivedRequest[]>;
+  close(): Promise<void>;
+}
+
+async function startRemoteReceiver(): Promise<RemoteReceiver> {
+  const child: ChildProcess = fork(join(__dirname, 'webhook-receiver-child.ts'), [], { execArgv: ['-r', '@swc-node/register'], stdio: 'inherit' });
+  const next = <T>(kind: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (m: { kind: string }) => {
+        if (m.kind !== kind) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(m as T);
+      };
+      const onExit = (code: number | null) => reject(new Error(`the receiver child exited (${code}) before answering ${kind}`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const ready = await next<{ origin: string; cert: string }>('ready');
+  const ask = <T>(kind: string) => {
+    const answer = next<T>(kind);
+    child.send({ kind });
+    return answer;
+  };
+  return {
+    origin: ready.origin,
+    cert: ready.cert,
+    count: async () => (await ask<{ count: number }>('count')).count,
+    take: async () =>
+      (await ask<{ requests: (Omit<ReceivedRequest, 'raw'> & { raw: string })[] }>('take')).requests.map((r) => ({ ...r, raw: Buffer.from(r.raw, 'base64') })),
+    close: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.send({ kind: 'close' });
+      await exited;
+    },
+  };
+}
+
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 export async function run() {
   const machine = startMachineRecord();
-  const receiver = await startTestReceiver();
+  const receiver = await startRemoteReceiver();
   const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `bench_wh_${randomBytes(4).toString('hex')}` });
   const store = await createSqlEventStore(db, { catalog: createChainEventCatalog(), pollIntervalMs: 20 });
   const notifier = await createNotifier({
@@ -89,16 +136,18 @@ export async function run() {
     const t = Date.now();
     for (const i of items) for (const h of hooks) appendedAt.set(deliveryId(i.event.id, h.id), t);
   };
-  const waitFor = async (n: number) => {
-    while (receiver.requests.length < n) await new Promise((r) => setTimeout(r, 10));
+  /** Waits until `n` requests arrived (asking the receiver every 20 ms), then takes them. */
+  const received = async (n: number): Promise<ReceivedRequest[]> => {
+    while ((await receiver.count()) < n) await new Promise((r) => setTimeout(r, 20));
+    return receiver.take();
   };
 
   const secretOf = new Map(hooks.map((h, i) => [h.id, `bench-secret-${i}-0123456789`]));
   /** Signatures verified, ids expected vs seen: the run's deliveries as the receiver got them. */
-  const audit = (expected: readonly string[]) => {
+  const audit = (requests: readonly ReceivedRequest[], expected: readonly string[]) => {
     const seen = new Map<string, number>();
     let badSignatures = 0;
-    for (const r of receiver.requests) {
+    for (const r of requests) {
       const id = r.headers['x-svc-delivery'] as string;
       const hook = hooks[Number(/\/h(\d+)$/.exec(r.path)?.[1])]?.id;
       if (!hook || !verifySvcSignature(secretOf.get(hook)!, r.raw, r.headers['x-svc-signature'] as string)) badSignatures++;
@@ -106,7 +155,7 @@ export async function run() {
     }
     const lost = expected.filter((id) => !seen.has(id)).length;
     const duplicates = [...seen.values()].reduce((a, n) => a + n - 1, 0);
-    return { expected: expected.length, received: receiver.requests.length, lost, duplicates, badSignatures };
+    return { expected: expected.length, received: requests.length, lost, duplicates, badSignatures };
   };
   const expectedIds = (events: readonly SampleAppend[]) => events.flatMap((e) => hooks.map((h) => deliveryId(e.event.id, h.id)));
 
@@ -127,18 +176,17 @@ export async function run() {
       }),
     );
     const baseline = await bareSender(`${receiver.origin}/baseline`, receiver.cert, signed, CONCURRENCY);
-    receiver.requests.length = 0;
+    await receiver.take();
 
     // Burst.
     const t0 = Date.now();
     for (let i = 0; i < burst.length; i += 500) await append(burst.slice(i, i + 500));
-    await waitFor(BURST_EVENTS * HOOKS);
-    const burstMs = Math.max(...receiver.requests.map((r) => r.receivedAt)) - t0;
-    const burstDeliveries = receiver.requests.length;
-    const burstAudit = audit(expectedIds(burst));
+    const burstRequests = await received(BURST_EVENTS * HOOKS);
+    const burstMs = Math.max(...burstRequests.map((r) => r.receivedAt)) - t0;
+    const burstDeliveries = burstRequests.length;
+    const burstAudit = audit(burstRequests, expectedIds(burst));
 
     // Paced.
-    receiver.requests.length = 0;
     const paced = Array.from({ length: PACED_RATE * PACED_SECONDS }, (_, n) => sampleSharesTransferred(2, n));
     const start = Date.now();
     for (let i = 0; i < paced.length; i++) {
@@ -146,9 +194,9 @@ export async function run() {
       if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
       await append([paced[i]]);
     }
-    await waitFor(paced.length * HOOKS);
-    const pacedAudit = audit(expectedIds(paced));
-    const latencies = receiver.requests
+    const pacedRequests = await received(paced.length * HOOKS);
+    const pacedAudit = audit(pacedRequests, expectedIds(paced));
+    const latencies = pacedRequests
       .map((r) => r.receivedAt - (appendedAt.get(r.headers['x-svc-delivery'] as string) ?? NaN))
       .filter((v) => Number.isFinite(v))
       .sort((a, b) => a - b);
@@ -163,7 +211,7 @@ export async function run() {
         pacedEventsPerSecond: PACED_RATE,
         pacedSeconds: PACED_SECONDS,
         workerConcurrency: CONCURRENCY,
-        receiver: 'local HTTPS (self-signed, keep-alive), same machine',
+        receiver: 'local HTTPS (self-signed, keep-alive), same machine, a process of its own',
       },
       baseline: { what: 'the same signed bodies POSTed by a bare keep-alive HTTPS sender, same concurrency, no database', ...baseline },
       burst: {
