@@ -1,53 +1,15 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { POOL_DETAIL, POOL_LIST_ITEM, responseSchemas } from '@dob/read-models';
 
-/** Response schemas of the read endpoints, written once so /api/agent/openapi.json documents the real shapes. */
-export const str = { type: 'string' } as const;
-export const nstr = { type: 'string', nullable: true } as const;
-export const int = { type: 'integer' } as const;
-export const num = { type: 'number' } as const;
-export const bool = { type: 'boolean' } as const;
-export const money = { type: 'string', description: 'Decimal string in token units, at least 2 decimals', example: '12.50' } as const;
-export const time = { type: 'string', format: 'date-time', nullable: true } as const;
 /**
- * Every property is always present in what the API sends (absent values are null, never omitted), so all are
- * required — except the few the live API documents as appearing only sometimes, named in `optional`.
+ * Response schemas of the read endpoints, written once so /api/agent/openapi.json documents the real shapes. The
+ * pool list item and detail are derived from their API views (libs/read-models pool-queries.ts); the schema pieces
+ * live beside those views.
  */
-export const obj = (properties: Record<string, SchemaObject>, optional: readonly string[] = []): SchemaObject => ({
-  type: 'object',
-  properties,
-  required: Object.keys(properties).filter((k) => !optional.includes(k)),
-});
+export const { str, nstr, int, num, bool, money, time, obj } = responseSchemas;
 
-const poolData = obj({ name: nstr, ticker: nstr, max_participants: { ...int, nullable: true }, access: nstr, distribution_type: nstr, estimated_apr: nstr });
-export const poolListItemSchema = obj({
-  address: str,
-  name: nstr,
-  ticker: nstr,
-  network_id: int,
-  chain_name: str,
-  access_type: { ...nstr, enum: ['rtj', 'p', 'qr', 'stk'] },
-  distribution_type: nstr,
-  estimated_apr: { ...num, nullable: true },
-  member_count: int,
-  max_participants: { ...int, nullable: true },
-  token_to_distribute: nstr,
-  pool_data: poolData,
-  created_at: time,
-});
-export const poolDetailSchema: SchemaObject = {
-  allOf: [
-    poolListItemSchema,
-    obj({
-      pool_data: obj({ ...poolData.properties, way_to_access: nstr, token_to_distribute: nstr }),
-      creator_address: nstr,
-      total_distributed: money,
-      total_shares: int,
-      allow_entry: bool,
-      distribution_config: obj({ min_interval_seconds: int, claim_delay_seconds: int, round_expiry_seconds: { ...int, nullable: true } }),
-      next_distribution: time,
-    }),
-  ],
-};
+export const poolListItemSchema: SchemaObject = POOL_LIST_ITEM.schema;
+export const poolDetailSchema: SchemaObject = POOL_DETAIL.schema;
 export const featuredSchema = obj({
   address: str,
   name: nstr,

@@ -3,8 +3,8 @@ import type { Document, Sort } from 'mongodb';
 import type { CampaignDoc } from '../projections/campaigns.projection';
 import type { ListingDoc } from '../projections/marketplace.projection';
 import type { PoolDoc } from '../projections/pools.projection';
-import type { ListingFilter, ListingRow, ListingSort, ListingStatusFilter, MarketStatsRow, Slice } from '../queries/read-model-reader.port';
-import type { Models } from './mongo-models';
+import type { ListingFilter, ListingRow, ListingSort, ListingStatusFilter, MarketStatsRow, Slice, MarketReads } from '../queries/read-model-reader.port';
+import type { Models, MongoReads } from './mongo-models';
 
 const LISTINGS = ['marketplace', 'listings'] as const;
 const POOLS = ['pools', 'pools'] as const;
@@ -53,7 +53,7 @@ const byStatus = (status: ListingStatusFilter): Document => (status === 'all' ? 
 const compare = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Each read takes the request's view of the serving collections first. */
-export const mongoMarketReads = {
+export const mongoMarketReads: MongoReads<MarketReads> = {
   async listingPage(m: Models, filter: ListingFilter, sort: ListingSort, slice: Slice): Promise<{ rows: ListingRow[]; total: number }> {
     const where: Document = byStatus(filter.status);
     if (filter.networkId !== undefined) where.network_id = filter.networkId;

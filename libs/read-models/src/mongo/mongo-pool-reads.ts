@@ -2,7 +2,8 @@ import { decimalKeyPath, type Doc } from '@dob/projections';
 import type { Document, Sort } from 'mongodb';
 import type { CampaignDoc, ContributorDoc } from '../projections/campaigns.projection';
 import type { MemberStatsDoc } from '../projections/members.projection';
-import type { PoolDoc } from '../projections/pools.projection';
+import { POOL_FIELDS, type PoolDoc } from '../projections/pools.projection';
+import { documentRow } from './document-rows';
 import type { RoundDoc } from '../projections/rounds.projection';
 import type {
   CampaignRow,
@@ -15,8 +16,9 @@ import type {
   RoundRow,
   RoundStatus,
   Slice,
+  PoolReads,
 } from '../queries/read-model-reader.port';
-import { POSITIVE, containsAsciiInsensitive, date, text, type Models } from './mongo-models';
+import { POSITIVE, containsAsciiInsensitive, date, type Models, type MongoReads } from './mongo-models';
 
 const POOLS = ['pools', 'pools'] as const;
 const STATS = ['pool_members', 'stats'] as const;
@@ -39,33 +41,9 @@ async function toPoolRows(m: Models, pools: readonly PoolDoc[]): Promise<PoolRow
     pools.map(async (p) => {
       const s = stats.get(m.id(...STATS, { network_id: p.network_id, pool: p.address }));
       return {
-        network_id: p.network_id,
-        address: p.address,
-        name: p.name,
-        ticker: p.ticker,
-        access_type: p.access_type,
-        distribution_type: p.distribution_type,
-        estimated_apr: p.estimated_apr,
-        max_participants: p.max_participants,
-        token_to_distribute: p.token_to_distribute,
-        created_at: date(p.created_at),
+        ...documentRow(POOL_FIELDS, p),
         member_count: s?.member_count ?? 0,
         total_shares: (s?.total_shares ?? 0n).toString(),
-        pool_version: p.pool_version,
-        creator_address: p.creator_address,
-        locked: p.locked,
-        mutable: p.mutable,
-        min_interval_seconds: text(p.min_interval_seconds),
-        claim_delay_seconds: text(p.claim_delay_seconds),
-        round_expiry_seconds: text(p.round_expiry_seconds),
-        schedule_enabled: p.schedule_enabled,
-        schedule_first: text(p.schedule_first),
-        schedule_interval: text(p.schedule_interval),
-        schedule_total: p.schedule_total,
-        distribution_count: p.distribution_count,
-        total_distributed: p.total_distributed.toString(),
-        last_distribution_at: date(p.last_distribution_at),
-        distribution_token: p.distribution_token,
         token_to_distribute_symbol: await m.symbolOf(p.network_id, p.token_to_distribute),
         distribution_token_symbol: await m.symbolOf(p.network_id, p.distribution_token),
       };
@@ -118,7 +96,7 @@ export function toRoundRow(r: RoundDoc, now: Date): RoundRow {
 }
 
 /** Each read takes the request's view of the serving collections first. */
-export const mongoPoolReads = {
+export const mongoPoolReads: MongoReads<PoolReads> = {
   async poolNetworks(m: Models, address: string, networkId?: number): Promise<number[]> {
     const rows = await m.find<PoolDoc>(...POOLS, { address, ...(networkId === undefined ? {} : { network_id: networkId }) }, { network_id: 1 });
     return rows.map((r) => r.network_id);

@@ -1,4 +1,6 @@
 import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
+import type { POOL_FIELDS } from '../projections/pools.projection';
+import type { RowOf } from './document-rows';
 
 /** A row of the tokens read model: a symbol learned from the chain. */
 export interface LearnedToken {
@@ -39,39 +41,14 @@ export interface PoolFilter {
   readonly accessType?: string;
 }
 
-export interface PoolRow {
-  network_id: number;
-  address: string;
-  name: string | null;
-  ticker: string | null;
-  access_type: string | null;
-  distribution_type: string | null;
-  /** As written in the registry ("12.50" stays "12.50"). */
-  estimated_apr: string | null;
-  max_participants: number | null;
-  token_to_distribute: string | null;
-  created_at: Date | null;
+/** Every declared field of the pool document (document-rows.ts), and what the readers join to it. */
+export type PoolRow = RowOf<typeof POOL_FIELDS> & {
   member_count: number;
   total_shares: string;
-  pool_version: string | null;
-  creator_address: string | null;
-  locked: boolean;
-  mutable: boolean | null;
-  min_interval_seconds: string | null;
-  claim_delay_seconds: string | null;
-  round_expiry_seconds: string | null;
-  schedule_enabled: boolean;
-  schedule_first: string | null;
-  schedule_interval: string | null;
-  schedule_total: number | null;
-  distribution_count: number;
-  total_distributed: string;
-  last_distribution_at: Date | null;
-  distribution_token: string | null;
   /** Symbols the tokens model learned for token_to_distribute and distribution_token (null if none). */
   token_to_distribute_symbol: string | null;
   distribution_token_symbol: string | null;
-}
+};
 
 export interface MemberRow {
   holder: string;

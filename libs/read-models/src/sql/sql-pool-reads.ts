@@ -1,16 +1,13 @@
 import type { SqlExecutor } from '@dob/sql';
 import type { CampaignRow, FeaturedCandidate, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
 import { FEATURED_OVERRIDES_TABLE } from '../featured/featured-overrides';
+import { POOL_FIELDS } from '../projections/pools.projection';
+import { documentColumns } from './document-columns';
 import { Conditions, MEMBER_STATS, ROUND_STATUS_SQL, V, joinLearnedToken } from './views';
 
-const POOL_COLUMNS = `p.network_id, p.address, p.name, p.ticker, p.access_type, p.distribution_type,
-       p.estimated_apr::text AS estimated_apr, p.max_participants, p.token_to_distribute, p.created_at,
-       COALESCE(m.member_count, 0) AS member_count, COALESCE(m.total_shares, 0)::text AS total_shares, p.pool_version,
-       p.creator_address, p.locked, p.mutable, p.min_interval_seconds::text AS min_interval_seconds,
-       p.claim_delay_seconds::text AS claim_delay_seconds, p.round_expiry_seconds::text AS round_expiry_seconds,
-       p.schedule_enabled, p.schedule_first::text AS schedule_first, p.schedule_interval::text AS schedule_interval,
-       p.schedule_total, p.distribution_count, p.total_distributed::text AS total_distributed, p.last_distribution_at,
-       p.distribution_token, ttd.symbol AS token_to_distribute_symbol, dt.symbol AS distribution_token_symbol`;
+const POOL_COLUMNS = `${documentColumns('p', POOL_FIELDS)},
+       COALESCE(m.member_count, 0) AS member_count, COALESCE(m.total_shares, 0)::text AS total_shares,
+       ttd.symbol AS token_to_distribute_symbol, dt.symbol AS distribution_token_symbol`;
 
 // Member stats and token symbols are single-row lookups by primary key (no aggregate, no second query).
 const FROM_POOLS = `${V.pools} p
