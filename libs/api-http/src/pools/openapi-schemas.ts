@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { POOL_DETAIL, POOL_LIST_ITEM, responseSchemas } from '@dob/read-models';
+import { POOL_DETAIL, POOL_EVENT_TYPES, POOL_LIST_ITEM, ROUND_STATUSES, responseSchemas } from '@dob/read-models';
 
 /**
  * Response schemas of the read endpoints, written once so /api/agent/openapi.json documents the real shapes. The
@@ -41,14 +41,14 @@ export const roundSchema = obj({
   amount_per_share: money,
   total_claimed: money,
   claim_count: int,
-  status: { type: 'string', enum: ['completed', 'pending', 'expired'] },
+  status: { type: 'string', enum: [...ROUND_STATUSES] },
   created_at: time,
   claimable_from: time,
   expires_at: time,
 });
 export const poolEventSchema = obj(
   {
-    event_type: { type: 'string', enum: ['init', 'distribute', 'claim', 'transfer_shares', 'withdraw', 'lock', 'set_admin'] },
+    event_type: { type: 'string', enum: [...POOL_EVENT_TYPES] },
     pool_id: str,
     transaction_hash: str,
     from_address: nstr,
