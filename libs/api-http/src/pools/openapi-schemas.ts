@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { POOL_DETAIL, POOL_EVENT_TYPES, POOL_LIST_ITEM, ROUND_STATUSES, responseSchemas } from '@dob/read-models';
+import { LISTING, POOL_DETAIL, POOL_EVENT_TYPES, POOL_LIST_ITEM, POOL_LISTING, ROUND_STATUSES, responseSchemas } from '@dob/read-models';
 
 /**
  * Response schemas of the read endpoints, written once so /api/agent/openapi.json documents the real shapes. The
@@ -60,34 +60,8 @@ export const poolEventSchema = obj(
   },
   ['to_address', 'token'],
 ); // spec: to_address "present on share transfers", token "present on distribution entries"
-const listingStatus: SchemaObject = { type: 'string', enum: ['active', 'sold', 'cancelled'] };
-export const listingSchema = obj({
-  sale_address: { type: 'string', example: 'SALE_0f1e2d3c4b5a69788796a5b4c3d2e1f0' },
-  pool_address: str,
-  pool_name: nstr,
-  pool_ticker: nstr,
-  network_id: int,
-  seller_address: str,
-  shares_amount: int,
-  price_per_share: money,
-  total_price: money,
-  payment_token: nstr,
-  payment_token_address: str,
-  is_active: bool,
-  status: listingStatus,
-  created_at: time,
-});
-export const poolListingSchema = obj({
-  sale_address: str,
-  seller_address: str,
-  shares_amount: int,
-  price_per_share: money,
-  total_price: money,
-  payment_token: nstr,
-  is_active: bool,
-  status: listingStatus,
-  created_at: time,
-});
+export const listingSchema: SchemaObject = LISTING.schema;
+export const poolListingSchema: SchemaObject = POOL_LISTING.schema;
 export const statsSchema = obj({
   pool_address: str,
   pool_name: nstr,

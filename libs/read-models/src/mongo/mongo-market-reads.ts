@@ -1,7 +1,8 @@
 import type { Doc } from '@dob/projections';
 import type { Document, Sort } from 'mongodb';
 import type { CampaignDoc } from '../projections/campaigns.projection';
-import type { ListingDoc } from '../projections/marketplace.projection';
+import { LISTING_FIELDS, type ListingDoc } from '../projections/marketplace.projection';
+import { documentRow } from './document-rows';
 import type { PoolDoc } from '../projections/pools.projection';
 import type { ListingFilter, ListingRow, ListingSort, ListingStatusFilter, MarketStatsRow, Slice, MarketReads } from '../queries/read-model-reader.port';
 import type { Models, MongoReads } from './mongo-models';
@@ -31,15 +32,8 @@ async function toListingRows(m: Models, listings: readonly ListingDoc[]): Promis
     listings.map(async (l) => {
       const p = pools.get(m.id(...POOLS, { network_id: l.network_id, address: l.pool }));
       return {
-        sale_address: l.sale_address,
-        network_id: l.network_id,
-        pool: l.pool,
-        seller: l.seller,
-        shares_amount: l.shares_amount.toString(),
-        price_per_share: l.price_per_share.toString(),
-        payment_token: l.payment_token,
+        ...documentRow(LISTING_FIELDS, l),
         status: l.status,
-        created_at: new Date(l.created_at),
         pool_name: p?.name ?? null,
         pool_ticker: p?.ticker ?? null,
         pool_version: p?.pool_version ?? null,

@@ -1,4 +1,5 @@
 import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
+import type { LISTING_FIELDS, ListingStatus } from '../projections/marketplace.projection';
 import type { POOL_FIELDS } from '../projections/pools.projection';
 import type { RowOf } from './document-rows';
 
@@ -144,23 +145,16 @@ export interface ListingFilter {
   readonly seller?: string;
 }
 
-export interface ListingRow {
-  sale_address: string;
-  network_id: number;
-  pool: string;
-  seller: string;
-  shares_amount: string;
-  price_per_share: string;
-  payment_token: string;
-  status: 'active' | 'sold' | 'cancelled';
-  created_at: Date;
+/** Every declared field of the listing document, and its pool's and token's labels. */
+export type ListingRow = Omit<RowOf<typeof LISTING_FIELDS>, 'status'> & {
+  status: ListingStatus;
   pool_name: string | null;
   pool_ticker: string | null;
   /** The pool's splitter version ('1' | '2'), null if the pool is unknown. */
   pool_version: string | null;
   /** The payment token's symbol learned by the tokens model (null if none). */
   payment_token_symbol: string | null;
-}
+};
 
 export interface MarketStatsRow {
   pool_name: string | null;

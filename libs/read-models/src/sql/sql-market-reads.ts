@@ -1,5 +1,7 @@
 import type { SqlExecutor } from '@dob/sql';
 import type { ListingRow, ListingSort, MarketReads } from '../queries/read-model-reader.port';
+import { LISTING_FIELDS } from '../projections/marketplace.projection';
+import { documentColumns } from './document-columns';
 import { Conditions, V, joinLearnedToken } from './views';
 import { canonicalSalesInstant, poolSalesBoundaries, SALES_WINDOWS } from './sales-window-instant';
 
@@ -11,8 +13,7 @@ const ORDER: Record<ListingSort, string> = {
   price_desc: 'l.price_per_share DESC, l.created_at DESC',
 };
 
-const LISTING_COLUMNS = `l.sale_address, l.network_id, l.pool, l.seller, l.shares_amount::text AS shares_amount,
-       l.price_per_share::text AS price_per_share, l.payment_token, l.status, l.created_at,
+const LISTING_COLUMNS = `${documentColumns('l', LISTING_FIELDS)},
        p.name AS pool_name, p.ticker AS pool_ticker, p.pool_version, tk.symbol AS payment_token_symbol`;
 
 /** Listings from `source` (the view, or a page of it aliased l) with their pool's name and token's symbol. */
