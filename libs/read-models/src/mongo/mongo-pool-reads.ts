@@ -2,7 +2,7 @@ import { decimalKeyPath, type Doc } from '@dob/projections';
 import type { Document, Sort } from 'mongodb';
 import type { CampaignDoc, ContributorDoc } from '../projections/campaigns.projection';
 import type { MemberStatsDoc } from '../projections/members.projection';
-import { POOL_FIELDS, type PoolDoc } from '../projections/pools.projection';
+import { POOL_FIELDS, POOL_LIST_ORDERS, type PoolDoc } from '../projections/pools.projection';
 import { documentRow } from './document-rows';
 import type { RoundDoc } from '../projections/rounds.projection';
 import type {
@@ -112,20 +112,20 @@ export const mongoPoolReads: MongoReads<PoolReads> = {
     if (filter.accessType) where.access_type = filter.accessType;
     const total = await m.count(...POOLS, where);
     let page: PoolDoc[];
-    if (sort === 'created_desc' || sort === 'apr_desc') {
-      // Descending: MongoDB's nulls-lowest already puts them last.
-      const path = sort === 'created_desc' ? 'created_at' : decimalKeyPath('estimated_apr');
-      page = await m.find<PoolDoc>(...POOLS, where, { [path]: -1, ...TIE } as Sort, slice);
-    } else if (sort === 'created_asc') {
-      page = await nullsLastPage(m, where, 'created_at', 'created_at', 1, slice);
-    } else if (sort === 'apr_asc') {
-      page = await nullsLastPage(m, where, 'estimated_apr', decimalKeyPath('estimated_apr'), 1, slice);
+    const { by, direction } = POOL_LIST_ORDERS[sort];
+    if (by !== 'member_count') {
+      const path = POOL_FIELDS[by] === 'decimal?' ? decimalKeyPath(by) : by;
+      // Descending: MongoDB's nulls-lowest already puts them last; ascending takes them after the others.
+      page =
+        direction === 'desc'
+          ? await m.find<PoolDoc>(...POOLS, where, { [path]: -1, ...TIE } as Sort, slice)
+          : await nullsLastPage(m, where, by, path, 1, slice);
     } else {
       // Member counts live in another projection (no $lookup on FerretDB): rank every matching pool here.
       const all = await m.find<PoolDoc>(...POOLS, where, TIE);
       const stats = await memberStats(m, all);
       const count = (p: PoolDoc) => stats.get(m.id(...STATS, { network_id: p.network_id, pool: p.address }))?.member_count ?? 0;
-      const sign = sort === 'members_desc' ? -1 : 1;
+      const sign = direction === 'desc' ? -1 : 1;
       page = all.sort((a, b) => sign * (count(a) - count(b))).slice(slice.offset, slice.offset + slice.limit); // stable: ties stay in TIE order
     }
     return { rows: await toPoolRows(m, page), total };

@@ -31,6 +31,20 @@ export const LISTING_FIELDS = {
 /** `status` is text in the stores, one of ListingStatus in the reducer and the rows. */
 export type ListingDoc = Omit<DocOf<typeof LISTING_FIELDS>, 'status'> & { status: ListingStatus };
 
+/**
+ * The listing list's orders, described once: this projection indexes each (behind `status`), the SQL reader orders
+ * by it and the MongoDB reader sorts by it; every order ends on sale_address (stored amounts compare numerically in
+ * both stores).
+ */
+export const LISTING_ORDERS = {
+  created_desc: ['created_at desc', 'chain_event_id desc'],
+  created_asc: ['created_at asc', 'chain_event_id asc'],
+  price_asc: ['price_per_share asc', 'created_at desc'],
+  price_desc: ['price_per_share desc', 'created_at desc'],
+} as const satisfies Record<string, readonly `${keyof typeof LISTING_FIELDS} ${'asc' | 'desc'}`[]>;
+export type ListingSort = keyof typeof LISTING_ORDERS;
+export const LISTING_SORTS = Object.keys(LISTING_ORDERS) as readonly ListingSort[];
+
 /** The seller's active listings in the pool (at most one, but every match is treated alike). */
 const activeListings = (s: ProjectionState, c: Chain, pool: string, seller: string) =>
   s.find<ListingDoc>('listings', { network_id: c.network_id, pool, seller, status: 'active' });
@@ -51,10 +65,7 @@ export const marketplaceProjection: ProjectionDefinition = {
       // has by default (active): a page reads LIMIT index entries instead of sorting every listing.
       indexes: [
         { keys: ['network_id', 'pool', 'seller', 'status'] },
-        { keys: ['status', 'created_at desc', 'chain_event_id desc', 'sale_address'] },
-        { keys: ['status', 'created_at asc', 'chain_event_id asc', 'sale_address'] },
-        { keys: ['status', 'price_per_share asc', 'created_at desc', 'sale_address'] },
-        { keys: ['status', 'price_per_share desc', 'created_at desc', 'sale_address'] },
+        ...Object.values(LISTING_ORDERS).map((order) => ({ keys: ['status', ...order, 'sale_address'] })),
         { keys: ['seller', 'status', 'created_at desc', 'chain_event_id desc', 'sale_address'] },
       ],
     },

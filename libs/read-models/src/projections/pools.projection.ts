@@ -63,8 +63,23 @@ async function updatePool(s: ProjectionState, networkId: number, address: string
 
 const METADATA = ['name', 'ticker', 'access_type', 'distribution_type', 'estimated_apr', 'max_participants', 'token_to_distribute'] as const;
 
-/** Every list sort of pool-queries, behind the `listed` predicate, ending on the (network_id, address) tie-breaker. */
-const LIST_SORTS = ['created_at desc nulls last', 'created_at asc nulls last', 'estimated_apr desc nulls last', 'estimated_apr asc nulls last'];
+/**
+ * The pool list's orders, described once: this projection indexes each stored one (behind `listed`), the SQL reader
+ * orders by it and the MongoDB reader sorts by it. Nulls last in every order, ties broken by (network_id, address).
+ * `member_count` is the members model's, joined at query time (no index here).
+ */
+export const POOL_LIST_ORDERS = {
+  created_desc: { by: 'created_at', direction: 'desc' },
+  created_asc: { by: 'created_at', direction: 'asc' },
+  apr_desc: { by: 'estimated_apr', direction: 'desc' },
+  apr_asc: { by: 'estimated_apr', direction: 'asc' },
+  members_desc: { by: 'member_count', direction: 'desc' },
+  members_asc: { by: 'member_count', direction: 'asc' },
+} as const satisfies Record<string, { by: keyof typeof POOL_FIELDS | 'member_count'; direction: 'asc' | 'desc' }>;
+export type PoolSort = keyof typeof POOL_LIST_ORDERS;
+export const POOL_SORTS = Object.keys(POOL_LIST_ORDERS) as readonly PoolSort[];
+
+const LIST_SORTS = Object.values(POOL_LIST_ORDERS).flatMap((o) => (o.by === 'member_count' ? [] : [`${o.by} ${o.direction} nulls last`]));
 
 export const poolsProjection: ProjectionDefinition = {
   name: POOLS,

@@ -1,6 +1,6 @@
 import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
-import type { LISTING_FIELDS, ListingStatus } from '../projections/marketplace.projection';
-import type { POOL_FIELDS } from '../projections/pools.projection';
+import { LISTING_SORTS, type LISTING_FIELDS, type ListingSort, type ListingStatus } from '../projections/marketplace.projection';
+import { POOL_SORTS, type POOL_FIELDS, type PoolSort } from '../projections/pools.projection';
 import type { RowOf } from './document-rows';
 
 /** A row of the tokens read model: a symbol learned from the chain. */
@@ -32,8 +32,7 @@ export interface Counted<R> {
   readonly total: number;
 }
 
-export const POOL_SORTS = ['created_desc', 'created_asc', 'apr_desc', 'apr_asc', 'members_desc', 'members_asc'] as const;
-export type PoolSort = (typeof POOL_SORTS)[number];
+export { POOL_SORTS, type PoolSort };
 
 export interface PoolFilter {
   /** Substring of name or ticker, ASCII case-insensitive, taken literally (no wildcards). */
@@ -131,8 +130,7 @@ export interface PoolReads {
   campaigns(now: Date, q: { networkId?: number; status: 'active' | 'all' }): Promise<CampaignRow[]>;
 }
 
-export const LISTING_SORTS = ['created_desc', 'created_asc', 'price_asc', 'price_desc'] as const;
-export type ListingSort = (typeof LISTING_SORTS)[number];
+export { LISTING_SORTS, type ListingSort };
 /** docs/decisions.md#d9: `status` beside is_active; lists show active listings unless asked (`all` = every status). */
 export const LISTING_STATUSES = ['active', 'sold', 'cancelled', 'all'] as const;
 export type ListingStatusFilter = (typeof LISTING_STATUSES)[number];

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '@dob/sql';
 import type { CampaignRow, FeaturedCandidate, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
 import { FEATURED_OVERRIDES_TABLE } from '../featured/featured-overrides';
-import { POOL_FIELDS } from '../projections/pools.projection';
+import { POOL_FIELDS, POOL_LIST_ORDERS } from '../projections/pools.projection';
 import { documentColumns } from './document-columns';
 import { Conditions, MEMBER_STATS, ROUND_STATUS_SQL, V, joinLearnedToken } from './views';
 
@@ -15,16 +15,12 @@ const FROM_POOLS = `${V.pools} p
   ${joinLearnedToken('ttd', 'p.network_id', 'p.token_to_distribute')}
   ${joinLearnedToken('dt', 'p.network_id', 'p.distribution_token')}`;
 
-// Every order ends on (network_id, address): equal keys never reorder between requests or rebuilds. The first
-// four match an index of the pools projection exactly (behind `listed`), so a page reads LIMIT index entries.
-const POOL_ORDER: Record<PoolSort, string> = {
-  created_desc: 'p.created_at DESC NULLS LAST',
-  created_asc: 'p.created_at ASC NULLS LAST',
-  apr_desc: 'p.estimated_apr DESC NULLS LAST',
-  apr_asc: 'p.estimated_apr ASC NULLS LAST',
-  members_desc: 'member_count DESC',
-  members_asc: 'member_count ASC',
-};
+// Every order ends on (network_id, address): equal keys never reorder between requests or rebuilds. Stored keys
+// match an index of the pools projection exactly (behind `listed`), so a page reads LIMIT index entries.
+function poolOrder(sort: PoolSort): string {
+  const { by, direction } = POOL_LIST_ORDERS[sort];
+  return by === 'member_count' ? `member_count ${direction.toUpperCase()}` : `p.${by} ${direction.toUpperCase()} NULLS LAST`;
+}
 
 const STATUS = ROUND_STATUS_SQL.replaceAll('$NOW', '$3::timestamptz');
 
@@ -54,7 +50,7 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
       const where = `p.listed${c.and()}`;
       const { rows } = await db.query<PoolRow & { total_count: number }>(
         `SELECT ${POOL_COLUMNS}, (SELECT COUNT(*)::int FROM ${V.pools} p WHERE ${where}) AS total_count FROM ${FROM_POOLS} WHERE ${where}
-          ORDER BY ${POOL_ORDER[sort]}, p.network_id, p.address LIMIT ${slice.limit} OFFSET ${slice.offset}`,
+          ORDER BY ${poolOrder(sort)}, p.network_id, p.address LIMIT ${slice.limit} OFFSET ${slice.offset}`,
         c.params,
       );
       // A page past the end has no row to carry the total (page 1 empty means none match).
