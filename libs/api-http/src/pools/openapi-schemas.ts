@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { LISTING, POOL_DETAIL, POOL_EVENT_TYPES, POOL_LIST_ITEM, POOL_LISTING, ROUND_STATUSES, responseSchemas } from '@dob/read-models';
+import { DISTRIBUTION_ROUND, LISTING, POOL_DETAIL, POOL_EVENT_TYPES, POOL_LIST_ITEM, POOL_LISTING, responseSchemas } from '@dob/read-models';
 
 /**
  * Response schemas of the read endpoints, written once so /api/agent/openapi.json documents the real shapes. The
@@ -33,19 +33,7 @@ export const crowdfundingSchema = obj({
   is_active: bool,
 });
 export const memberSchema = obj({ user_address: str, shares: int, participation_percent: num, joined_at: time });
-export const roundSchema = obj({
-  round_id: int,
-  token: nstr,
-  total_amount: money,
-  total_shares: int,
-  amount_per_share: money,
-  total_claimed: money,
-  claim_count: int,
-  status: { type: 'string', enum: [...ROUND_STATUSES] },
-  created_at: time,
-  claimable_from: time,
-  expires_at: time,
-});
+export const roundSchema: SchemaObject = DISTRIBUTION_ROUND.schema;
 export const poolEventSchema = obj(
   {
     event_type: { type: 'string', enum: [...POOL_EVENT_TYPES] },

@@ -4,7 +4,7 @@ import type { CampaignDoc, ContributorDoc } from '../projections/campaigns.proje
 import type { MemberStatsDoc } from '../projections/members.projection';
 import { POOL_FIELDS, POOL_LIST_ORDERS, type PoolDoc } from '../projections/pools.projection';
 import { documentRow } from './document-rows';
-import type { RoundDoc } from '../projections/rounds.projection';
+import { ROUND_FIELDS, type RoundDoc } from '../projections/rounds.projection';
 import type {
   CampaignRow,
   EventRow,
@@ -78,21 +78,7 @@ export function roundStatusFilter(status: RoundStatus, now: Date): Document {
 }
 
 export function toRoundRow(r: RoundDoc, now: Date): RoundRow {
-  return {
-    network_id: r.network_id,
-    pool: r.pool,
-    round_id: r.round_id,
-    pool_version: r.pool_version,
-    token: r.token,
-    total_amount: r.total_amount.toString(),
-    total_shares: r.total_shares.toString(),
-    total_claimed: r.total_claimed.toString(),
-    claim_count: r.claim_count,
-    created_at: new Date(r.created_at),
-    claimable_from: new Date(r.claimable_from),
-    expires_at: date(r.expires_at),
-    status: roundStatus(r, now),
-  };
+  return { ...documentRow(ROUND_FIELDS, r), status: roundStatus(r, now) };
 }
 
 /** Each read takes the request's view of the serving collections first. */

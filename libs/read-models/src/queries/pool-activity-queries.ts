@@ -1,8 +1,11 @@
 import { formatAmount, perShare, percent } from '@dob/domain';
 import type { PoolEventType } from '../projections/pool-events.projection';
+import { ROUND_FIELDS } from '../projections/rounds.projection';
+import { ApiView, computed, shownFields } from './api-view';
 import { resolvePoolNetwork } from './pool-resolution';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
 import { ROUND_STATUSES, type EventRow, type RoundRow, type RoundStatus } from './read-model-reader.port';
+import { int as intSchema, money, nstr, time, type JsonSchema } from './response-schemas';
 import type { TokenLookup } from './token-directory';
 
 export { ROUND_STATUSES, type RoundRow, type RoundStatus };
@@ -14,19 +17,26 @@ export interface PoolMember {
   joined_at: string | null;
 }
 
-export interface DistributionRound {
-  round_id: number;
-  token: string | null;
-  total_amount: string;
-  total_shares: number;
-  amount_per_share: string;
-  total_claimed: string;
-  claim_count: number;
-  status: RoundStatus;
-  created_at: string | null;
-  claimable_from: string | null;
-  expires_at: string | null;
-}
+const round = shownFields(ROUND_FIELDS);
+const shown = <V>(schema: JsonSchema, value: (r: RoundRow, c: { readonly tokens: TokenLookup }) => V) => computed(schema, value);
+const tokenOf = (r: RoundRow, c: { readonly tokens: TokenLookup }) => c.tokens.get(r.network_id, r.token);
+const amount = (value: (r: RoundRow) => bigint | string) => shown(money, (r, c) => formatAmount(value(r), tokenOf(r, c).decimals));
+
+/** A distribution round as the API lists it, in the order it sends it. */
+export const DISTRIBUTION_ROUND = new ApiView({
+  round_id: round.plain('round_id'),
+  token: shown(nstr, (r, c) => tokenOf(r, c).symbol),
+  total_amount: amount((r) => r.total_amount),
+  total_shares: shown(intSchema, (r) => int(r.total_shares)),
+  amount_per_share: amount((r) => perShare(BigInt(r.total_amount), BigInt(r.total_shares))),
+  total_claimed: amount((r) => r.total_claimed),
+  claim_count: round.plain('claim_count'),
+  status: shown({ type: 'string', enum: [...ROUND_STATUSES] }, (r): RoundStatus => r.status),
+  created_at: shown(time, (r) => iso(r.created_at)),
+  claimable_from: shown(time, (r) => iso(r.claimable_from)),
+  expires_at: round.plain('expires_at'),
+});
+export type DistributionRound = ReturnType<typeof DISTRIBUTION_ROUND.item>;
 
 export interface PoolEvent {
   event_type: PoolEventType;
@@ -81,20 +91,7 @@ export class PoolActivityQueries {
 }
 
 export function toRound(r: RoundRow, tokens: TokenLookup): DistributionRound {
-  const t = tokens.get(r.network_id, r.token);
-  return {
-    round_id: Number(r.round_id),
-    token: t.symbol,
-    total_amount: formatAmount(r.total_amount, t.decimals),
-    total_shares: int(r.total_shares),
-    amount_per_share: formatAmount(perShare(BigInt(r.total_amount), BigInt(r.total_shares)), t.decimals),
-    total_claimed: formatAmount(r.total_claimed, t.decimals),
-    claim_count: r.claim_count,
-    status: r.status,
-    created_at: iso(r.created_at),
-    claimable_from: iso(r.claimable_from),
-    expires_at: iso(r.expires_at),
-  };
+  return DISTRIBUTION_ROUND.item(r, { tokens });
 }
 
 function toEvent(r: EventRow, tokens: TokenLookup): PoolEvent {

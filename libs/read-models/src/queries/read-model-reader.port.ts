@@ -1,5 +1,6 @@
 import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
 import { LISTING_SORTS, type LISTING_FIELDS, type ListingSort, type ListingStatus } from '../projections/marketplace.projection';
+import type { ROUND_FIELDS } from '../projections/rounds.projection';
 import { POOL_SORTS, type POOL_FIELDS, type PoolSort } from '../projections/pools.projection';
 import type { RowOf } from './document-rows';
 
@@ -59,22 +60,8 @@ export interface MemberRow {
 export const ROUND_STATUSES = ['completed', 'pending', 'expired'] as const;
 export type RoundStatus = (typeof ROUND_STATUSES)[number];
 
-export interface RoundRow {
-  network_id: number;
-  pool: string;
-  round_id: number;
-  pool_version: string;
-  token: string;
-  total_amount: string;
-  total_shares: string;
-  total_claimed: string;
-  claim_count: number;
-  created_at: Date;
-  claimable_from: Date;
-  expires_at: Date | null;
-  /** At the reader's `now`. */
-  status: RoundStatus;
-}
+/** Every declared field of the round document, and its status at the reader's `now`. */
+export type RoundRow = RowOf<typeof ROUND_FIELDS> & { status: RoundStatus };
 
 export interface EventRow extends PoolEventRecord {
   network_id: number;

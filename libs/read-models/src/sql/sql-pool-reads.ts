@@ -2,6 +2,7 @@ import type { SqlExecutor } from '@dob/sql';
 import type { CampaignRow, FeaturedCandidate, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
 import { FEATURED_OVERRIDES_TABLE } from '../featured/featured-overrides';
 import { POOL_FIELDS, POOL_LIST_ORDERS } from '../projections/pools.projection';
+import { ROUND_FIELDS } from '../projections/rounds.projection';
 import { documentColumns } from './document-columns';
 import { Conditions, MEMBER_STATS, ROUND_STATUS_SQL, V, joinLearnedToken } from './views';
 
@@ -26,8 +27,6 @@ const STATUS = ROUND_STATUS_SQL.replaceAll('$NOW', '$3::timestamptz');
 
 // Active = still fundraising and the deadline not passed, judged against the query's clock.
 const ACTIVE = `(c.status = 'fundraising' AND c.deadline > $1::timestamptz)`;
-
-const roundRow = (r: RoundRow & { round_id: string | number }): RoundRow => ({ ...r, round_id: Number(r.round_id) });
 
 export function sqlPoolReads(db: SqlExecutor): PoolReads {
   const count = async (sql: string, params: unknown[]) => (await db.query<{ n: number }>(sql, params)).rows[0]!.n;
@@ -84,16 +83,14 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
       const params = [networkId, pool, now.toISOString(), ...(status ? [status] : [])];
       const [rows, total] = await Promise.all([
         db.query<RoundRow>(
-          `SELECT r.network_id, r.pool, r.round_id, r.pool_version, r.token, r.total_amount::text AS total_amount,
-                  r.total_shares::text AS total_shares, r.total_claimed::text AS total_claimed, r.claim_count, r.created_at,
-                  r.claimable_from, r.expires_at, ${STATUS} AS status
+          `SELECT ${documentColumns('r', ROUND_FIELDS)}, ${STATUS} AS status
              FROM ${V.rounds} r WHERE r.network_id = $1 AND r.pool = $2 ${filter}
             ORDER BY r.created_at DESC, r.round_id DESC LIMIT ${slice.limit} OFFSET ${slice.offset}`,
           params,
         ),
         count(`SELECT COUNT(*)::int AS n FROM ${V.rounds} r WHERE r.network_id = $1 AND r.pool = $2 AND $3::timestamptz IS NOT NULL ${filter}`, params),
       ]);
-      return { rows: rows.rows.map(roundRow), total };
+      return { rows: rows.rows, total };
     },
 
     async poolEvents(networkId, pool, eventType, slice) {
