@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { DISTRIBUTION_ROUND, LISTING, POOL_DETAIL, POOL_EVENT_TYPES, POOL_LIST_ITEM, POOL_LISTING, responseSchemas } from '@dob/read-models';
+import { DISTRIBUTION_ROUND, LISTING, POOL_DETAIL, POOL_MEMBER, POOL_EVENT_TYPES, POOL_LIST_ITEM, POOL_LISTING, responseSchemas } from '@dob/read-models';
 
 /**
  * Response schemas of the read endpoints, written once so /api/agent/openapi.json documents the real shapes. The
@@ -32,7 +32,7 @@ export const crowdfundingSchema = obj({
   payment_token: nstr,
   is_active: bool,
 });
-export const memberSchema = obj({ user_address: str, shares: int, participation_percent: num, joined_at: time });
+export const memberSchema: SchemaObject = POOL_MEMBER.schema;
 export const roundSchema: SchemaObject = DISTRIBUTION_ROUND.schema;
 export const poolEventSchema = obj(
   {

@@ -1,7 +1,7 @@
 import { decimalKeyPath, type Doc } from '@dob/projections';
 import type { Document, Sort } from 'mongodb';
 import type { CampaignDoc, ContributorDoc } from '../projections/campaigns.projection';
-import type { MemberStatsDoc } from '../projections/members.projection';
+import { MEMBER_FIELDS, type MemberDoc, type MemberStatsDoc } from '../projections/members.projection';
 import { POOL_FIELDS, POOL_LIST_ORDERS, type PoolDoc } from '../projections/pools.projection';
 import { documentRow } from './document-rows';
 import { ROUND_FIELDS, type RoundDoc } from '../projections/rounds.projection';
@@ -18,7 +18,7 @@ import type {
   Slice,
   PoolReads,
 } from '../queries/read-model-reader.port';
-import { POSITIVE, containsAsciiInsensitive, date, type Models, type MongoReads } from './mongo-models';
+import { POSITIVE, containsAsciiInsensitive, type Models, type MongoReads } from './mongo-models';
 
 const POOLS = ['pools', 'pools'] as const;
 const STATS = ['pool_members', 'stats'] as const;
@@ -124,19 +124,13 @@ export const mongoPoolReads: MongoReads<PoolReads> = {
 
   async members(m: Models, networkId: number, pool: string, slice: Slice): Promise<{ rows: MemberRow[]; total: number; supply: bigint }> {
     const [rows, stats] = await Promise.all([
-      m.find<{ holder: string; shares: bigint; joined_at: string | null } & Doc>(
-        'pool_members',
-        'members',
-        { network_id: networkId, pool, shares: POSITIVE },
-        { shares: -1, holder: 1 },
-        slice,
-      ),
+      m.find<MemberDoc>('pool_members', 'members', { network_id: networkId, pool, shares: POSITIVE }, { shares: -1, holder: 1 }, slice),
       m.get<MemberStatsDoc>(...STATS, { network_id: networkId, pool }),
     ]);
     // The stats document is the aggregate of the positive balances (maintained with every move).
     const total = stats && stats.member_count > 0 ? stats.member_count : 0;
     return {
-      rows: rows.map((r) => ({ holder: r.holder, shares: r.shares.toString(), joined_at: date(r.joined_at) })),
+      rows: rows.map((r) => documentRow(MEMBER_FIELDS, r)),
       supply: rows.length && stats ? stats.total_shares : 0n,
       total,
     };

@@ -1,21 +1,24 @@
 import { formatAmount, perShare, percent } from '@dob/domain';
 import type { PoolEventType } from '../projections/pool-events.projection';
+import { MEMBER_FIELDS } from '../projections/members.projection';
 import { ROUND_FIELDS } from '../projections/rounds.projection';
 import { ApiView, computed, shownFields } from './api-view';
 import { resolvePoolNetwork } from './pool-resolution';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
-import { ROUND_STATUSES, type EventRow, type RoundRow, type RoundStatus } from './read-model-reader.port';
-import { int as intSchema, money, nstr, time, type JsonSchema } from './response-schemas';
+import { ROUND_STATUSES, type EventRow, type MemberRow, type RoundRow, type RoundStatus } from './read-model-reader.port';
+import { int as intSchema, money, nstr, num, time, type JsonSchema } from './response-schemas';
 import type { TokenLookup } from './token-directory';
 
 export { ROUND_STATUSES, type RoundRow, type RoundStatus };
 
-export interface PoolMember {
-  user_address: string;
-  shares: number;
-  participation_percent: number;
-  joined_at: string | null;
-}
+/** A holder as the pool's member list shows it; the participation is of `supply` (Σ the positive balances). */
+export const POOL_MEMBER = new ApiView({
+  user_address: shownFields(MEMBER_FIELDS).plain('holder'),
+  shares: computed(intSchema, (r: MemberRow) => int(r.shares)),
+  participation_percent: computed(num, (r: MemberRow, c: { readonly supply: bigint }) => percent(BigInt(r.shares), c.supply)),
+  joined_at: shownFields(MEMBER_FIELDS).plain('joined_at'),
+});
+export type PoolMember = ReturnType<typeof POOL_MEMBER.item>;
 
 const round = shownFields(ROUND_FIELDS);
 const shown = <V>(schema: JsonSchema, value: (r: RoundRow, c: { readonly tokens: TokenLookup }) => V) => computed(schema, value);
@@ -62,12 +65,7 @@ export class PoolActivityQueries {
     const network = await resolvePoolNetwork(this.ctx, q.address, q.networkId);
     const { rows, supply, total } = await this.ctx.reader.members(network, q.address, sliceOf(q));
     return {
-      items: rows.map((r) => ({
-        user_address: r.holder,
-        shares: int(r.shares),
-        participation_percent: percent(BigInt(r.shares), supply),
-        joined_at: iso(r.joined_at),
-      })),
+      items: rows.map((r) => POOL_MEMBER.item(r, { supply })),
       page: q.page,
       limit: q.limit,
       total,

@@ -1,5 +1,6 @@
 import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
 import { LISTING_SORTS, type LISTING_FIELDS, type ListingSort, type ListingStatus } from '../projections/marketplace.projection';
+import type { MEMBER_FIELDS } from '../projections/members.projection';
 import type { ROUND_FIELDS } from '../projections/rounds.projection';
 import { POOL_SORTS, type POOL_FIELDS, type PoolSort } from '../projections/pools.projection';
 import type { RowOf } from './document-rows';
@@ -51,11 +52,8 @@ export type PoolRow = RowOf<typeof POOL_FIELDS> & {
   distribution_token_symbol: string | null;
 };
 
-export interface MemberRow {
-  holder: string;
-  shares: string;
-  joined_at: Date | null;
-}
+/** Every declared field of a holder's balance. */
+export type MemberRow = RowOf<typeof MEMBER_FIELDS>;
 
 export const ROUND_STATUSES = ['completed', 'pending', 'expired'] as const;
 export type RoundStatus = (typeof ROUND_STATUSES)[number];

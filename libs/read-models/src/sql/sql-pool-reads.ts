@@ -1,7 +1,8 @@
 import type { SqlExecutor } from '@dob/sql';
-import type { CampaignRow, FeaturedCandidate, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
+import type { CampaignRow, FeaturedCandidate, MemberRow, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
 import { FEATURED_OVERRIDES_TABLE } from '../featured/featured-overrides';
 import { POOL_FIELDS, POOL_LIST_ORDERS } from '../projections/pools.projection';
+import { MEMBER_FIELDS } from '../projections/members.projection';
 import { ROUND_FIELDS } from '../projections/rounds.projection';
 import { documentColumns } from './document-columns';
 import { Conditions, MEMBER_STATS, ROUND_STATUS_SQL, V, joinLearnedToken } from './views';
@@ -66,14 +67,13 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
     },
 
     async members(networkId, pool, slice) {
-      const { rows } = await db.query<{ holder: string; shares: string; joined_at: Date | null; total: string; n: number }>(
-        `SELECT m.holder, m.shares::text AS shares, m.joined_at, SUM(m.shares) OVER ()::text AS total, COUNT(*) OVER ()::int AS n
+      const { rows } = await db.query<MemberRow & { total: string; n: number }>(
+        `SELECT ${documentColumns('m', MEMBER_FIELDS)}, SUM(m.shares) OVER ()::text AS total, COUNT(*) OVER ()::int AS n
            FROM ${V.members} m WHERE m.network_id = $1 AND m.pool = $2 AND m.shares > 0
           ORDER BY m.shares DESC, m.holder ASC LIMIT ${slice.limit} OFFSET ${slice.offset}`,
         [networkId, pool],
       );
-      if (rows[0])
-        return { rows: rows.map(({ holder, shares, joined_at }) => ({ holder, shares, joined_at })), supply: BigInt(rows[0].total), total: rows[0].n };
+      if (rows[0]) return { rows: rows.map(({ total: _s, n: _n, ...member }) => member), supply: BigInt(rows[0].total), total: rows[0].n };
       const total = await count(`SELECT COUNT(*)::int AS n FROM ${V.members} WHERE network_id = $1 AND pool = $2 AND shares > 0`, [networkId, pool]);
       return { rows: [], supply: 0n, total };
     },
