@@ -13,3 +13,4 @@ export * from './mongo/mongo-layout';
 export * from './mongo/mongo-read-model-store';
 export * from './runner/projections-health';
 export { createTablesSql } from './sql/sql-collections';
+export * from './documents/document-types';

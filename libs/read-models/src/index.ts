@@ -16,3 +16,4 @@ export * from './sql/sql-read-model-reader';
 export * from './registry';
 export * from './mongo/mongo-read-model-reader';
 export * from './read-model-storage';
+export * as responseSchemas from './queries/response-schemas';

@@ -1,16 +1,7 @@
-/** The webhook event names (docs/agent-api.md#webhooks); `test` is sent only by the test endpoint. */
-export const WEBHOOK_EVENTS = [
-  'distribution_created',
-  'claim_available',
-  'shares_transferred',
-  'pool_created',
-  'marketplace_listing_created',
-  'marketplace_sale_completed',
-  'crowdfunding_finalized',
-  'crowdfunding_failed',
-] as const;
+import { WEBHOOK_EVENTS, type WebhookEventName } from './fanout/payloads';
 
-export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+// The names are declared with their payloads (fanout/payloads.ts WEBHOOK_PAYLOADS): a new webhook event is one place.
+export { WEBHOOK_EVENTS, type WebhookEventName };
 
 export function isWebhookEventName(value: unknown): value is WebhookEventName {
   return typeof value === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(value);

@@ -1,37 +1,14 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { DISTRIBUTION_ROUND, LISTING, POOL_DETAIL, POOL_MEMBER, POOL_EVENT_TYPES, POOL_LIST_ITEM, POOL_LISTING } from '@dob/read-models';
 import { bool, int, money, nstr, num, obj, str, time } from './schema-parts';
 
-/** Response schemas of the read endpoints (pools, marketplace, portfolio), written once so /api/agent/openapi.json documents the real shapes. */
-const poolData = obj({ name: nstr, ticker: nstr, max_participants: { ...int, nullable: true }, access: nstr, distribution_type: nstr, estimated_apr: nstr });
-export const poolListItemSchema = obj({
-  address: str,
-  name: nstr,
-  ticker: nstr,
-  network_id: int,
-  chain_name: str,
-  access_type: { ...nstr, enum: ['rtj', 'p', 'qr', 'stk'] },
-  distribution_type: nstr,
-  estimated_apr: { ...num, nullable: true },
-  member_count: int,
-  max_participants: { ...int, nullable: true },
-  token_to_distribute: nstr,
-  pool_data: poolData,
-  created_at: time,
-});
-export const poolDetailSchema: SchemaObject = {
-  allOf: [
-    poolListItemSchema,
-    obj({
-      pool_data: obj({ ...poolData.properties, way_to_access: nstr, token_to_distribute: nstr }),
-      creator_address: nstr,
-      total_distributed: money,
-      total_shares: int,
-      allow_entry: bool,
-      distribution_config: obj({ min_interval_seconds: int, claim_delay_seconds: int, round_expiry_seconds: { ...int, nullable: true } }),
-      next_distribution: time,
-    }),
-  ],
-};
+/**
+ * Response schemas of the read endpoints (pools, marketplace, portfolio), written once so /api/agent/openapi.json
+ * documents the real shapes. Pools, listings, rounds and members come from their API views (libs/read-models
+ * queries/api-view.ts), from the same declaration as their mapping.
+ */
+export const poolListItemSchema: SchemaObject = POOL_LIST_ITEM.schema;
+export const poolDetailSchema: SchemaObject = POOL_DETAIL.schema;
 export const featuredSchema = obj({
   address: str,
   name: nstr,
@@ -54,23 +31,11 @@ export const crowdfundingSchema = obj({
   payment_token: nstr,
   is_active: bool,
 });
-export const memberSchema = obj({ user_address: str, shares: int, participation_percent: num, joined_at: time });
-export const roundSchema = obj({
-  round_id: int,
-  token: nstr,
-  total_amount: money,
-  total_shares: int,
-  amount_per_share: money,
-  total_claimed: money,
-  claim_count: int,
-  status: { type: 'string', enum: ['completed', 'pending', 'expired'] },
-  created_at: time,
-  claimable_from: time,
-  expires_at: time,
-});
+export const memberSchema: SchemaObject = POOL_MEMBER.schema;
+export const roundSchema: SchemaObject = DISTRIBUTION_ROUND.schema;
 export const poolEventSchema = obj(
   {
-    event_type: { type: 'string', enum: ['init', 'distribute', 'claim', 'transfer_shares', 'withdraw', 'lock', 'set_admin'] },
+    event_type: { type: 'string', enum: [...POOL_EVENT_TYPES] },
     pool_id: str,
     transaction_hash: str,
     from_address: nstr,
@@ -82,34 +47,8 @@ export const poolEventSchema = obj(
   },
   ['to_address', 'token'],
 ); // spec: to_address "present on share transfers", token "present on distribution entries"
-const listingStatus: SchemaObject = { type: 'string', enum: ['active', 'sold', 'cancelled'] };
-export const listingSchema = obj({
-  sale_address: { type: 'string', example: 'SALE_0f1e2d3c4b5a69788796a5b4c3d2e1f0' },
-  pool_address: str,
-  pool_name: nstr,
-  pool_ticker: nstr,
-  network_id: int,
-  seller_address: str,
-  shares_amount: int,
-  price_per_share: money,
-  total_price: money,
-  payment_token: nstr,
-  payment_token_address: str,
-  is_active: bool,
-  status: listingStatus,
-  created_at: time,
-});
-export const poolListingSchema = obj({
-  sale_address: str,
-  seller_address: str,
-  shares_amount: int,
-  price_per_share: money,
-  total_price: money,
-  payment_token: nstr,
-  is_active: bool,
-  status: listingStatus,
-  created_at: time,
-});
+export const listingSchema: SchemaObject = LISTING.schema;
+export const poolListingSchema: SchemaObject = POOL_LISTING.schema;
 export const statsSchema = obj({
   pool_address: str,
   pool_name: nstr,

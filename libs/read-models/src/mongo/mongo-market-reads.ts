@@ -1,23 +1,26 @@
 import type { Doc } from '@dob/projections';
 import type { Document, Sort } from 'mongodb';
 import type { CampaignDoc } from '../projections/campaigns.projection';
-import type { ListingDoc } from '../projections/marketplace.projection';
+import { LISTING_FIELDS, LISTING_ORDERS, type ListingDoc } from '../projections/marketplace.projection';
+import { documentRow } from './document-rows';
 import type { PoolDoc } from '../projections/pools.projection';
-import type { ListingFilter, ListingRow, ListingSort, ListingStatusFilter, MarketStatsRow, Slice } from '../queries/read-model-reader.port';
-import type { Models } from './mongo-models';
+import type { ListingFilter, ListingRow, ListingSort, ListingStatusFilter, MarketStatsRow, Slice, MarketReads } from '../queries/read-model-reader.port';
+import type { Models, MongoReads } from './mongo-models';
 
 const LISTINGS = ['marketplace', 'listings'] as const;
 const POOLS = ['pools', 'pools'] as const;
 const DAY_MS = 86_400_000;
 
-// The listing sorts of the SQL store, in MongoDB terms (stored amounts are order-preserving strings), each ending
+// A listing order (marketplace.projection LISTING_ORDERS) in MongoDB terms (stored amounts are order-preserving strings), ending
 // on sale_address; the marketplace projection has an index for each behind `status`.
-const ORDER: Record<ListingSort, Sort> = {
-  created_desc: { created_at: -1, chain_event_id: -1, sale_address: 1 },
-  created_asc: { created_at: 1, chain_event_id: 1, sale_address: 1 },
-  price_asc: { price_per_share: 1, created_at: -1, sale_address: 1 },
-  price_desc: { price_per_share: -1, created_at: -1, sale_address: 1 },
-};
+function order(sort: ListingSort): Sort {
+  const sortBy: Record<string, 1 | -1> = {};
+  for (const key of LISTING_ORDERS[sort]) {
+    const [field, direction] = key.split(' ');
+    sortBy[field!] = direction === 'asc' ? 1 : -1;
+  }
+  return { ...sortBy, sale_address: 1 };
+}
 
 type SaleDoc = { network_id: number; pool: string; total_price: bigint; payment_token: string; sold_at: string; event_id: string };
 
@@ -31,15 +34,8 @@ async function toListingRows(m: Models, listings: readonly ListingDoc[]): Promis
     listings.map(async (l) => {
       const p = pools.get(m.id(...POOLS, { network_id: l.network_id, address: l.pool }));
       return {
-        sale_address: l.sale_address,
-        network_id: l.network_id,
-        pool: l.pool,
-        seller: l.seller,
-        shares_amount: l.shares_amount.toString(),
-        price_per_share: l.price_per_share.toString(),
-        payment_token: l.payment_token,
+        ...documentRow(LISTING_FIELDS, l),
         status: l.status,
-        created_at: new Date(l.created_at),
         pool_name: p?.name ?? null,
         pool_ticker: p?.ticker ?? null,
         pool_version: p?.pool_version ?? null,
@@ -53,18 +49,18 @@ const byStatus = (status: ListingStatusFilter): Document => (status === 'all' ? 
 const compare = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Each read takes the request's view of the serving collections first. */
-export const mongoMarketReads = {
+export const mongoMarketReads: MongoReads<MarketReads> = {
   async listingPage(m: Models, filter: ListingFilter, sort: ListingSort, slice: Slice): Promise<{ rows: ListingRow[]; total: number }> {
     const where: Document = byStatus(filter.status);
     if (filter.networkId !== undefined) where.network_id = filter.networkId;
     if (filter.paymentTokens) where.payment_token = { $in: [...filter.paymentTokens] };
     if (filter.seller) where.seller = filter.seller;
-    const [page, total] = await Promise.all([m.find<ListingDoc>(...LISTINGS, where, ORDER[sort], slice), m.count(...LISTINGS, where)]);
+    const [page, total] = await Promise.all([m.find<ListingDoc>(...LISTINGS, where, order(sort), slice), m.count(...LISTINGS, where)]);
     return { rows: await toListingRows(m, page), total };
   },
 
   async poolListings(m: Models, networkId: number, pool: string, status: ListingStatusFilter, sort: ListingSort): Promise<ListingRow[]> {
-    return toListingRows(m, await m.find<ListingDoc>(...LISTINGS, { network_id: networkId, pool, ...byStatus(status) }, ORDER[sort]));
+    return toListingRows(m, await m.find<ListingDoc>(...LISTINGS, { network_id: networkId, pool, ...byStatus(status) }, order(sort)));
   },
 
   async listing(m: Models, saleAddress: string): Promise<ListingRow | null> {
@@ -79,7 +75,7 @@ export const mongoMarketReads = {
   async marketStats(m: Models, networkId: number, pool: string, now: Date): Promise<MarketStatsRow> {
     const [p, active, sales] = await Promise.all([
       m.get<PoolDoc>(...POOLS, { network_id: networkId, address: pool }),
-      m.find<ListingDoc>(...LISTINGS, { network_id: networkId, pool, status: 'active' }, ORDER.price_asc),
+      m.find<ListingDoc>(...LISTINGS, { network_id: networkId, pool, status: 'active' }, order('price_asc')),
       m.find<SaleDoc & Doc>('marketplace', 'sales', { network_id: networkId, pool }, { sold_at: -1, event_id: 1 }),
     ]);
     const since = (days: number) => sales.filter((s) => new Date(s.sold_at).getTime() > now.getTime() - days * DAY_MS).reduce((n, s) => n + s.total_price, 0n);

@@ -105,6 +105,20 @@ export class Models {
   }
 }
 
+/** A port's reads as the MongoDB reader implements them: each with the request's view of the read models first. */
+export type MongoReads<P> = { [K in keyof P]: P[K] extends (...args: infer A) => infer R ? (m: Models, ...args: A) => R : never };
+
+/**
+ * The port itself from its MongoDB reads: `wrap` gives each its view of the read models (and caching, error
+ * mapping). The compiler checks `reads` against the port (every method, every signature), so the object built
+ * here, one entry per read, is the port.
+ */
+export function bindReads<P>(reads: MongoReads<P>, wrap: (name: string, read: (m: Models, ...args: never[]) => Promise<unknown>) => unknown): P {
+  const port: Record<string, unknown> = {};
+  for (const [name, read] of Object.entries(reads)) port[name] = wrap(name, read as (m: Models, ...args: never[]) => Promise<unknown>);
+  return port as P;
+}
+
 /** A Date for an ISO timestamp field (null stays null). */
 export const date = (v: string | null): Date | null => (v === null ? null : new Date(v));
 /** An amount field as the decimal string rows carry. */

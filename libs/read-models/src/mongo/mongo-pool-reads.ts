@@ -1,9 +1,10 @@
 import { decimalKeyPath, type Doc } from '@dob/projections';
 import type { Document, Sort } from 'mongodb';
 import type { CampaignDoc, ContributorDoc } from '../projections/campaigns.projection';
-import type { MemberStatsDoc } from '../projections/members.projection';
-import type { PoolDoc } from '../projections/pools.projection';
-import type { RoundDoc } from '../projections/rounds.projection';
+import { MEMBER_FIELDS, type MemberDoc, type MemberStatsDoc } from '../projections/members.projection';
+import { POOL_FIELDS, POOL_LIST_ORDERS, type PoolDoc } from '../projections/pools.projection';
+import { documentRow } from './document-rows';
+import { ROUND_FIELDS, type RoundDoc } from '../projections/rounds.projection';
 import type {
   CampaignRow,
   EventRow,
@@ -15,8 +16,9 @@ import type {
   RoundRow,
   RoundStatus,
   Slice,
+  PoolReads,
 } from '../queries/read-model-reader.port';
-import { POSITIVE, containsAsciiInsensitive, date, text, type Models } from './mongo-models';
+import { POSITIVE, containsAsciiInsensitive, type Models, type MongoReads } from './mongo-models';
 
 const POOLS = ['pools', 'pools'] as const;
 const STATS = ['pool_members', 'stats'] as const;
@@ -39,33 +41,9 @@ async function toPoolRows(m: Models, pools: readonly PoolDoc[]): Promise<PoolRow
     pools.map(async (p) => {
       const s = stats.get(m.id(...STATS, { network_id: p.network_id, pool: p.address }));
       return {
-        network_id: p.network_id,
-        address: p.address,
-        name: p.name,
-        ticker: p.ticker,
-        access_type: p.access_type,
-        distribution_type: p.distribution_type,
-        estimated_apr: p.estimated_apr,
-        max_participants: p.max_participants,
-        token_to_distribute: p.token_to_distribute,
-        created_at: date(p.created_at),
+        ...documentRow(POOL_FIELDS, p),
         member_count: s?.member_count ?? 0,
         total_shares: (s?.total_shares ?? 0n).toString(),
-        pool_version: p.pool_version,
-        creator_address: p.creator_address,
-        locked: p.locked,
-        mutable: p.mutable,
-        min_interval_seconds: text(p.min_interval_seconds),
-        claim_delay_seconds: text(p.claim_delay_seconds),
-        round_expiry_seconds: text(p.round_expiry_seconds),
-        schedule_enabled: p.schedule_enabled,
-        schedule_first: text(p.schedule_first),
-        schedule_interval: text(p.schedule_interval),
-        schedule_total: p.schedule_total,
-        distribution_count: p.distribution_count,
-        total_distributed: p.total_distributed.toString(),
-        last_distribution_at: date(p.last_distribution_at),
-        distribution_token: p.distribution_token,
         token_to_distribute_symbol: await m.symbolOf(p.network_id, p.token_to_distribute),
         distribution_token_symbol: await m.symbolOf(p.network_id, p.distribution_token),
       };
@@ -100,25 +78,11 @@ export function roundStatusFilter(status: RoundStatus, now: Date): Document {
 }
 
 export function toRoundRow(r: RoundDoc, now: Date): RoundRow {
-  return {
-    network_id: r.network_id,
-    pool: r.pool,
-    round_id: r.round_id,
-    pool_version: r.pool_version,
-    token: r.token,
-    total_amount: r.total_amount.toString(),
-    total_shares: r.total_shares.toString(),
-    total_claimed: r.total_claimed.toString(),
-    claim_count: r.claim_count,
-    created_at: new Date(r.created_at),
-    claimable_from: new Date(r.claimable_from),
-    expires_at: date(r.expires_at),
-    status: roundStatus(r, now),
-  };
+  return { ...documentRow(ROUND_FIELDS, r), status: roundStatus(r, now) };
 }
 
 /** Each read takes the request's view of the serving collections first. */
-export const mongoPoolReads = {
+export const mongoPoolReads: MongoReads<PoolReads> = {
   async poolNetworks(m: Models, address: string, networkId?: number): Promise<number[]> {
     const rows = await m.find<PoolDoc>(...POOLS, { address, ...(networkId === undefined ? {} : { network_id: networkId }) }, { network_id: 1 });
     return rows.map((r) => r.network_id);
@@ -134,20 +98,20 @@ export const mongoPoolReads = {
     if (filter.accessType) where.access_type = filter.accessType;
     const total = await m.count(...POOLS, where);
     let page: PoolDoc[];
-    if (sort === 'created_desc' || sort === 'apr_desc') {
-      // Descending: MongoDB's nulls-lowest already puts them last.
-      const path = sort === 'created_desc' ? 'created_at' : decimalKeyPath('estimated_apr');
-      page = await m.find<PoolDoc>(...POOLS, where, { [path]: -1, ...TIE } as Sort, slice);
-    } else if (sort === 'created_asc') {
-      page = await nullsLastPage(m, where, 'created_at', 'created_at', 1, slice);
-    } else if (sort === 'apr_asc') {
-      page = await nullsLastPage(m, where, 'estimated_apr', decimalKeyPath('estimated_apr'), 1, slice);
+    const { by, direction } = POOL_LIST_ORDERS[sort];
+    if (by !== 'member_count') {
+      const path = POOL_FIELDS[by] === 'decimal?' ? decimalKeyPath(by) : by;
+      // Descending: MongoDB's nulls-lowest already puts them last; ascending takes them after the others.
+      page =
+        direction === 'desc'
+          ? await m.find<PoolDoc>(...POOLS, where, { [path]: -1, ...TIE } as Sort, slice)
+          : await nullsLastPage(m, where, by, path, 1, slice);
     } else {
       // Member counts live in another projection (no $lookup on FerretDB): rank every matching pool here.
       const all = await m.find<PoolDoc>(...POOLS, where, TIE);
       const stats = await memberStats(m, all);
       const count = (p: PoolDoc) => stats.get(m.id(...STATS, { network_id: p.network_id, pool: p.address }))?.member_count ?? 0;
-      const sign = sort === 'members_desc' ? -1 : 1;
+      const sign = direction === 'desc' ? -1 : 1;
       page = all.sort((a, b) => sign * (count(a) - count(b))).slice(slice.offset, slice.offset + slice.limit); // stable: ties stay in TIE order
     }
     return { rows: await toPoolRows(m, page), total };
@@ -160,19 +124,13 @@ export const mongoPoolReads = {
 
   async members(m: Models, networkId: number, pool: string, slice: Slice): Promise<{ rows: MemberRow[]; total: number; supply: bigint }> {
     const [rows, stats] = await Promise.all([
-      m.find<{ holder: string; shares: bigint; joined_at: string | null } & Doc>(
-        'pool_members',
-        'members',
-        { network_id: networkId, pool, shares: POSITIVE },
-        { shares: -1, holder: 1 },
-        slice,
-      ),
+      m.find<MemberDoc>('pool_members', 'members', { network_id: networkId, pool, shares: POSITIVE }, { shares: -1, holder: 1 }, slice),
       m.get<MemberStatsDoc>(...STATS, { network_id: networkId, pool }),
     ]);
     // The stats document is the aggregate of the positive balances (maintained with every move).
     const total = stats && stats.member_count > 0 ? stats.member_count : 0;
     return {
-      rows: rows.map((r) => ({ holder: r.holder, shares: r.shares.toString(), joined_at: date(r.joined_at) })),
+      rows: rows.map((r) => documentRow(MEMBER_FIELDS, r)),
       supply: rows.length && stats ? stats.total_shares : 0n,
       total,
     };

@@ -4,8 +4,8 @@ import type { CampaignDoc } from '../projections/campaigns.projection';
 import type { MemberDoc, MemberStatsDoc } from '../projections/members.projection';
 import type { PoolDoc } from '../projections/pools.projection';
 import type { ClaimDoc, RoundDoc, WithdrawalDoc } from '../projections/rounds.projection';
-import type { HistoryRow, HoldingRow, SchedulePoolRow, Slice, WalletRoundRow } from '../queries/read-model-reader.port';
-import { POSITIVE, date, text, type Models } from './mongo-models';
+import type { HistoryRow, HoldingRow, SchedulePoolRow, Slice, WalletRoundRow, PortfolioReads } from '../queries/read-model-reader.port';
+import { POSITIVE, date, text, type Models, type MongoReads } from './mongo-models';
 import { toRoundRow } from './mongo-pool-reads';
 
 const POOLS = ['pools', 'pools'] as const;
@@ -55,7 +55,7 @@ async function walletView(m: Models, wallet: string, filter: Document) {
 }
 
 /** Each read takes the request's view of the serving collections first. */
-export const mongoPortfolioReads = {
+export const mongoPortfolioReads: MongoReads<PortfolioReads> = {
   async holdings(m: Models, wallet: string, now: Date, networkId?: number, pool?: string): Promise<HoldingRow[]> {
     const filter: Document = {};
     if (networkId !== undefined) filter.network_id = networkId;

@@ -1,7 +1,7 @@
 import { toMongoDependencyError, type MongoDatabase } from '@dob/mongo';
 import { bumpChanges } from '@dob/projections';
 import type { ReadModelReader } from '../queries/read-model-reader.port';
-import { Models } from './mongo-models';
+import { Models, bindReads, type MongoReads } from './mongo-models';
 import { mongoMarketReads } from './mongo-market-reads';
 import { FEATURED_OVERRIDES, mongoPoolReads, type FeaturedOverrideDoc } from './mongo-pool-reads';
 import { mongoPortfolioReads } from './mongo-portfolio-reads';
@@ -38,29 +38,25 @@ export function createMongoReadModelReader(mongo: Pick<MongoDatabase, 'db'>, opt
   };
   const serving = options.serving;
   const open = serving ? () => serving.view() : resolve;
-  const reads: Record<string, (m: Models, ...args: never[]) => Promise<unknown>> = {
+  const reads: MongoReads<ReadModelReader> = {
     ...mongoPoolReads,
     ...mongoMarketReads,
     ...mongoPortfolioReads,
     learnedTokens: (m: Models) => m.learnedTokens(),
   };
-  const reader: Record<string, (...args: never[]) => Promise<unknown>> = {};
-  for (const [name, read] of Object.entries(reads)) {
-    reader[name] = async (...args: never[]) => {
-      try {
-        const view = await open();
-        const key = `${name}\u0000${JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
-        const hit = cache.get(view.token, key);
-        if (hit !== undefined) return hit;
-        const value = await read(view.models, ...args);
-        cache.set(view.token, key, value);
-        return value;
-      } catch (e) {
-        throw toMongoDependencyError(e); // MongoDB away: 503 + Retry-After, not a driver error reaching the API
-      }
-    };
-  }
-  return reader as unknown as ReadModelReader;
+  return bindReads(reads, (name, read) => async (...args: never[]) => {
+    try {
+      const view = await open();
+      const key = `${name}\u0000${JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+      const hit = cache.get(view.token, key);
+      if (hit !== undefined) return hit;
+      const value = await read(view.models, ...args);
+      cache.set(view.token, key, value);
+      return value;
+    } catch (e) {
+      throw toMongoDependencyError(e); // MongoDB away: 503 + Retry-After, not a driver error reaching the API
+    }
+  });
 }
 
 /** Results for one token at a time: a new token (the read models changed) empties it. */

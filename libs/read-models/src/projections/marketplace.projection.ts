@@ -1,4 +1,4 @@
-import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
+import type { DocOf, Fields, ProjectionDefinition, ProjectionState } from '@dob/projections';
 import { saleAddress } from '@dob/domain';
 import { byEventType, type Chain } from './event-handlers';
 
@@ -11,21 +11,39 @@ import { byEventType, type Chain } from './event-handlers';
 export const MARKETPLACE = 'marketplace';
 
 export type ListingStatus = 'active' | 'sold' | 'cancelled';
-export type ListingDoc = {
-  sale_address: string;
-  network_id: number;
-  pool: string;
-  seller: string;
-  shares_listed: bigint;
-  shares_amount: bigint;
-  price_per_share: bigint;
-  payment_token: string;
-  status: ListingStatus;
-  created_at: string;
-  chain_event_id: string;
-  tx_hash: string;
-  closed_at: string | null;
-};
+/** The listing document, declared once: ListingDoc, the store's columns, ListingRow and the API's plain fields follow. */
+export const LISTING_FIELDS = {
+  sale_address: 'text',
+  network_id: 'int',
+  pool: 'text',
+  seller: 'text',
+  shares_listed: 'amount',
+  shares_amount: 'amount',
+  price_per_share: 'amount',
+  payment_token: 'text',
+  status: 'text',
+  created_at: 'timestamp',
+  chain_event_id: 'text',
+  tx_hash: 'text',
+  closed_at: 'timestamp?',
+} as const satisfies Fields;
+
+/** `status` is text in the stores, one of ListingStatus in the reducer and the rows. */
+export type ListingDoc = Omit<DocOf<typeof LISTING_FIELDS>, 'status'> & { status: ListingStatus };
+
+/**
+ * The listing list's orders, described once: this projection indexes each (behind `status`), the SQL reader orders
+ * by it and the MongoDB reader sorts by it; every order ends on sale_address (stored amounts compare numerically in
+ * both stores).
+ */
+export const LISTING_ORDERS = {
+  created_desc: ['created_at desc', 'chain_event_id desc'],
+  created_asc: ['created_at asc', 'chain_event_id asc'],
+  price_asc: ['price_per_share asc', 'created_at desc'],
+  price_desc: ['price_per_share desc', 'created_at desc'],
+} as const satisfies Record<string, readonly `${keyof typeof LISTING_FIELDS} ${'asc' | 'desc'}`[]>;
+export type ListingSort = keyof typeof LISTING_ORDERS;
+export const LISTING_SORTS = Object.keys(LISTING_ORDERS) as readonly ListingSort[];
 
 /** The seller's active listings in the pool (at most one, but every match is treated alike). */
 const activeListings = (s: ProjectionState, c: Chain, pool: string, seller: string) =>
@@ -41,30 +59,13 @@ export const marketplaceProjection: ProjectionDefinition = {
   version: 3,
   collections: {
     listings: {
-      fields: {
-        sale_address: 'text',
-        network_id: 'int',
-        pool: 'text',
-        seller: 'text',
-        shares_listed: 'amount',
-        shares_amount: 'amount',
-        price_per_share: 'amount',
-        payment_token: 'text',
-        status: 'text',
-        created_at: 'timestamp',
-        chain_event_id: 'text',
-        tx_hash: 'text',
-        closed_at: 'timestamp?',
-      },
+      fields: LISTING_FIELDS,
       key: ['sale_address'],
       // One index per listing sort, in the exact order of marketplace-queries, behind the status filter every list
       // has by default (active): a page reads LIMIT index entries instead of sorting every listing.
       indexes: [
         { keys: ['network_id', 'pool', 'seller', 'status'] },
-        { keys: ['status', 'created_at desc', 'chain_event_id desc', 'sale_address'] },
-        { keys: ['status', 'created_at asc', 'chain_event_id asc', 'sale_address'] },
-        { keys: ['status', 'price_per_share asc', 'created_at desc', 'sale_address'] },
-        { keys: ['status', 'price_per_share desc', 'created_at desc', 'sale_address'] },
+        ...Object.values(LISTING_ORDERS).map((order) => ({ keys: ['status', ...order, 'sale_address'] })),
         { keys: ['seller', 'status', 'created_at desc', 'chain_event_id desc', 'sale_address'] },
       ],
     },

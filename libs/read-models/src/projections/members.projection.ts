@@ -1,4 +1,4 @@
-import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
+import type { DocOf, Fields, ProjectionDefinition, ProjectionState } from '@dob/projections';
 import { byEventType, type EventHandler } from './event-handlers';
 import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, type ShareDelta, type ShareEventType } from './share-ledger';
 
@@ -10,7 +10,9 @@ import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, t
  */
 export const MEMBERS = 'pool_members';
 
-export type MemberDoc = { network_id: number; pool: string; holder: string; shares: bigint; joined_at: string | null };
+/** A holder's balance in a pool, declared once: MemberDoc, the store's columns, MemberRow and the API's plain fields follow. */
+export const MEMBER_FIELDS = { network_id: 'int', pool: 'text', holder: 'text', shares: 'amount', joined_at: 'timestamp?' } as const satisfies Fields;
+export type MemberDoc = DocOf<typeof MEMBER_FIELDS>;
 export type MemberStatsDoc = { network_id: number; pool: string; member_count: number; total_shares: bigint };
 
 const apply: EventHandler<ShareEventType> = async (s, e) => {
@@ -64,7 +66,7 @@ export const membersProjection: ProjectionDefinition = {
   version: 4,
   collections: {
     members: {
-      fields: { network_id: 'int', pool: 'text', holder: 'text', shares: 'amount', joined_at: 'timestamp?' },
+      fields: MEMBER_FIELDS,
       key: ['network_id', 'pool', 'holder'],
       indexes: [{ keys: ['holder', 'network_id'] }, { keys: ['network_id', 'pool', 'shares desc', 'holder'] }],
     },

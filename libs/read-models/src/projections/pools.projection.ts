@@ -1,4 +1,4 @@
-import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
+import { newDocument, type DocOf, type Fields, type ProjectionDefinition, type ProjectionState } from '@dob/projections';
 import { byEventType, type Chain } from './event-handlers';
 
 /**
@@ -10,75 +10,49 @@ import { byEventType, type Chain } from './event-handlers';
  */
 export const POOLS = 'pools';
 
-export type PoolDoc = {
-  network_id: number;
-  address: string;
-  listed: boolean;
-  registered: boolean;
-  name: string | null;
-  ticker: string | null;
-  access_type: string | null;
-  distribution_type: string | null;
-  estimated_apr: string | null;
-  max_participants: number | null;
-  token_to_distribute: string | null;
-  initialized: boolean;
-  pool_version: string | null;
-  pool_type: string | null;
-  creator_address: string | null;
-  admin: string | null;
-  mutable: boolean | null;
-  locked: boolean;
-  participation_token: string | null;
-  created_at: string | null;
-  created_event_id: string | null;
-  min_interval_seconds: bigint | null;
-  claim_delay_seconds: bigint | null;
-  round_expiry_seconds: bigint | null;
-  schedule_first: bigint | null;
-  schedule_interval: bigint | null;
-  schedule_total: number | null;
-  schedule_enabled: boolean;
-  total_distributed: bigint;
-  distribution_count: number;
-  last_distribution_at: string | null;
-  distribution_token: string | null;
-};
+/**
+ * The pool document, declared once: its type (PoolDoc), its state before any event (newPool), the store's columns,
+ * the readers' row (PoolRow) and the API's plain fields (pool-queries.ts) all come from these field specs.
+ */
+export const POOL_FIELDS = {
+  network_id: 'int',
+  address: 'text',
+  listed: 'bool',
+  registered: 'bool',
+  name: 'text?',
+  ticker: 'text?',
+  access_type: 'text?',
+  distribution_type: 'text?',
+  estimated_apr: 'decimal?',
+  max_participants: 'int?',
+  token_to_distribute: 'text?',
+  initialized: 'bool',
+  pool_version: 'text?',
+  pool_type: 'text?',
+  creator_address: 'text?',
+  admin: 'text?',
+  mutable: 'bool?',
+  locked: 'bool',
+  participation_token: 'text?',
+  created_at: 'timestamp?',
+  created_event_id: 'text?',
+  // u64 on chain (seconds): exact, like amounts.
+  min_interval_seconds: 'amount?',
+  claim_delay_seconds: 'amount?',
+  round_expiry_seconds: 'amount?',
+  schedule_first: 'amount?',
+  schedule_interval: 'amount?',
+  schedule_total: 'int?',
+  schedule_enabled: 'bool',
+  total_distributed: 'amount',
+  distribution_count: 'int',
+  last_distribution_at: 'timestamp?',
+  distribution_token: 'text?',
+} as const satisfies Fields;
 
-const newPool = (network_id: number, address: string): PoolDoc => ({
-  network_id,
-  address,
-  listed: false,
-  registered: false,
-  name: null,
-  ticker: null,
-  access_type: null,
-  distribution_type: null,
-  estimated_apr: null,
-  max_participants: null,
-  token_to_distribute: null,
-  initialized: false,
-  pool_version: null,
-  pool_type: null,
-  creator_address: null,
-  admin: null,
-  mutable: null,
-  locked: false,
-  participation_token: null,
-  created_at: null,
-  created_event_id: null,
-  min_interval_seconds: null,
-  claim_delay_seconds: null,
-  round_expiry_seconds: null,
-  schedule_first: null,
-  schedule_interval: null,
-  schedule_total: null,
-  schedule_enabled: false,
-  total_distributed: 0n,
-  distribution_count: 0,
-  last_distribution_at: null,
-  distribution_token: null,
-});
+export type PoolDoc = DocOf<typeof POOL_FIELDS>;
+
+const newPool = (network_id: number, address: string): PoolDoc => newDocument(POOL_FIELDS, { network_id, address });
 
 /** Reads the pool (a fresh one if this is its first event), lets `change` compute the new fields, writes it. */
 async function updatePool(s: ProjectionState, networkId: number, address: string, change: (p: PoolDoc) => Partial<PoolDoc>): Promise<void> {
@@ -89,8 +63,23 @@ async function updatePool(s: ProjectionState, networkId: number, address: string
 
 const METADATA = ['name', 'ticker', 'access_type', 'distribution_type', 'estimated_apr', 'max_participants', 'token_to_distribute'] as const;
 
-/** Every list sort of pool-queries, behind the `listed` predicate, ending on the (network_id, address) tie-breaker. */
-const LIST_SORTS = ['created_at desc nulls last', 'created_at asc nulls last', 'estimated_apr desc nulls last', 'estimated_apr asc nulls last'];
+/**
+ * The pool list's orders, described once: this projection indexes each stored one (behind `listed`), the SQL reader
+ * orders by it and the MongoDB reader sorts by it. Nulls last in every order, ties broken by (network_id, address).
+ * `member_count` is the members model's, joined at query time (no index here).
+ */
+export const POOL_LIST_ORDERS = {
+  created_desc: { by: 'created_at', direction: 'desc' },
+  created_asc: { by: 'created_at', direction: 'asc' },
+  apr_desc: { by: 'estimated_apr', direction: 'desc' },
+  apr_asc: { by: 'estimated_apr', direction: 'asc' },
+  members_desc: { by: 'member_count', direction: 'desc' },
+  members_asc: { by: 'member_count', direction: 'asc' },
+} as const satisfies Record<string, { by: keyof typeof POOL_FIELDS | 'member_count'; direction: 'asc' | 'desc' }>;
+export type PoolSort = keyof typeof POOL_LIST_ORDERS;
+export const POOL_SORTS = Object.keys(POOL_LIST_ORDERS) as readonly PoolSort[];
+
+const LIST_SORTS = Object.values(POOL_LIST_ORDERS).flatMap((o) => (o.by === 'member_count' ? [] : [`${o.by} ${o.direction} nulls last`]));
 
 export const poolsProjection: ProjectionDefinition = {
   name: POOLS,
@@ -98,41 +87,7 @@ export const poolsProjection: ProjectionDefinition = {
   version: 3,
   collections: {
     pools: {
-      fields: {
-        network_id: 'int',
-        address: 'text',
-        listed: 'bool',
-        registered: 'bool',
-        name: 'text?',
-        ticker: 'text?',
-        access_type: 'text?',
-        distribution_type: 'text?',
-        estimated_apr: 'decimal?',
-        max_participants: 'int?',
-        token_to_distribute: 'text?',
-        initialized: 'bool',
-        pool_version: 'text?',
-        pool_type: 'text?',
-        creator_address: 'text?',
-        admin: 'text?',
-        mutable: 'bool?',
-        locked: 'bool',
-        participation_token: 'text?',
-        created_at: 'timestamp?',
-        created_event_id: 'text?',
-        // u64 on chain (seconds): exact, like amounts.
-        min_interval_seconds: 'amount?',
-        claim_delay_seconds: 'amount?',
-        round_expiry_seconds: 'amount?',
-        schedule_first: 'amount?',
-        schedule_interval: 'amount?',
-        schedule_total: 'int?',
-        schedule_enabled: 'bool',
-        total_distributed: 'amount',
-        distribution_count: 'int',
-        last_distribution_at: 'timestamp?',
-        distribution_token: 'text?',
-      },
+      fields: POOL_FIELDS,
       key: ['network_id', 'address'],
       indexes: [
         { keys: ['address'] },

@@ -1,4 +1,4 @@
-import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
+import type { DocOf, Fields, ProjectionDefinition, ProjectionState } from '@dob/projections';
 import { byEventType, type Chain, type EventHandler } from './event-handlers';
 import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, type ShareEventType } from './share-ledger';
 
@@ -13,22 +13,24 @@ import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, t
  */
 export const ROUNDS = 'distribution_rounds';
 
-export type RoundDoc = {
-  network_id: number;
-  pool: string;
-  round_id: number;
-  pool_version: string;
-  token: string;
-  total_amount: bigint;
-  total_shares: bigint;
-  total_claimed: bigint;
-  claim_count: number;
-  reclaimed: bigint | null;
-  created_at: string;
-  claimable_from: string;
-  expires_at: string | null;
-  tx_hash: string;
-};
+/** The round document, declared once: RoundDoc, the store's columns, RoundRow and the API's plain fields follow. */
+export const ROUND_FIELDS = {
+  network_id: 'int',
+  pool: 'text',
+  round_id: 'int8',
+  pool_version: 'text',
+  token: 'text',
+  total_amount: 'amount',
+  total_shares: 'amount',
+  total_claimed: 'amount',
+  claim_count: 'int',
+  reclaimed: 'amount?',
+  created_at: 'timestamp',
+  claimable_from: 'timestamp',
+  expires_at: 'timestamp?',
+  tx_hash: 'text',
+} as const satisfies Fields;
+export type RoundDoc = DocOf<typeof ROUND_FIELDS>;
 export type ClaimDoc = { network_id: number; pool: string; round_id: number; holder: string; token: string; amount: bigint; claimed_at: string };
 type TotalsDoc = { network_id: number; pool: string; total_shares: bigint; v1_rounds: number };
 /** Credits of the V1 round in progress; `open` until its dist_all turns them into claims. */
@@ -62,22 +64,7 @@ export const roundsProjection: ProjectionDefinition = {
   version: 3,
   collections: {
     rounds: {
-      fields: {
-        network_id: 'int',
-        pool: 'text',
-        round_id: 'int8',
-        pool_version: 'text',
-        token: 'text',
-        total_amount: 'amount',
-        total_shares: 'amount',
-        total_claimed: 'amount',
-        claim_count: 'int',
-        reclaimed: 'amount?',
-        created_at: 'timestamp',
-        claimable_from: 'timestamp',
-        expires_at: 'timestamp?',
-        tx_hash: 'text',
-      },
+      fields: ROUND_FIELDS,
       key: ['network_id', 'pool', 'round_id'],
       indexes: [{ keys: ['claimable_from'] }, { keys: ['network_id', 'pool', 'created_at desc', 'round_id desc'] }],
     },

@@ -1,34 +1,63 @@
 import { formatAmount } from '@dob/domain';
+import { LISTING_FIELDS, type ListingStatus } from '../projections/marketplace.projection';
+import { ApiView, computed, shownFields } from './api-view';
 import { resolvePoolNetwork } from './pool-resolution';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
 import { LISTING_SORTS, LISTING_STATUSES, type ListingRow, type ListingSort, type ListingStatusFilter } from './read-model-reader.port';
+import { bool, int as intSchema, money, nstr, str, time, type JsonSchema } from './response-schemas';
 import type { TokenDirectory, TokenResolver } from './token-directory';
 
 export { LISTING_SORTS, LISTING_STATUSES, type ListingRow, type ListingSort, type ListingStatusFilter };
 export const POOL_LISTING_SORTS = ['price_asc', 'price_desc', 'created_desc'] as const;
 export type PoolListingSort = (typeof POOL_LISTING_SORTS)[number];
 
-export interface Listing {
-  sale_address: string;
-  pool_address: string;
-  pool_name: string | null;
-  pool_ticker: string | null;
-  network_id: number;
-  seller_address: string;
-  shares_amount: number;
-  price_per_share: string;
-  total_price: string;
-  payment_token: string | null;
-  payment_token_address: string;
-  is_active: boolean;
-  status: 'active' | 'sold' | 'cancelled';
-  created_at: string | null;
+const listing = shownFields(LISTING_FIELDS);
+interface ListingContext {
+  readonly tokens: TokenResolver;
 }
+const shown = <V>(schema: JsonSchema, value: (r: ListingRow, c: ListingContext) => V) => computed(schema, value);
+const priced = (amount: (r: ListingRow) => bigint | string) =>
+  shown(money, (r, c) => formatAmount(amount(r), c.tokens.get(r.network_id, r.payment_token).decimals));
 
-export type PoolListing = Pick<
-  Listing,
-  'sale_address' | 'seller_address' | 'shares_amount' | 'price_per_share' | 'total_price' | 'payment_token' | 'is_active' | 'status' | 'created_at'
->;
+/** What a listing and a pool's listing both show: the listing's own terms, in the order both send them. */
+const TERMS = {
+  seller_address: listing.plain('seller'),
+  shares_amount: shown(intSchema, (r) => int(r.shares_amount)),
+  price_per_share: priced((r) => r.price_per_share),
+  // On chain a buy pays shares × price exactly (ListingSold: total = shares × price).
+  total_price: priced((r) => BigInt(r.shares_amount) * BigInt(r.price_per_share)),
+  payment_token: shown(nstr, (r, c) => c.tokens.get(r.network_id, r.payment_token).symbol),
+  payment_token_address: listing.plain('payment_token'),
+  is_active: shown(bool, (r) => r.status === 'active'),
+  status: shown({ ...str, enum: ['active', 'sold', 'cancelled'] }, (r): ListingStatus => r.status),
+  created_at: shown(time, (r) => iso(r.created_at)),
+};
+
+/** A listing as the marketplace lists it, in the order the API sends it. */
+export const LISTING = new ApiView({
+  sale_address: listing.plain('sale_address', { example: 'SALE_0f1e2d3c4b5a69788796a5b4c3d2e1f0' }),
+  pool_address: listing.plain('pool'),
+  pool_name: shown(nstr, (r) => r.pool_name),
+  pool_ticker: shown(nstr, (r) => r.pool_ticker),
+  network_id: listing.plain('network_id'),
+  ...TERMS,
+});
+
+/** A listing in its pool's list: no pool, no token address. */
+export const POOL_LISTING = new ApiView({
+  sale_address: listing.plain('sale_address'),
+  seller_address: TERMS.seller_address,
+  shares_amount: TERMS.shares_amount,
+  price_per_share: TERMS.price_per_share,
+  total_price: TERMS.total_price,
+  payment_token: TERMS.payment_token,
+  is_active: TERMS.is_active,
+  status: TERMS.status,
+  created_at: TERMS.created_at,
+});
+
+export type Listing = ReturnType<typeof LISTING.item>;
+export type PoolListing = ReturnType<typeof POOL_LISTING.item>;
 
 export interface MarketplaceStats {
   pool_address: string;
@@ -54,29 +83,7 @@ export function listingTokens(directory: TokenDirectory, rows: readonly ListingR
 }
 
 export function toListing(r: ListingRow, tokens: TokenResolver): Listing {
-  const t = tokens.get(r.network_id, r.payment_token);
-  return {
-    sale_address: r.sale_address,
-    pool_address: r.pool,
-    pool_name: r.pool_name,
-    pool_ticker: r.pool_ticker,
-    network_id: r.network_id,
-    seller_address: r.seller,
-    shares_amount: int(r.shares_amount),
-    price_per_share: formatAmount(r.price_per_share, t.decimals),
-    // On chain a buy pays shares × price exactly (ListingSold: total = shares × price).
-    total_price: formatAmount(BigInt(r.shares_amount) * BigInt(r.price_per_share), t.decimals),
-    payment_token: t.symbol,
-    payment_token_address: r.payment_token,
-    is_active: r.status === 'active',
-    status: r.status,
-    created_at: iso(r.created_at),
-  };
-}
-
-export function toPoolListing(l: Listing): PoolListing {
-  const { sale_address, seller_address, shares_amount, price_per_share, total_price, payment_token, is_active, status, created_at } = l;
-  return { sale_address, seller_address, shares_amount, price_per_share, total_price, payment_token, is_active, status, created_at };
+  return LISTING.item(r, { tokens });
 }
 
 export interface ListingQuery extends Paging {
@@ -105,7 +112,7 @@ export class MarketplaceQueries {
     const network = await resolvePoolNetwork(this.ctx, q.address, q.networkId);
     const rows = await this.ctx.reader.poolListings(network, q.address, q.status, q.sort);
     const tokens = listingTokens(this.ctx.tokens, rows);
-    return rows.map((r) => toPoolListing(toListing(r, tokens)));
+    return rows.map((r) => POOL_LISTING.item(r, { tokens }));
   }
 
   /** A listing by its sale_address (any status), or null. */

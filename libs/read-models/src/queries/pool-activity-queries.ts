@@ -1,32 +1,45 @@
 import { formatAmount, perShare, percent } from '@dob/domain';
 import type { PoolEventType } from '../projections/pool-events.projection';
+import { MEMBER_FIELDS } from '../projections/members.projection';
+import { ROUND_FIELDS } from '../projections/rounds.projection';
+import { ApiView, computed, shownFields } from './api-view';
 import { resolvePoolNetwork } from './pool-resolution';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
-import { ROUND_STATUSES, type EventRow, type RoundRow, type RoundStatus } from './read-model-reader.port';
+import { ROUND_STATUSES, type EventRow, type MemberRow, type RoundRow, type RoundStatus } from './read-model-reader.port';
+import { int as intSchema, money, nstr, num, time, type JsonSchema } from './response-schemas';
 import type { TokenLookup } from './token-directory';
 
 export { ROUND_STATUSES, type RoundRow, type RoundStatus };
 
-export interface PoolMember {
-  user_address: string;
-  shares: number;
-  participation_percent: number;
-  joined_at: string | null;
-}
+/** A holder as the pool's member list shows it; the participation is of `supply` (Σ the positive balances). */
+export const POOL_MEMBER = new ApiView({
+  user_address: shownFields(MEMBER_FIELDS).plain('holder'),
+  shares: computed(intSchema, (r: MemberRow) => int(r.shares)),
+  participation_percent: computed(num, (r: MemberRow, c: { readonly supply: bigint }) => percent(BigInt(r.shares), c.supply)),
+  joined_at: shownFields(MEMBER_FIELDS).plain('joined_at'),
+});
+export type PoolMember = ReturnType<typeof POOL_MEMBER.item>;
 
-export interface DistributionRound {
-  round_id: number;
-  token: string | null;
-  total_amount: string;
-  total_shares: number;
-  amount_per_share: string;
-  total_claimed: string;
-  claim_count: number;
-  status: RoundStatus;
-  created_at: string | null;
-  claimable_from: string | null;
-  expires_at: string | null;
-}
+const round = shownFields(ROUND_FIELDS);
+const shown = <V>(schema: JsonSchema, value: (r: RoundRow, c: { readonly tokens: TokenLookup }) => V) => computed(schema, value);
+const tokenOf = (r: RoundRow, c: { readonly tokens: TokenLookup }) => c.tokens.get(r.network_id, r.token);
+const amount = (value: (r: RoundRow) => bigint | string) => shown(money, (r, c) => formatAmount(value(r), tokenOf(r, c).decimals));
+
+/** A distribution round as the API lists it, in the order it sends it. */
+export const DISTRIBUTION_ROUND = new ApiView({
+  round_id: round.plain('round_id'),
+  token: shown(nstr, (r, c) => tokenOf(r, c).symbol),
+  total_amount: amount((r) => r.total_amount),
+  total_shares: shown(intSchema, (r) => int(r.total_shares)),
+  amount_per_share: amount((r) => perShare(BigInt(r.total_amount), BigInt(r.total_shares))),
+  total_claimed: amount((r) => r.total_claimed),
+  claim_count: round.plain('claim_count'),
+  status: shown({ type: 'string', enum: [...ROUND_STATUSES] }, (r): RoundStatus => r.status),
+  created_at: shown(time, (r) => iso(r.created_at)),
+  claimable_from: shown(time, (r) => iso(r.claimable_from)),
+  expires_at: round.plain('expires_at'),
+});
+export type DistributionRound = ReturnType<typeof DISTRIBUTION_ROUND.item>;
 
 export interface PoolEvent {
   event_type: PoolEventType;
@@ -52,12 +65,7 @@ export class PoolActivityQueries {
     const network = await resolvePoolNetwork(this.ctx, q.address, q.networkId);
     const { rows, supply, total } = await this.ctx.reader.members(network, q.address, sliceOf(q));
     return {
-      items: rows.map((r) => ({
-        user_address: r.holder,
-        shares: int(r.shares),
-        participation_percent: percent(BigInt(r.shares), supply),
-        joined_at: iso(r.joined_at),
-      })),
+      items: rows.map((r) => POOL_MEMBER.item(r, { supply })),
       page: q.page,
       limit: q.limit,
       total,
@@ -81,20 +89,7 @@ export class PoolActivityQueries {
 }
 
 export function toRound(r: RoundRow, tokens: TokenLookup): DistributionRound {
-  const t = tokens.get(r.network_id, r.token);
-  return {
-    round_id: Number(r.round_id),
-    token: t.symbol,
-    total_amount: formatAmount(r.total_amount, t.decimals),
-    total_shares: int(r.total_shares),
-    amount_per_share: formatAmount(perShare(BigInt(r.total_amount), BigInt(r.total_shares)), t.decimals),
-    total_claimed: formatAmount(r.total_claimed, t.decimals),
-    claim_count: r.claim_count,
-    status: r.status,
-    created_at: iso(r.created_at),
-    claimable_from: iso(r.claimable_from),
-    expires_at: iso(r.expires_at),
-  };
+  return DISTRIBUTION_ROUND.item(r, { tokens });
 }
 
 function toEvent(r: EventRow, tokens: TokenLookup): PoolEvent {

@@ -1,8 +1,11 @@
 import { formatAmount } from '@dob/domain';
 import { chainName } from '../networks';
+import { POOL_FIELDS } from '../projections/pools.projection';
+import { ApiView, ExtendedView, computed, shownFields } from './api-view';
 import { resolvePoolNetwork } from './pool-resolution';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
 import { POOL_SORTS, type LearnedToken, type PoolRow, type PoolSort } from './read-model-reader.port';
+import { bool, int as intSchema, money, nstr, obj, str, time, type JsonSchema } from './response-schemas';
 import { tokenLabel, type TokenResolver } from './token-directory';
 
 export { POOL_SORTS, type PoolRow, type PoolSort };
@@ -26,30 +29,69 @@ export interface PoolListQuery extends Paging {
   readonly sort: PoolSort;
 }
 
-export interface PoolListItem {
-  address: string;
-  name: string | null;
-  ticker: string | null;
-  network_id: number;
-  chain_name: string;
-  access_type: string | null;
-  distribution_type: string | null;
-  estimated_apr: number | null;
-  member_count: number;
-  max_participants: number | null;
-  token_to_distribute: string | null;
-  pool_data: Record<string, unknown>;
-  created_at: string | null;
+/** What a pool item reads beyond its row: the token directory (with the rows' learned symbols), and the clock. */
+interface ListContext {
+  readonly tokens?: TokenResolver;
+}
+interface DetailContext {
+  readonly tokens: TokenResolver;
+  readonly now: Date;
 }
 
-export interface PoolDetail extends PoolListItem {
-  creator_address: string | null;
-  total_distributed: string;
-  total_shares: number;
-  allow_entry: boolean;
-  distribution_config: { min_interval_seconds: number | null; claim_delay_seconds: number | null; round_expiry_seconds: number | null };
-  next_distribution: string | null;
-}
+const pool = shownFields(POOL_FIELDS);
+const shown = <V>(schema: JsonSchema, value: (r: PoolRow, c: DetailContext) => V) => computed(schema, value);
+const tokenToDistribute = computed(nstr, (r: PoolRow, c: ListContext) =>
+  c.tokens ? tokenLabel(c.tokens, r.network_id, r.token_to_distribute) : r.token_to_distribute,
+);
+
+const POOL_DATA = new ApiView({
+  name: pool.plain('name'),
+  ticker: pool.plain('ticker'),
+  max_participants: pool.plain('max_participants'),
+  access: pool.plain('access_type'),
+  distribution_type: pool.plain('distribution_type'),
+  estimated_apr: pool.plain('estimated_apr'),
+});
+
+/** A pool in the list: the API's names and formats of the pool document's shown fields, in the order it sends them. */
+export const POOL_LIST_ITEM = new ApiView({
+  address: pool.plain('address'),
+  name: pool.plain('name'),
+  ticker: pool.plain('ticker'),
+  network_id: pool.plain('network_id'),
+  chain_name: computed(str, (r: PoolRow) => chainName(r.network_id)),
+  access_type: pool.plain('access_type', { enum: [...ACCESS_TYPES] }),
+  distribution_type: pool.plain('distribution_type'),
+  estimated_apr: pool.number('estimated_apr'),
+  member_count: computed(intSchema, (r: PoolRow) => int(r.member_count)),
+  max_participants: pool.plain('max_participants'),
+  token_to_distribute: tokenToDistribute,
+  pool_data: POOL_DATA.nested(),
+  created_at: pool.plain('created_at'),
+});
+
+/** A pool's detail: its list item, then what only the detail shows (pool_data extended in place). */
+export const POOL_DETAIL = new ExtendedView(POOL_LIST_ITEM, {
+  pool_data: shown(obj({ ...POOL_DATA.schema.properties, way_to_access: nstr, token_to_distribute: nstr }), (r, c) => ({
+    ...POOL_DATA.item(r, c),
+    way_to_access: r.access_type ? (WAY_TO_ACCESS[r.access_type] ?? r.access_type) : null,
+    token_to_distribute: tokenToDistribute.value(r, c),
+  })),
+  creator_address: pool.plain('creator_address'),
+  total_distributed: shown(money, (r, c) => formatAmount(r.total_distributed, c.tokens.get(r.network_id, r.distribution_token).decimals)),
+  total_shares: shown(intSchema, (r) => int(r.total_shares)),
+  // Open to newcomers while the cap table can still change and the participant cap (if any) is not reached.
+  // A pool initialised with mutable = false is as locked as one that called lock_contract (same contract state).
+  allow_entry: shown(bool, (r) => !r.locked && r.mutable !== false && (r.max_participants === null || int(r.member_count) < r.max_participants)),
+  distribution_config: shown(
+    obj({ min_interval_seconds: intSchema, claim_delay_seconds: intSchema, round_expiry_seconds: { ...intSchema, nullable: true } }),
+    distributionConfig,
+  ),
+  next_distribution: shown(time, (r, c) => nextDistribution(r, c.now)),
+});
+
+export type PoolListItem = ReturnType<typeof POOL_LIST_ITEM.item>;
+export type PoolDetail = ReturnType<typeof POOL_DETAIL.item>;
 
 /** The learned token symbols a pool row carries, for TokenDirectory.withLearned. */
 function learnedTokens(rows: readonly PoolRow[]): LearnedToken[] {
@@ -64,28 +106,7 @@ function learnedTokens(rows: readonly PoolRow[]): LearnedToken[] {
 }
 
 export function toListItem(r: PoolRow, tokens?: TokenResolver): PoolListItem {
-  return {
-    address: r.address,
-    name: r.name,
-    ticker: r.ticker,
-    network_id: r.network_id,
-    chain_name: chainName(r.network_id),
-    access_type: r.access_type,
-    distribution_type: r.distribution_type,
-    estimated_apr: r.estimated_apr === null ? null : Number(r.estimated_apr),
-    member_count: int(r.member_count),
-    max_participants: r.max_participants,
-    token_to_distribute: tokens ? tokenLabel(tokens, r.network_id, r.token_to_distribute) : r.token_to_distribute,
-    pool_data: {
-      name: r.name,
-      ticker: r.ticker,
-      max_participants: r.max_participants,
-      access: r.access_type,
-      distribution_type: r.distribution_type,
-      estimated_apr: r.estimated_apr,
-    },
-    created_at: iso(r.created_at),
-  };
+  return POOL_LIST_ITEM.item(r, { tokens });
 }
 
 export class PoolQueries {
@@ -106,30 +127,11 @@ export class PoolQueries {
 
   async detail(address: string, networkId?: number): Promise<PoolDetail> {
     const r = await this.row(address, networkId);
-    const tokens = this.ctx.tokens.withLearned(learnedTokens([r]));
-    const item = toListItem(r, tokens);
-    const decimals = tokens.get(r.network_id, r.distribution_token).decimals;
-    const memberCount = int(r.member_count);
-    return {
-      ...item,
-      pool_data: {
-        ...item.pool_data,
-        way_to_access: r.access_type ? (WAY_TO_ACCESS[r.access_type] ?? r.access_type) : null,
-        token_to_distribute: item.token_to_distribute,
-      },
-      creator_address: r.creator_address,
-      total_distributed: formatAmount(r.total_distributed, decimals),
-      total_shares: int(r.total_shares),
-      // Open to newcomers while the cap table can still change and the participant cap (if any) is not reached.
-      // A pool initialised with mutable = false is as locked as one that called lock_contract (same contract state).
-      allow_entry: !r.locked && r.mutable !== false && (r.max_participants === null || memberCount < r.max_participants),
-      distribution_config: distributionConfig(r),
-      next_distribution: nextDistribution(r, this.ctx.now()),
-    };
+    return POOL_DETAIL.item(r, { tokens: this.ctx.tokens.withLearned(learnedTokens([r])), now: this.ctx.now() });
   }
 }
 
-function distributionConfig(r: PoolRow): PoolDetail['distribution_config'] {
+function distributionConfig(r: PoolRow): { min_interval_seconds: number; claim_delay_seconds: number; round_expiry_seconds: number | null } {
   if (r.pool_version === '1') {
     // V1 has no time gating: rounds are claimable at once and never expire (no expiry → null).
     return { min_interval_seconds: 0, claim_delay_seconds: 0, round_expiry_seconds: null };

@@ -1,4 +1,9 @@
 import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
+import { LISTING_SORTS, type LISTING_FIELDS, type ListingSort, type ListingStatus } from '../projections/marketplace.projection';
+import type { MEMBER_FIELDS } from '../projections/members.projection';
+import type { ROUND_FIELDS } from '../projections/rounds.projection';
+import { POOL_SORTS, type POOL_FIELDS, type PoolSort } from '../projections/pools.projection';
+import type { RowOf } from './document-rows';
 
 /** A row of the tokens read model: a symbol learned from the chain. */
 export interface LearnedToken {
@@ -29,8 +34,7 @@ export interface Counted<R> {
   readonly total: number;
 }
 
-export const POOL_SORTS = ['created_desc', 'created_asc', 'apr_desc', 'apr_asc', 'members_desc', 'members_asc'] as const;
-export type PoolSort = (typeof POOL_SORTS)[number];
+export { POOL_SORTS, type PoolSort };
 
 export interface PoolFilter {
   /** Substring of name or ticker, ASCII case-insensitive, taken literally (no wildcards). */
@@ -39,65 +43,23 @@ export interface PoolFilter {
   readonly accessType?: string;
 }
 
-export interface PoolRow {
-  network_id: number;
-  address: string;
-  name: string | null;
-  ticker: string | null;
-  access_type: string | null;
-  distribution_type: string | null;
-  /** As written in the registry ("12.50" stays "12.50"). */
-  estimated_apr: string | null;
-  max_participants: number | null;
-  token_to_distribute: string | null;
-  created_at: Date | null;
+/** Every declared field of the pool document (document-rows.ts), and what the readers join to it. */
+export type PoolRow = RowOf<typeof POOL_FIELDS> & {
   member_count: number;
   total_shares: string;
-  pool_version: string | null;
-  creator_address: string | null;
-  locked: boolean;
-  mutable: boolean | null;
-  min_interval_seconds: string | null;
-  claim_delay_seconds: string | null;
-  round_expiry_seconds: string | null;
-  schedule_enabled: boolean;
-  schedule_first: string | null;
-  schedule_interval: string | null;
-  schedule_total: number | null;
-  distribution_count: number;
-  total_distributed: string;
-  last_distribution_at: Date | null;
-  distribution_token: string | null;
   /** Symbols the tokens model learned for token_to_distribute and distribution_token (null if none). */
   token_to_distribute_symbol: string | null;
   distribution_token_symbol: string | null;
-}
+};
 
-export interface MemberRow {
-  holder: string;
-  shares: string;
-  joined_at: Date | null;
-}
+/** Every declared field of a holder's balance. */
+export type MemberRow = RowOf<typeof MEMBER_FIELDS>;
 
 export const ROUND_STATUSES = ['completed', 'pending', 'expired'] as const;
 export type RoundStatus = (typeof ROUND_STATUSES)[number];
 
-export interface RoundRow {
-  network_id: number;
-  pool: string;
-  round_id: number;
-  pool_version: string;
-  token: string;
-  total_amount: string;
-  total_shares: string;
-  total_claimed: string;
-  claim_count: number;
-  created_at: Date;
-  claimable_from: Date;
-  expires_at: Date | null;
-  /** At the reader's `now`. */
-  status: RoundStatus;
-}
+/** Every declared field of the round document, and its status at the reader's `now`. */
+export type RoundRow = RowOf<typeof ROUND_FIELDS> & { status: RoundStatus };
 
 export interface EventRow extends PoolEventRecord {
   network_id: number;
@@ -153,8 +115,7 @@ export interface PoolReads {
   campaigns(now: Date, q: { networkId?: number; status: 'active' | 'all' }): Promise<CampaignRow[]>;
 }
 
-export const LISTING_SORTS = ['created_desc', 'created_asc', 'price_asc', 'price_desc'] as const;
-export type ListingSort = (typeof LISTING_SORTS)[number];
+export { LISTING_SORTS, type ListingSort };
 /** docs/decisions.md#d9: `status` beside is_active; lists show active listings unless asked (`all` = every status). */
 export const LISTING_STATUSES = ['active', 'sold', 'cancelled', 'all'] as const;
 export type ListingStatusFilter = (typeof LISTING_STATUSES)[number];
@@ -167,23 +128,16 @@ export interface ListingFilter {
   readonly seller?: string;
 }
 
-export interface ListingRow {
-  sale_address: string;
-  network_id: number;
-  pool: string;
-  seller: string;
-  shares_amount: string;
-  price_per_share: string;
-  payment_token: string;
-  status: 'active' | 'sold' | 'cancelled';
-  created_at: Date;
+/** Every declared field of the listing document, and its pool's and token's labels. */
+export type ListingRow = Omit<RowOf<typeof LISTING_FIELDS>, 'status'> & {
+  status: ListingStatus;
   pool_name: string | null;
   pool_ticker: string | null;
   /** The pool's splitter version ('1' | '2'), null if the pool is unknown. */
   pool_version: string | null;
   /** The payment token's symbol learned by the tokens model (null if none). */
   payment_token_symbol: string | null;
-}
+};
 
 export interface MarketStatsRow {
   pool_name: string | null;

@@ -1,18 +1,14 @@
 import type { SqlExecutor } from '@dob/sql';
 import type { ListingRow, ListingSort, MarketReads } from '../queries/read-model-reader.port';
+import { LISTING_FIELDS, LISTING_ORDERS } from '../projections/marketplace.projection';
+import { documentColumns } from './document-columns';
 import { Conditions, V, joinLearnedToken } from './views';
 import { canonicalSalesInstant, poolSalesBoundaries, SALES_WINDOWS } from './sales-window-instant';
 
 // Each order matches an index of the marketplace projection behind `status`, and ends on sale_address.
-const ORDER: Record<ListingSort, string> = {
-  created_desc: 'l.created_at DESC, l.chain_event_id DESC',
-  created_asc: 'l.created_at ASC, l.chain_event_id ASC',
-  price_asc: 'l.price_per_share ASC, l.created_at DESC',
-  price_desc: 'l.price_per_share DESC, l.created_at DESC',
-};
+const order = (sort: ListingSort) => LISTING_ORDERS[sort].map((key) => `l.${key}`).join(', ');
 
-const LISTING_COLUMNS = `l.sale_address, l.network_id, l.pool, l.seller, l.shares_amount::text AS shares_amount,
-       l.price_per_share::text AS price_per_share, l.payment_token, l.status, l.created_at,
+const LISTING_COLUMNS = `${documentColumns('l', LISTING_FIELDS)},
        p.name AS pool_name, p.ticker AS pool_ticker, p.pool_version, tk.symbol AS payment_token_symbol`;
 
 /** Listings from `source` (the view, or a page of it aliased l) with their pool's name and token's symbol. */
@@ -32,12 +28,12 @@ export function sqlMarketReads(db: SqlExecutor): MarketReads {
       if (filter.paymentTokens) c.add('l.payment_token = ANY(?::text[])', filter.paymentTokens);
       if (filter.seller) c.add('l.seller = ?', filter.seller);
       const where = c.where.length ? `WHERE ${c.where.join(' AND ')}` : '';
-      const order = `${ORDER[sort]}, l.sale_address`;
+      const orderBy = `${order(sort)}, l.sale_address`;
       // One statement: the page is cut from the listings alone (an index in the sort's order serves it), then joined
       // to pool names and token symbols; the filtered total rides along as an uncorrelated scalar subquery.
       const page = `(SELECT l.*, (SELECT COUNT(*)::int FROM ${V.listings} l ${where}) AS total_count
-                       FROM ${V.listings} l ${where} ORDER BY ${order} LIMIT ${slice.limit} OFFSET ${slice.offset}) l`;
-      const { rows } = await db.query<ListingRow & { total_count: number }>(`${listingsFrom(page, ', l.total_count')} ORDER BY ${order}`, c.params);
+                       FROM ${V.listings} l ${where} ORDER BY ${orderBy} LIMIT ${slice.limit} OFFSET ${slice.offset}) l`;
+      const { rows } = await db.query<ListingRow & { total_count: number }>(`${listingsFrom(page, ', l.total_count')} ORDER BY ${orderBy}`, c.params);
       // A page past the end has no row to carry the total (page 1 empty means none match).
       const total =
         rows[0]?.total_count ??
@@ -48,7 +44,7 @@ export function sqlMarketReads(db: SqlExecutor): MarketReads {
     async poolListings(networkId, pool, status, sort) {
       const byStatus = status === 'all' ? '' : 'AND l.status = $3';
       const { rows } = await db.query<ListingRow>(
-        `${SELECT_LISTINGS} WHERE l.network_id = $1 AND l.pool = $2 ${byStatus} ORDER BY ${ORDER[sort]}, l.sale_address`,
+        `${SELECT_LISTINGS} WHERE l.network_id = $1 AND l.pool = $2 ${byStatus} ORDER BY ${order(sort)}, l.sale_address`,
         status === 'all' ? [networkId, pool] : [networkId, pool, status],
       );
       return rows;

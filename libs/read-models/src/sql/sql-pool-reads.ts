@@ -1,16 +1,15 @@
 import type { SqlExecutor } from '@dob/sql';
-import type { CampaignRow, FeaturedCandidate, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
+import type { CampaignRow, FeaturedCandidate, MemberRow, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
 import { FEATURED_OVERRIDES_TABLE } from '../featured/featured-overrides';
+import { POOL_FIELDS, POOL_LIST_ORDERS } from '../projections/pools.projection';
+import { MEMBER_FIELDS } from '../projections/members.projection';
+import { ROUND_FIELDS } from '../projections/rounds.projection';
+import { documentColumns } from './document-columns';
 import { Conditions, MEMBER_STATS, ROUND_STATUS_SQL, V, joinLearnedToken } from './views';
 
-const POOL_COLUMNS = `p.network_id, p.address, p.name, p.ticker, p.access_type, p.distribution_type,
-       p.estimated_apr::text AS estimated_apr, p.max_participants, p.token_to_distribute, p.created_at,
-       COALESCE(m.member_count, 0) AS member_count, COALESCE(m.total_shares, 0)::text AS total_shares, p.pool_version,
-       p.creator_address, p.locked, p.mutable, p.min_interval_seconds::text AS min_interval_seconds,
-       p.claim_delay_seconds::text AS claim_delay_seconds, p.round_expiry_seconds::text AS round_expiry_seconds,
-       p.schedule_enabled, p.schedule_first::text AS schedule_first, p.schedule_interval::text AS schedule_interval,
-       p.schedule_total, p.distribution_count, p.total_distributed::text AS total_distributed, p.last_distribution_at,
-       p.distribution_token, ttd.symbol AS token_to_distribute_symbol, dt.symbol AS distribution_token_symbol`;
+const POOL_COLUMNS = `${documentColumns('p', POOL_FIELDS)},
+       COALESCE(m.member_count, 0) AS member_count, COALESCE(m.total_shares, 0)::text AS total_shares,
+       ttd.symbol AS token_to_distribute_symbol, dt.symbol AS distribution_token_symbol`;
 
 // Member stats and token symbols are single-row lookups by primary key (no aggregate, no second query).
 const FROM_POOLS = `${V.pools} p
@@ -18,23 +17,17 @@ const FROM_POOLS = `${V.pools} p
   ${joinLearnedToken('ttd', 'p.network_id', 'p.token_to_distribute')}
   ${joinLearnedToken('dt', 'p.network_id', 'p.distribution_token')}`;
 
-// Every order ends on (network_id, address): equal keys never reorder between requests or rebuilds. The first
-// four match an index of the pools projection exactly (behind `listed`), so a page reads LIMIT index entries.
-const POOL_ORDER: Record<PoolSort, string> = {
-  created_desc: 'p.created_at DESC NULLS LAST',
-  created_asc: 'p.created_at ASC NULLS LAST',
-  apr_desc: 'p.estimated_apr DESC NULLS LAST',
-  apr_asc: 'p.estimated_apr ASC NULLS LAST',
-  members_desc: 'member_count DESC',
-  members_asc: 'member_count ASC',
-};
+// Every order ends on (network_id, address): equal keys never reorder between requests or rebuilds. Stored keys
+// match an index of the pools projection exactly (behind `listed`), so a page reads LIMIT index entries.
+function poolOrder(sort: PoolSort): string {
+  const { by, direction } = POOL_LIST_ORDERS[sort];
+  return by === 'member_count' ? `member_count ${direction.toUpperCase()}` : `p.${by} ${direction.toUpperCase()} NULLS LAST`;
+}
 
 const STATUS = ROUND_STATUS_SQL.replaceAll('$NOW', '$3::timestamptz');
 
 // Active = still fundraising and the deadline not passed, judged against the query's clock.
 const ACTIVE = `(c.status = 'fundraising' AND c.deadline > $1::timestamptz)`;
-
-const roundRow = (r: RoundRow & { round_id: string | number }): RoundRow => ({ ...r, round_id: Number(r.round_id) });
 
 export function sqlPoolReads(db: SqlExecutor): PoolReads {
   const count = async (sql: string, params: unknown[]) => (await db.query<{ n: number }>(sql, params)).rows[0]!.n;
@@ -57,7 +50,7 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
       const where = `p.listed${c.and()}`;
       const { rows } = await db.query<PoolRow & { total_count: number }>(
         `SELECT ${POOL_COLUMNS}, (SELECT COUNT(*)::int FROM ${V.pools} p WHERE ${where}) AS total_count FROM ${FROM_POOLS} WHERE ${where}
-          ORDER BY ${POOL_ORDER[sort]}, p.network_id, p.address LIMIT ${slice.limit} OFFSET ${slice.offset}`,
+          ORDER BY ${poolOrder(sort)}, p.network_id, p.address LIMIT ${slice.limit} OFFSET ${slice.offset}`,
         c.params,
       );
       // A page past the end has no row to carry the total (page 1 empty means none match).
@@ -74,14 +67,13 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
     },
 
     async members(networkId, pool, slice) {
-      const { rows } = await db.query<{ holder: string; shares: string; joined_at: Date | null; total: string; n: number }>(
-        `SELECT m.holder, m.shares::text AS shares, m.joined_at, SUM(m.shares) OVER ()::text AS total, COUNT(*) OVER ()::int AS n
+      const { rows } = await db.query<MemberRow & { total: string; n: number }>(
+        `SELECT ${documentColumns('m', MEMBER_FIELDS)}, SUM(m.shares) OVER ()::text AS total, COUNT(*) OVER ()::int AS n
            FROM ${V.members} m WHERE m.network_id = $1 AND m.pool = $2 AND m.shares > 0
           ORDER BY m.shares DESC, m.holder ASC LIMIT ${slice.limit} OFFSET ${slice.offset}`,
         [networkId, pool],
       );
-      if (rows[0])
-        return { rows: rows.map(({ holder, shares, joined_at }) => ({ holder, shares, joined_at })), supply: BigInt(rows[0].total), total: rows[0].n };
+      if (rows[0]) return { rows: rows.map(({ total: _s, n: _n, ...member }) => member), supply: BigInt(rows[0].total), total: rows[0].n };
       const total = await count(`SELECT COUNT(*)::int AS n FROM ${V.members} WHERE network_id = $1 AND pool = $2 AND shares > 0`, [networkId, pool]);
       return { rows: [], supply: 0n, total };
     },
@@ -91,16 +83,14 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
       const params = [networkId, pool, now.toISOString(), ...(status ? [status] : [])];
       const [rows, total] = await Promise.all([
         db.query<RoundRow>(
-          `SELECT r.network_id, r.pool, r.round_id, r.pool_version, r.token, r.total_amount::text AS total_amount,
-                  r.total_shares::text AS total_shares, r.total_claimed::text AS total_claimed, r.claim_count, r.created_at,
-                  r.claimable_from, r.expires_at, ${STATUS} AS status
+          `SELECT ${documentColumns('r', ROUND_FIELDS)}, ${STATUS} AS status
              FROM ${V.rounds} r WHERE r.network_id = $1 AND r.pool = $2 ${filter}
             ORDER BY r.created_at DESC, r.round_id DESC LIMIT ${slice.limit} OFFSET ${slice.offset}`,
           params,
         ),
         count(`SELECT COUNT(*)::int AS n FROM ${V.rounds} r WHERE r.network_id = $1 AND r.pool = $2 AND $3::timestamptz IS NOT NULL ${filter}`, params),
       ]);
-      return { rows: rows.rows.map(roundRow), total };
+      return { rows: rows.rows, total };
     },
 
     async poolEvents(networkId, pool, eventType, slice) {

@@ -218,3 +218,18 @@ describe('webhook payload mapping', () => {
     expect(failed.data).toMatchObject({ total_raised: '3.00', refund_status: 'processing', contributor_count: 4 });
   });
 });
+
+describe('webhook event names', () => {
+  it('are the keys of the payload declarations, in the order the API documents them', () => {
+    expect(p.WEBHOOK_EVENTS).toEqual([
+      'distribution_created',
+      'claim_available',
+      'shares_transferred',
+      'pool_created',
+      'marketplace_listing_created',
+      'marketplace_sale_completed',
+      'crowdfunding_finalized',
+      'crowdfunding_failed',
+    ]);
+  });
+});

@@ -11,12 +11,11 @@ import type {
   RoundCreated,
   SharesTransferred,
 } from '@dob/domain';
-import type { WebhookEventName } from '../webhook-events';
 import { shareCount } from './money';
 
 /** One webhook notification: the body's `event`, `timestamp` and `data` (delivery_id is added per webhook). */
-export interface Notification {
-  readonly event: WebhookEventName;
+export interface Notification<N extends string = WebhookEventName> {
+  readonly event: N;
   /** ISO 8601: when it happened (ledger close time, or when a time-driven condition was observed). */
   readonly timestamp: string;
   readonly data: Record<string, unknown>;
@@ -42,7 +41,10 @@ type P<D> = PayloadOf<D>;
 
 // Field lists are exactly docs/agent-api.md#webhook-payloads, in its order.
 
-export function distributionCreated(e: P<typeof RoundCreated>, ctx: { pool: PoolLabel; token: TokenLabel; totalShares: bigint }): Notification {
+export function distributionCreated(
+  e: P<typeof RoundCreated>,
+  ctx: { pool: PoolLabel; token: TokenLabel; totalShares: bigint },
+): Notification<'distribution_created'> {
   return {
     event: 'distribution_created',
     timestamp: e.chain.closed_at,
@@ -64,7 +66,7 @@ export function distributionCreated(e: P<typeof RoundCreated>, ctx: { pool: Pool
 export function distributionCreatedV1(
   e: P<typeof DistributionCompleted>,
   ctx: { pool: PoolLabel; token: TokenLabel; totalShares: bigint; roundId: number },
-): Notification {
+): Notification<'distribution_created'> {
   return {
     event: 'distribution_created',
     timestamp: e.chain.closed_at,
@@ -82,7 +84,10 @@ export function distributionCreatedV1(
   };
 }
 
-export function claimAvailable(e: P<typeof RoundClaimAvailable>, ctx: { pool: PoolLabel; token: TokenLabel; totalShares: bigint }): Notification {
+export function claimAvailable(
+  e: P<typeof RoundClaimAvailable>,
+  ctx: { pool: PoolLabel; token: TokenLabel; totalShares: bigint },
+): Notification<'claim_available'> {
   const total = BigInt(e.total_amount);
   const perShare = ctx.totalShares > 0n ? total / ctx.totalShares : 0n;
   return {
@@ -105,7 +110,7 @@ export function claimAvailable(e: P<typeof RoundClaimAvailable>, ctx: { pool: Po
  * Direct transfers and airdrops only: marketplace sales have marketplace_sale_completed and crowdfunding
  * allocations crowdfunding_finalized, so those reasons are not repeated here.
  */
-export function sharesTransferred(e: P<typeof SharesTransferred>, ctx: { pool: PoolLabel }): Notification | null {
+export function sharesTransferred(e: P<typeof SharesTransferred>, ctx: { pool: PoolLabel }): Notification<'shares_transferred'> | null {
   if (e.reason !== 'direct') return null;
   return {
     event: 'shares_transferred',
@@ -123,7 +128,7 @@ export function sharesTransferred(e: P<typeof SharesTransferred>, ctx: { pool: P
 }
 
 /** The first sighting of a pool's `init` (docs/decisions.md#d3: no contract emits a "pool created" event). */
-export function poolCreated(e: P<typeof PoolInitialized>, ctx: { pool: PoolLabel }): Notification {
+export function poolCreated(e: P<typeof PoolInitialized>, ctx: { pool: PoolLabel }): Notification<'pool_created'> {
   return {
     event: 'pool_created',
     timestamp: e.chain.closed_at,
@@ -139,7 +144,10 @@ export function poolCreated(e: P<typeof PoolInitialized>, ctx: { pool: PoolLabel
   };
 }
 
-export function listingCreated(e: P<typeof ListingCreated>, ctx: { pool: PoolLabel; token: TokenLabel; saleAddress: string }): Notification {
+export function listingCreated(
+  e: P<typeof ListingCreated>,
+  ctx: { pool: PoolLabel; token: TokenLabel; saleAddress: string },
+): Notification<'marketplace_listing_created'> {
   return {
     event: 'marketplace_listing_created',
     timestamp: e.chain.closed_at,
@@ -156,7 +164,10 @@ export function listingCreated(e: P<typeof ListingCreated>, ctx: { pool: PoolLab
   };
 }
 
-export function saleCompleted(e: P<typeof ListingSold>, ctx: { pool: PoolLabel; token: TokenLabel; saleAddress: string | null }): Notification {
+export function saleCompleted(
+  e: P<typeof ListingSold>,
+  ctx: { pool: PoolLabel; token: TokenLabel; saleAddress: string | null },
+): Notification<'marketplace_sale_completed'> {
   const shares = BigInt(e.shares_sold);
   const total = BigInt(e.total_price);
   // On chain total = shares × price exactly (marketplace.events.ts), so the division is exact when the event lacks it.
@@ -188,7 +199,7 @@ export interface CampaignFigures {
   readonly contributorCount: number;
 }
 
-export function crowdfundingFinalized(e: P<typeof CampaignFinalized>, ctx: CampaignFigures): Notification {
+export function crowdfundingFinalized(e: P<typeof CampaignFinalized>, ctx: CampaignFigures): Notification<'crowdfunding_finalized'> {
   return {
     event: 'crowdfunding_finalized',
     timestamp: e.chain.closed_at,
@@ -205,7 +216,10 @@ export function crowdfundingFinalized(e: P<typeof CampaignFinalized>, ctx: Campa
 }
 
 /** From `cf_done` with outcome failed, or the time-driven CampaignEffectivelyFailed (deadline passed, not finalized). */
-export function crowdfundingFailed(e: { networkId: number; campaign: string; totalRaised: string; at: string }, ctx: CampaignFigures): Notification {
+export function crowdfundingFailed(
+  e: { networkId: number; campaign: string; totalRaised: string; at: string },
+  ctx: CampaignFigures,
+): Notification<'crowdfunding_failed'> {
   return {
     event: 'crowdfunding_failed',
     timestamp: e.at,
@@ -220,5 +234,31 @@ export function crowdfundingFailed(e: { networkId: number; campaign: string; tot
     },
   };
 }
+
+type Builder<N extends string> = (...args: never[]) => Notification<N> | null;
+
+/**
+ * Every webhook event, named once with what builds its payload: the names (WEBHOOK_EVENTS, in this order, the
+ * order docs/agent-api.md lists them) are the keys, and the compiler checks that each builder sends its own key
+ * (a builder of a name not listed here gives a Notification the fan-out does not accept).
+ */
+function byEventName<T extends { readonly [N in keyof T]: readonly Builder<N & string>[] }>(payloads: T): T {
+  return payloads;
+}
+
+export const WEBHOOK_PAYLOADS = byEventName({
+  distribution_created: [distributionCreated, distributionCreatedV1],
+  claim_available: [claimAvailable],
+  shares_transferred: [sharesTransferred],
+  pool_created: [poolCreated],
+  marketplace_listing_created: [listingCreated],
+  marketplace_sale_completed: [saleCompleted],
+  crowdfunding_finalized: [crowdfundingFinalized],
+  crowdfunding_failed: [crowdfundingFailed],
+});
+
+export type WebhookEventName = keyof typeof WEBHOOK_PAYLOADS;
+/** The webhook event names (docs/agent-api.md#webhooks); `test` is sent only by the test endpoint. */
+export const WEBHOOK_EVENTS = Object.keys(WEBHOOK_PAYLOADS) as readonly WebhookEventName[];
 
 export type CampaignFailureSource = P<typeof CampaignFinalized> | P<typeof CampaignEffectivelyFailed>;
