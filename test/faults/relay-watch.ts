@@ -1,5 +1,6 @@
 import { comparePositions, positionFromString, positionToString, type EventStore, type GlobalPosition } from '@dob/event-store';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { routeEvent } from '../../libs/kafka-relay/src/analyst-topics';
 import { checkDelivery } from '../../libs/kafka-relay/src/testing/delivery-check';
 import type { ReadMessage } from '../../libs/kafka-relay/src/testing/topic-reader';
 import { readEverything } from './end-of-run';
@@ -46,6 +47,14 @@ export class RelayCheckpointWatch {
     return this.samples.at(-1)?.position;
   }
 
+  /** The furthest position sampled in [from, to), if any. */
+  furthest(from: number, to: number): GlobalPosition | undefined {
+    return this.samples
+      .filter((s) => s.at >= from && s.at < to)
+      .map((s) => s.position)
+      .reduce<GlobalPosition | undefined>((a, b) => (a && comparePositions(a, b) >= 0 ? a : b), undefined);
+  }
+
   /** Positions sampled in [from, to). */
   between(from: number, to: number): string[] {
     return [...new Set(this.samples.filter((s) => s.at >= from && s.at < to).map((s) => positionToString(s.position)))];
@@ -75,4 +84,33 @@ export async function kafkaDeliveryProblems(store: EventStore, messages: readonl
     ...report.partitionsOutOfLine.map((p) => `partition ${p}: first occurrences not the store's events of its keys in $all order`),
     ...report.keysOutOfOrder.map((k) => `key ${k}: events out of order`),
   ];
+}
+
+/**
+ * The relay's checkpoint never ahead of what Kafka acknowledged: every relayed event at or before `checkpoint` (a
+ * position the checkpoint held while no broker was up) must be on its topic in a record produced before
+ * `brokersGone` (when the last broker died: nothing created later can have been acknowledged before the outage). A
+ * relay that moves its checkpoint before the broker acknowledges shows here: the events of its page in hand reach
+ * Kafka only after the brokers return.
+ */
+export async function checkpointAheadOfKafka(
+  store: EventStore,
+  messages: readonly ReadMessage[],
+  checkpoint: GlobalPosition,
+  brokersGone: number,
+): Promise<string[]> {
+  const firstProduced = new Map<string, number>();
+  for (const m of messages) {
+    const id = (JSON.parse(m.value) as { id: string }).id;
+    firstProduced.set(id, Math.min(firstProduced.get(id) ?? Infinity, m.producedAt));
+  }
+  return (await readEverything(store))
+    .filter((e) => routeEvent(e) && comparePositions(e.position, checkpoint) <= 0)
+    .filter((e) => !((firstProduced.get(e.id) ?? Infinity) < brokersGone))
+    .map(
+      (e) =>
+        `the relay checkpoint reached ${positionToString(checkpoint)} while no broker was up, but event ${e.id} (${positionToString(e.position)}) ${
+          firstProduced.has(e.id) ? `was first produced ${firstProduced.get(e.id)! - brokersGone} ms after the brokers went down` : 'is on no topic'
+        }`,
+    );
 }
