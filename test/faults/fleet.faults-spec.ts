@@ -401,7 +401,7 @@ describe('the fleet under faults', () => {
     ferretdb?.destroy();
     pg?.destroy();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
-    if (rows.length > 0) writeTable(rows);
+    if (rows.length > 0 && !CI) writeTable(rows); // the subset's short outages are not the table's
   }, 120_000);
 
   fault(true)(
