@@ -141,9 +141,11 @@ describe.each(testDatabases())('kafka relay on $name (fake broker)', (factory) =
     await until('a few failed attempts', () => broker.attempts.length >= 3);
     expect(r.health().details).toMatchObject({ state: 'degraded', last_error: 'Error: broker unreachable', failing_since: expect.any(String) });
     expect((await r.status()).eventsPublished).toBe(0); // nothing acknowledged, nothing checkpointed
+    expect(r.brokerAway()).toBe('Error: broker unreachable'); // the relay's `kafka` dependency: away
 
     broker.failing = false;
     await r.waitUntilCaughtUp();
+    expect(r.brokerAway()).toBeNull();
     const expected = (await relayedInStore()).map((e) => e.id);
     expect(broker.acknowledged.map((m) => m.eventId)).toEqual(expected);
     // Every attempt was a whole page from the checkpoint: the first page over and over, then the rest in order.
@@ -161,8 +163,10 @@ describe.each(testDatabases())('kafka relay on $name (fake broker)', (factory) =
     await until('the relay to report degraded', () => r.health().degraded);
     expect(r.health().details.state).toBe('degraded');
     expect(broker.attempts).toEqual([]);
+    expect(r.brokerAway()).toBe('Error: broker unreachable');
     broker.down = false;
     await r.waitUntilCaughtUp();
+    expect(r.brokerAway()).toBeNull();
     expect(broker.topics).toHaveLength(4);
     expect(broker.acknowledged.map((m) => m.eventId)).toEqual((await relayedInStore()).map((e) => e.id));
   });

@@ -39,6 +39,8 @@ export interface RelayHealth {
   readonly ready: true;
   /** Publishing (or reading the store) is failing; the relay retries and catches up once it works again. */
   readonly degraded: boolean;
+  /** Another relay holds the lease: this one publishes nothing and waits to take over (/health `standby`). */
+  readonly standby: boolean;
   readonly details: {
     readonly state: RelayState;
     readonly position: string;
@@ -90,6 +92,8 @@ export class KafkaRelay {
   private lastError: string | null = null;
   private failingSince: Date | null = null;
   private lastAckAt: Date | null = null;
+  /** The broker's last error while it refuses work (topics or a batch); null once it acknowledges again. */
+  private brokerError: string | null = null;
 
   constructor(private readonly o: KafkaRelayOptions) {
     this.prefix = o.topicPrefix ?? '';
@@ -126,6 +130,7 @@ export class KafkaRelay {
     if (this.o.lease && !this.o.lease.held()) {
       this.caughtUp = false;
       this.reachedHead = false;
+      this.brokerError = null; // a standby does not talk to the broker: it cannot say it is away
       void this.subscription?.stop();
     }
     this.wake?.();
@@ -144,17 +149,28 @@ export class KafkaRelay {
     }
   }
 
+  /**
+   * Why the broker is taken to be away (its last error), or null: set while topic creation or a batch fails, cleared
+   * by the next acknowledgment. The relay's `kafka` dependency (/health, the outage log lines, /metrics) reads it,
+   * so a PostgreSQL outage, which also degrades the relay, is not reported as Kafka's.
+   */
+  brokerAway(): string | null {
+    return this.brokerError;
+  }
+
   status(now?: Date): Promise<RelayStatus> {
     return this.checkpoint.status(this.o.events, now);
   }
 
   health(): RelayHealth {
+    const state = this.state();
     return {
       status: 'up',
       ready: true,
       degraded: this.failingSince !== null,
+      standby: state === 'standby',
       details: {
-        state: this.state(),
+        state,
         position: positionToString(this.position),
         published: this.published,
         batches: this.batches,
@@ -183,7 +199,11 @@ export class KafkaRelay {
       }
       try {
         if (!this.topicsReady) {
-          await this.o.publisher.ensureTopics(this.topics);
+          await this.o.publisher.ensureTopics(this.topics).catch((e: unknown) => {
+            this.brokerError = errorText(e);
+            throw e;
+          });
+          this.brokerError = null;
           this.topicsReady = true;
           this.recovered();
         }
@@ -272,8 +292,10 @@ export class KafkaRelay {
       if (this.stopped) throw new RelayStopped('stopped before the broker acknowledged the batch');
       try {
         await this.o.publisher.publish(messages);
+        this.brokerError = null;
         return;
       } catch (e) {
+        this.brokerError = errorText(e);
         this.failed(e);
         await this.sleep(this.backoff(attempt));
       }
@@ -299,7 +321,7 @@ export class KafkaRelay {
 
   private failed(e: unknown): void {
     this.failedAttempts += 1;
-    const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    const message = errorText(e);
     if (!this.failingSince) {
       this.failingSince = new Date();
       this.log(`degraded: ${message}; retrying with backoff, nothing is skipped`);
@@ -336,4 +358,8 @@ export class KafkaRelay {
   private log(line: string): void {
     this.o.log?.(`[kafka-relay] ${line}`);
   }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }

@@ -65,7 +65,7 @@ describe('kafka relays under a lease (PostgreSQL)', () => {
     await first.relay.waitUntilCaughtUp();
     expect(first.publisher.acknowledged.length).toBe(200);
     expect(second.publisher.acknowledged).toEqual([]);
-    expect(second.relay.health().details.state).toBe('standby');
+    expect(second.relay.health()).toMatchObject({ standby: true, details: { state: 'standby' } }); // /health: `standby`
 
     await first.keeper.stop(); // releases: the standby's next heartbeat takes the lease
     await first.relay.stop();

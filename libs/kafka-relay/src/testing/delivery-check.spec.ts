@@ -18,7 +18,7 @@ describe('checkDelivery', () => {
       const where = `${m.topic}#${partition}`;
       const offset = offsets.get(where) ?? 0n;
       offsets.set(where, offset + 1n);
-      return { topic: m.topic, partition, offset, key: m.key, value: m.value, headers: m.headers, receivedAt: 0 };
+      return { topic: m.topic, partition, offset, key: m.key, value: m.value, headers: m.headers, receivedAt: 0, producedAt: 0 };
     });
   };
 

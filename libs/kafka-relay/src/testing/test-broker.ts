@@ -79,20 +79,7 @@ export async function startTestBroker(options: { startTimeoutMs?: number } = {})
       '',
     ].join('\n'),
   );
-  writeFileSync(
-    log4j,
-    [
-      'rootLogger.level=WARN',
-      'rootLogger.appenderRef.f.ref=F',
-      'appender.f.type=Console',
-      'appender.f.name=F',
-      'appender.f.layout.type=PatternLayout',
-      'appender.f.layout.pattern=[%d] %p %m (%c)%n',
-      'logger.server.name=kafka.server.KafkaRaftServer',
-      'logger.server.level=INFO',
-      '',
-    ].join('\n'),
-  );
+  writeFileSync(log4j, kafkaLog4j());
   const java = ['-cp', `${libs}/*`, `-Dlog4j2.configurationFile=${log4j}`];
   const format = spawnSync(
     'java',
@@ -113,26 +100,13 @@ export async function startTestBroker(options: { startTimeoutMs?: number } = {})
     },
     async start() {
       if (child) return;
-      const out = openSync(logFile, 'a');
-      const started = readFileSync(logFile, { flag: 'a+' }).length;
-      // Quick-start JVM flags: tests need a broker soon, not peak throughput.
-      child = spawn('java', ['-Xms128m', '-Xmx384m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...java, 'kafka.Kafka', props], {
-        stdio: ['ignore', out, out],
-      });
-      closeSync(out);
-      const me = child;
-      exited = new Promise((resolve) => me.once('exit', () => resolve()));
+      const node = spawnKafkaNode({ java: ['-Xms128m', '-Xmx384m', ...java], props, logFile, what: 'test broker' });
+      child = node.child;
+      exited = node.exited;
       void exited.then(() => {
-        if (child === me) child = undefined;
+        if (child === node.child) child = undefined;
       });
-      const deadline = Date.now() + startTimeoutMs;
-      for (;;) {
-        const text = readFileSync(logFile, 'utf8').slice(started);
-        if (text.includes('Kafka Server started') && (await portOpen(port))) return;
-        if (!child) throw new Error(`test broker exited during start:\n${text.slice(-2000)}`);
-        if (Date.now() > deadline) throw new Error(`test broker not up within ${startTimeoutMs} ms:\n${text.slice(-2000)}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await node.started(startTimeoutMs, () => portOpen(port));
     },
     async stop() {
       const me = child;
@@ -150,4 +124,54 @@ export async function startTestBroker(options: { startTimeoutMs?: number } = {})
   };
   await broker.start();
   return broker;
+}
+
+export interface KafkaNodeProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<void>;
+  /** Resolves once the node logged `Kafka Server started` (and `ready()` holds); throws if it exits or times out. */
+  started(timeoutMs: number, ready?: () => Promise<boolean>): Promise<void>;
+}
+
+/**
+ * `java … kafka.Kafka <props>` with its output appended to `logFile`, and quick-start JVM flags (tests need a broker
+ * soon, not peak throughput); `java` holds the heap flags and the classpath. Shared by the test broker and the fault
+ * suite's three-node cluster (test/faults/own-kafka.ts).
+ */
+export function spawnKafkaNode(o: { java: readonly string[]; props: string; logFile: string; what: string }): KafkaNodeProcess {
+  const from = readFileSync(o.logFile, { flag: 'a+' }).length;
+  const out = openSync(o.logFile, 'a');
+  const child = spawn('java', ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...o.java, 'kafka.Kafka', o.props], { stdio: ['ignore', out, out] });
+  closeSync(out);
+  let gone = false;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => (gone = true));
+  return {
+    child,
+    exited,
+    async started(timeoutMs, ready = async () => true) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const text = readFileSync(o.logFile, 'utf8').slice(from);
+        if (text.includes('Kafka Server started') && (await ready())) return;
+        if (gone) throw new Error(`${o.what} exited during start:\n${text.slice(-2000)}`);
+        if (Date.now() > deadline) throw new Error(`${o.what} not up within ${timeoutMs} ms:\n${text.slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+  };
+}
+
+/** log4j2 settings of a test's Kafka node: warnings, the "Kafka Server started" line, and `infoLoggers` at INFO. */
+export function kafkaLog4j(infoLoggers: readonly string[] = []): string {
+  return [
+    'rootLogger.level=WARN',
+    'rootLogger.appenderRef.f.ref=F',
+    'appender.f.type=Console',
+    'appender.f.name=F',
+    'appender.f.layout.type=PatternLayout',
+    'appender.f.layout.pattern=[%d] %p %m (%c)%n',
+    ...['kafka.server.KafkaRaftServer', ...infoLoggers].flatMap((name, i) => [`logger.l${i}.name=${name}`, `logger.l${i}.level=INFO`]),
+    '',
+  ].join('\n');
 }

@@ -13,6 +13,8 @@ export interface ReadMessage {
   readonly headers: Readonly<Record<string, string>>;
   /** Date.now() when this process received it. */
   readonly receivedAt: number;
+  /** The record's timestamp (ms since the epoch): the producer's create time, when kafkajs built the message. */
+  readonly producedAt: number;
 }
 
 export interface TopicReader {
@@ -60,6 +62,7 @@ export async function startTopicReader(brokers: readonly string[], topics: reado
           value: m.value?.toString() ?? '',
           headers,
           receivedAt,
+          producedAt: Number(m.timestamp),
         });
       }
     },
