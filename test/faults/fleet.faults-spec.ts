@@ -14,6 +14,8 @@ import { SeedSubmitter } from '../../libs/devnet/src/seeder/seed-submitter';
 import { accountKeypair } from '../../libs/read-models/src/testing/chain-scenario';
 import { startTestReceiver, type TestReceiver } from '../../libs/webhooks/src/testing/https-receiver';
 import { ROOT, freePort, startApp, until, type AppProcess } from '../app-processes';
+import { ChainReader } from '../chain-reader';
+import { chainProblems } from '../chain-truth';
 import { checkpointProblems, eventStoreProblems, projectionsAtHead, readEverything, readModelProblems } from './end-of-run';
 import { startOwnFerretDb, startOwnPostgres, startOwnRedis, type OwnServer } from './own-servers';
 import { startOwnKafka, type OwnKafka } from './own-kafka';
@@ -920,6 +922,22 @@ describe('the fleet under faults', () => {
       await db.close();
     }
   }, 240_000);
+
+  it("at the end: every API (SQL and, with FerretDB, MongoDB) serves each splitter's members and total_shares as the contracts hold them", async () => {
+    const served = apis.map((a, i) => ({ name: `api ${i + 1}${WITH_FERRETDB && i === 2 ? ' (MongoDB)' : ''}`, base: `http://127.0.0.1:${a.port}/api/agent` }));
+    const reader = new ChainReader(devnet.rpcUrl, devnet.networkPassphrase);
+    const splitters = devnet.manifest.pools.filter((p) => p.contract_kind.startsWith('splitter')).map((p) => p.pool_address);
+    // The last transfers may still be on their way through the indexer and the projectors: asked again until none
+    // differs or 30 s pass, then what differs is the failure.
+    let problems: string[] = [];
+    const deadline = Date.now() + 30_000;
+    do {
+      problems = await chainProblems(served, key, reader, splitters);
+      if (problems.length) await sleep(1000);
+    } while (problems.length && Date.now() < deadline);
+    console.log(`end of run: ${splitters.length} splitters on ${served.length} APIs compared with the chain; problems: ${problems.length}`);
+    expect(problems).toEqual([]);
+  }, 120_000);
 });
 
 /** The measured table, between its markers in docs/operations.md. */
