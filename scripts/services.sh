@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run services [-- start [postgresql|redis|kafka|ferretdb ...]|stop|status|install|prometheus]
+# npm run services [-- start [postgresql|redis|kafka|ferretdb ...]|stop [postgresql|redis|kafka|ferretdb ...]|status|install|prometheus]
 #
 # Installs what is missing, starts what is not running and waits until each answers: PostgreSQL and Redis from
 # Debian's packages, Apache Kafka 4 (KRaft, one combined broker+controller) from its Maven Central jars, and
@@ -280,16 +280,20 @@ stop_pidfile() {
   rm -f "$file"; echo "$name stopped"
 }
 
-stop_all() {
-  # FerretDB first: it holds connections to PostgreSQL.
-  stop_pidfile $FERRETDB
-  stop_pidfile kafka
-  stop_pidfile redis
+stop_postgres() {
   if [[ -f $RUN/$PG_OURS ]]; then
     local cluster; cluster=$(pg_cluster)
     [[ -n $cluster ]] && pg_ctlcluster --skip-systemctl-redirect $cluster stop >/dev/null 2>&1 && echo "postgresql stopped"
     rm -f "$RUN/$PG_OURS"
   fi
+}
+
+stop_all() {
+  # FerretDB first: it holds connections to PostgreSQL.
+  stop_pidfile $FERRETDB
+  stop_pidfile kafka
+  stop_pidfile redis
+  stop_postgres
 }
 
 status_all() {
@@ -331,7 +335,20 @@ case $ACTION in
     note "installed in $((SECONDS - started)) s (cache: $CACHE)"
     ;;
   prometheus) install_prometheus ;;
-  stop) stop_all ;;
+  stop)
+    # `stop ferretdb postgresql` stops only those (with DOB_PG_PORT / DOB_FERRETDB_PORT: that worker's), in that order.
+    shift || true
+    if (($# == 0)); then stop_all; fi
+    for name in "$@"; do
+      case $name in
+        postgresql) stop_postgres ;;
+        redis) stop_pidfile redis ;;
+        kafka) stop_pidfile kafka ;;
+        ferretdb) stop_pidfile $FERRETDB ;;
+        *) fail "unknown server '$name': use postgresql, redis, kafka or ferretdb" ;;
+      esac
+    done
+    ;;
   status) status_all ;;
   *) fail "unknown action '$ACTION': use start, stop, status, install or prometheus" ;;
 esac
