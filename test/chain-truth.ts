@@ -33,6 +33,8 @@ export async function chainProblems(
   const problems: string[] = [];
   for (const pool of pools) {
     let onChain: Map<string, bigint> | undefined;
+    // V2: token holders cannot be listed on chain, so a holder missing from the API shows as a sum short of the pool's.
+    const config = await chain.read<{ participation_token?: string; total_shares?: bigint }>(pool, 'get_config');
     for (const api of apis) {
       const members = await allPages<Member>(`${api.base}/pools/${pool}/members?network_id=9`, key);
       if (typeof members === 'string') {
@@ -53,8 +55,6 @@ export async function chainProblems(
       const total = detail.status === 200 ? BigInt(((await detail.json()) as { data: { total_shares: number } }).data.total_shares) : undefined;
       const sum = [...served.values()].reduce((n, s) => n + s, 0n);
       if (total !== sum) problems.push(`${api.name} ${pool}: total_shares ${total ?? `(status ${detail.status})`}, members sum to ${sum}`);
-      // V2: token holders cannot be listed on chain, so a holder missing from the API shows as a sum short of the pool's.
-      const config = await chain.read<{ participation_token?: string; total_shares?: bigint }>(pool, 'get_config');
       if (typeof config.participation_token === 'string' && config.total_shares !== sum)
         problems.push(`${api.name} ${pool}: members sum to ${sum}, the pool's total_shares on chain is ${config.total_shares}`);
     }
