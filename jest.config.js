@@ -9,7 +9,7 @@ const common = {
   testEnvironment: 'node',
   rootDir: __dirname,
   // Points TEST_DATABASE_URL at this worker's PostgreSQL cluster when npm test runs one per worker.
-  setupFiles: ['<rootDir>/test/worker-database.setup.js'],
+  setupFiles: ['<rootDir>/test/worker-database.setup.js', '<rootDir>/test/child-processes.setup.js'],
 };
 module.exports = {
   testTimeout: 120000,

@@ -8,7 +8,8 @@
 'use strict';
 const Module = require('node:module');
 const { join } = require('node:path');
-const { readFileSync } = require('node:fs');
+const { createHash } = require('node:crypto');
+const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { transformSync } = require('@swc/core');
 const { SWC_OPTIONS, WORKSPACE_ALIASES } = require('./swc-config');
 
@@ -33,10 +34,38 @@ const OPTIONS = {
   configFile: false,
 };
 
+// Compiled files kept on disk by content (the Babel/webpack convention of node_modules/.cache): an app's start
+// compiles its ≈ 400 files once, not on every start (≈ 0.2 s of CPU each time). The key covers the swc build, the
+// options, the path and the source, so any change compiles afresh; a cache that cannot be written is skipped.
+const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'dob-register');
+const CACHE_SALT = JSON.stringify([require('@swc/core/package.json').version, OPTIONS]);
+
+function compiled(source, filename) {
+  const key = createHash('sha256').update(CACHE_SALT).update(filename).update('\0').update(source).digest('hex');
+  const file = join(CACHE_DIR, `${key}.js`);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    const { code } = transformSync(source, { ...OPTIONS, filename });
+    keep(file, code);
+    return code;
+  }
+}
+
+/** Written beside and renamed into place, so a process starting at the same time reads the whole file or none. */
+function keep(file, code) {
+  const partial = `${file}.${process.pid}`;
+  try {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    writeFileSync(partial, code);
+    renameSync(partial, file);
+  } catch {
+    rmSync(partial, { force: true });
+  }
+}
+
 Module._extensions['.ts'] = function (module, filename) {
-  const source = readFileSync(filename, 'utf8');
-  const { code } = transformSync(source, { ...OPTIONS, filename });
-  module._compile(code, filename);
+  module._compile(compiled(readFileSync(filename, 'utf8'), filename), filename);
 };
 
 if (SOURCE_MAPS) process.setSourceMapsEnabled(true);

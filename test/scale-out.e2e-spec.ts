@@ -17,6 +17,7 @@ import { WEBHOOK_EVENTS, createFanoutProjection, createWebhookComponents } from 
 import { systemEventCatalog } from '@dob/runtime';
 import { SeedSubmitter } from '../libs/devnet/src/seeder/seed-submitter';
 import { readEverything } from '../libs/event-store/src/testing/read-everything';
+import { expectSameDocuments } from '../libs/projections/src/testing/same-documents';
 import { startTestReceiver, type TestReceiver } from '../libs/webhooks/src/testing/https-receiver';
 import { ROOT, freePort, startApp, until, type AppProcess } from './app-processes';
 import { testServices } from './services';
@@ -346,9 +347,7 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
     const readModels = createSqlReadModelStore(db);
     for (const def of projectionRegistry as readonly ProjectionDefinition[]) {
       for (const collection of Object.keys(def.collections)) {
-        expect({ [`${def.name}.${collection}`]: await readModels.documents(def, collection) }).toEqual({
-          [`${def.name}.${collection}`]: await cleanStore.documents(def, collection),
-        });
+        expectSameDocuments(`${def.name}.${collection}`, await readModels.documents(def, collection), await cleanStore.documents(def, collection));
       }
     }
 

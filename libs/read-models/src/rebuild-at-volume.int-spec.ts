@@ -2,19 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore, type GlobalPosition, type StreamAppend } from '@dob/event-store';
 import { createTestMongoDatabase } from '../../mongo/src/testing/test-mongo';
-import {
-  DEFAULT_CATCH_UP_BATCH_SIZE,
-  ProjectionRunner,
-  createMongoReadModelStore,
-  createSqlReadModelStore,
-  type ProjectionDefinition,
-  type ReadModelStore,
-} from '@dob/projections';
+import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner, createMongoReadModelStore, createSqlReadModelStore, type ReadModelStore } from '@dob/projections';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { TEST_POSTGRES_URL } from '../../sql/src/testing/test-databases';
 import { readModelProjections } from './projections';
 import { largeHistory } from './testing/large-history';
 import { appliedUpTo } from './testing/read-model-harness';
+import { expectSameReadModels } from '../../projections/src/testing/same-documents';
 
 const EVENTS = 20_000;
 const LIVE_BATCH = 500;
@@ -60,16 +54,6 @@ async function append(events: EventStore, calls: readonly StreamAppend[][]): Pro
   for (const call of calls) await events.appendMany(call);
   const last = calls.at(-1)?.at(-1);
   return last ? ((await events.readStream(last.streamId)).at(-1)?.position ?? null) : null;
-}
-
-async function expectSameModels(got: ReadModelStore, want: ReadModelStore, definitions: readonly ProjectionDefinition[]): Promise<void> {
-  for (const def of definitions) {
-    for (const collection of Object.keys(def.collections)) {
-      const [a, b] = await Promise.all([got.documents(def, collection), want.documents(def, collection)]);
-      expect({ model: `${def.name}.${collection}`, rows: a.length }).toEqual({ model: `${def.name}.${collection}`, rows: b.length });
-      expect({ model: `${def.name}.${collection}`, docs: a }).toEqual({ model: `${def.name}.${collection}`, docs: b });
-    }
-  }
 }
 
 /**
@@ -134,7 +118,7 @@ describe.each([
       await settled(runner, first);
       await runner.stop();
       expect(counted.largest()).toBeGreaterThan(LIVE_BATCH);
-      await expectSameModels(fast, live, readModelProjections);
+      await expectSameReadModels(fast, live, readModelProjections);
 
       // Stopped while the rest is appended: it catches up on restart, again in large batches.
       const last = (await append(events, history.slice(half)))!;
@@ -142,13 +126,13 @@ describe.each([
       runner = fastRunner();
       await runner.start();
       await settled(runner, last);
-      await expectSameModels(fast, live, readModelProjections);
+      await expectSameReadModels(fast, live, readModelProjections);
 
       // A blue/green rebuild of every model from START through the fast path.
       for (const name of runner.names) await runner.rebuild(name);
       await settled(runner, last);
       await runner.stop();
-      await expectSameModels(fast, live, readModelProjections);
+      await expectSameReadModels(fast, live, readModelProjections);
       for (const def of readModelProjections) {
         const state = (await fast.states(def.name)).find((s) => s.active);
         expect({ name: def.name, generation: state?.slot.generation }).toEqual({ name: def.name, generation: 1 });

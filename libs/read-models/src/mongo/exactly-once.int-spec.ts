@@ -16,6 +16,7 @@ import {
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import { TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
 import { credit, ledgerProjection } from '../../../projections/src/testing/ledger.projection';
+import { expectSameDocuments } from '../../../projections/src/testing/same-documents';
 import { readModelProjections } from '../projections';
 import { busyWorld } from '../testing/busy-world';
 
@@ -130,7 +131,7 @@ describe('exactly-once read models across SIGKILL (MongoDB store on FerretDB)', 
     for (const def of definitions) {
       for (const collection of Object.keys(def.collections)) {
         const [got, want] = await Promise.all([restarted.documents(def, collection), reference.documents(def, collection)]);
-        expect({ model: `${def.name}.${collection}`, docs: got }).toEqual({ model: `${def.name}.${collection}`, docs: want });
+        expectSameDocuments(`${def.name}.${collection}`, got, want);
         expect([def.name, collection, want.length > 0]).toEqual([def.name, collection, true]);
       }
     }
