@@ -1,7 +1,8 @@
-// The TypeScript loader of `npm start` and the apps' start scripts: each .ts file is compiled by @swc/core when it is
-// first required and the workspace aliases resolve to source, both as the tests do (scripts/swc-config.js).
+// The TypeScript loader of `npm start`, the apps' start scripts, `npm run ops` and the processes tests start: each .ts
+// file is compiled by @swc/core when it is first required and the workspace aliases resolve to source, both as Jest
+// does (scripts/swc-config.js).
 //
-// Why not @swc-node/register, which the tools and tests use: it loads the `typescript` package to read tsconfig.json
+// Why not @swc-node/register, which the tools (scripts/, bench) use: it loads the `typescript` package to read tsconfig.json
 // and keeps every compiled file and its source map in an in-process cache. For the long-running system that was
 // ≈ 90 MB of its memory (a process that only registers it: 39 → 128 MB, this loader: 68 MB; docs/benchmarks.md
 // "Fixed-rate mixed load and RSS").

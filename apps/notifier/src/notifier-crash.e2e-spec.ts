@@ -57,7 +57,7 @@ describe('notifier killed mid-burst (SIGKILL child, PostgreSQL, local HTTPS rece
   });
 
   const startChild = () => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'testing/notifier-child.ts')], {
+    const child = spawn(process.execPath, ['-r', join(__dirname, '../../../scripts/register.js'), join(__dirname, 'testing/notifier-child.ts')], {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -17,7 +17,7 @@ const ROOT = join(__dirname, '../../..');
 describe('ops cluster status', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const ops = (args: string[]) =>
-    spawnSync(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'main.ts'), ...args], {
+    spawnSync(process.execPath, ['-r', join(__dirname, '../../../scripts/register.js'), join(__dirname, 'main.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: `${TEST_POSTGRES_URL}?options=-c%20search_path%3D${schema}` },
       encoding: 'utf8',

@@ -24,7 +24,7 @@ describe('ops kafka', () => {
     KAFKA_BROKERS: testServices.kafkaBrokers.join(','),
   };
   const ops = (args: string[], extra: Record<string, string> = {}) =>
-    spawnSync(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'main.ts'), ...args], {
+    spawnSync(process.execPath, ['-r', join(__dirname, '../../../scripts/register.js'), join(__dirname, 'main.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, NODE_OPTIONS: '', ...env, ...extra },
       encoding: 'utf8',

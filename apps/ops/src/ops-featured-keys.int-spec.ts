@@ -12,7 +12,7 @@ import { contractAddr } from '../../../libs/read-models/src/testing/chain-scenar
 
 const ROOT = join(__dirname, '../../..');
 const ops = (args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'main.ts'), ...args], {
+  spawnSync(process.execPath, ['-r', join(__dirname, '../../../scripts/register.js'), join(__dirname, 'main.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: '', ...env },
     encoding: 'utf8',

@@ -91,7 +91,7 @@ describe('kafka relay under crashes and a broker outage (test-owned Kafka 4.1, r
 
   async function startRelay(w: World): Promise<{ child: ChildProcess; healthUrl: string; exited: Promise<NodeJS.Signals | number | null> }> {
     const port = await freePort();
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'apps/relay/src/main.ts')], {
+    const child = spawn(process.execPath, ['-r', join(__dirname, '../../../scripts/register.js'), join(ROOT, 'apps/relay/src/main.ts')], {
       cwd: ROOT,
       env: {
         ...process.env,

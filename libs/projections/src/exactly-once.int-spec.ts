@@ -33,7 +33,7 @@ describe('exactly-once projection effects across SIGKILL (PostgreSQL)', () => {
 
   it('a restart after a mid-batch kill equals a clean rebuild, no event applied twice', async () => {
     const killAfter = randomInt(1000, 4000);
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'testing/exactly-once-child.ts')], {
+    const child = spawn(process.execPath, ['-r', join(__dirname, '../../../scripts/register.js'), join(__dirname, 'testing/exactly-once-child.ts')], {
       cwd: ROOT,
       env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: TEST_POSTGRES_URL, SCHEMA: schema, KILL_AFTER: String(killAfter), BATCH: '100' },
       stdio: ['ignore', 'ignore', 'pipe'],

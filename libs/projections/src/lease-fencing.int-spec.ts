@@ -42,7 +42,7 @@ describe('a paused projection owner commits nothing after losing its lease (Post
   });
 
   const start = (): Child => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'testing/leased-runner-child.ts')], {
+    const child = spawn(process.execPath, ['-r', join(__dirname, '../../../scripts/register.js'), join(__dirname, 'testing/leased-runner-child.ts')], {
       cwd: ROOT,
       env: {
         ...process.env,

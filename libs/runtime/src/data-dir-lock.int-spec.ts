@@ -9,7 +9,7 @@ const child = join(__dirname, 'testing', 'lock-child.ts');
 const canUnshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
 
 function runInOwnPidNamespace(dataDir: string): { out: string; signal: NodeJS.Signals | null; status: number | null } {
-  const r = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', process.execPath, '-r', '@swc-node/register', child, dataDir], {
+  const r = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', process.execPath, '-r', join(__dirname, '../../../scripts/register.js'), child, dataDir], {
     encoding: 'utf8',
     timeout: 60_000,
   });

@@ -15,7 +15,10 @@ jest.setTimeout(120_000);
 /** Runs one signer process to its end; its stdout lines are its attempts' outcomes. */
 function runSigner(args: string[]): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', join(__dirname, '../../../../scripts/register.js'), CHILD, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -106,7 +106,7 @@ describe('two API processes: a key revoked or rotated on A is refused by B on it
 
   const start = (): Promise<string> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '../testing/probe-api.process.ts')], {
+      const child = spawn(process.execPath, ['-r', join(__dirname, '../../../../scripts/register.js'), join(__dirname, '../testing/probe-api.process.ts')], {
         env: { ...process.env, PROBE_PG_SCHEMA: schema, PROBE_RL_PREFIX: prefix },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -3,7 +3,7 @@
  * HTTP) plus a `read`-scoped probe, over the PostgreSQL schema and Redis prefix the test names, composed with
  * createApiAuth exactly as the production roots do. Prints `listening <port>` once it accepts requests; exits on
  * SIGTERM.
- *   PROBE_PG_SCHEMA=… PROBE_RL_PREFIX=… node -r @swc-node/register libs/api-http/src/testing/probe-api.process.ts
+ *   PROBE_PG_SCHEMA=… PROBE_RL_PREFIX=… node -r ./scripts/register.js libs/api-http/src/testing/probe-api.process.ts
  */
 import { Controller, Get, Module } from '@nestjs/common';
 import { walletEvents } from '@dob/auth';

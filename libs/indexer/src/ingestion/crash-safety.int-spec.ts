@@ -42,7 +42,7 @@ describe(`indexer SIGKILLed ${KILLS} times during a backfill of ~${CRASH_EVENTS}
   };
 
   const child = (extra: Record<string, string> = {}): { proc: ChildProcess; lines: string[]; exited: Promise<number | null> } => {
-    const proc = spawn(process.execPath, ['-r', '@swc-node/register', CHILD], {
+    const proc = spawn(process.execPath, ['-r', join(__dirname, '../../../../scripts/register.js'), CHILD], {
       // Windows of 2,000 events (~50 over the backfill): five lives, each killed after committing at least one, stay
       // inside the backfill however fast the indexer has become.
       env: {

@@ -1,5 +1,5 @@
 /**
- * The indexer as a separate process, for crash tests and benchmarks: `node -r @swc-node/register indexer-child.ts`.
+ * The indexer as a separate process, for crash tests and benchmarks: `node -r ./scripts/register.js indexer-child.ts`.
  * Env: RPC_URL, PG_URL + PG_SCHEMA (PostgreSQL store) or PGLITE_DIR, NETWORK_ID (default 9), START_LEDGER
  * (default 1), EXIT_WHEN_LIVE=1 to exit 0 once caught up, MAX_EVENTS_PER_APPEND (default the indexer's) for smaller windows. Prints one JSON line per status change on stdout
  * ({state, nextLedger, latestLedger}) and `{"halted": reason}` if it halts. Watches the devnet's stand-in wasm

@@ -66,7 +66,7 @@ describe('exactly-once read models across SIGKILL (MongoDB store on FerretDB)', 
   });
 
   const runChild = (kill: { step: string; delayMs?: number }) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '../testing/mongo-kill-child.ts')], {
+    const child = spawn(process.execPath, ['-r', join(__dirname, '../../../../scripts/register.js'), join(__dirname, '../testing/mongo-kill-child.ts')], {
       cwd: ROOT,
       env: {
         ...process.env,
