@@ -24,18 +24,21 @@ export interface AppProcess {
 }
 
 /**
- * `npm run <script>` in the repository with exactly `env` (plus PATH and HOME, nothing else from this process's
- * environment, so a developer's DATABASE_URL cannot leak in), in its own process group so stop() reaches the app.
+ * `npm run <script>` in the repository with exactly `env` (plus PATH, HOME and the compile cache's folder, nothing
+ * else from this process's environment, so a developer's DATABASE_URL cannot leak in), in its own process group so stop() reaches the app.
  */
 export function startApp(script: string, env: Record<string, string>): AppProcess {
   return startProcess(script, 'npm', ['run', '--silent', script], env);
 }
 
+const compileCache = (): Record<string, string> => (process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {});
+
 /** `command args` in the repository, as startApp runs npm (benchmarks start an app straight with `node <flags>`). */
 export function startProcess(name: string, command: string, args: readonly string[], env: Record<string, string>): AppProcess {
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    // V8's compile cache passes through (test/child-processes.setup.js): it changes how fast code loads, not what runs.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...compileCache(), ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

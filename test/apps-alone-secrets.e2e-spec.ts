@@ -73,8 +73,9 @@ describe('apps alone share their secrets or refuse to start', () => {
     const health = await until(
       'the notifier running',
       async () => {
-        const body = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as { components: Record<string, unknown> };
-        return body.components.notifier ? body : undefined;
+        const body = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as { components: Record<string, { ready?: boolean }> };
+        // The notifier's component appears a moment before its start is done (its lease is claimed in between).
+        return body.components.notifier && body.components.startup?.ready ? body : undefined;
       },
       90_000,
       [right],
