@@ -1,6 +1,6 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { DISTRIBUTION_ROUND, LISTING, POOL_DETAIL, POOL_MEMBER, POOL_EVENT_TYPES, POOL_LIST_ITEM, POOL_LISTING } from '@dob/read-models';
-import { bool, int, money, nstr, num, obj, str, time } from './schema-parts';
+import { CROWDFUNDING_POOL, DISTRIBUTION_ROUND, LISTING, POOL_DETAIL, POOL_MEMBER, POOL_EVENT_TYPES, POOL_LIST_ITEM, POOL_LISTING } from '@dob/read-models';
+import { int, money, nstr, num, obj, str, time } from './schema-parts';
 
 /**
  * Response schemas of the read endpoints (pools, marketplace, portfolio), written once so /api/agent/openapi.json
@@ -18,19 +18,7 @@ export const featuredSchema = obj({
   member_count: int,
   featured_reason: str,
 });
-export const crowdfundingSchema = obj({
-  address: str,
-  name: nstr,
-  ticker: nstr,
-  network_id: int,
-  target_amount: money,
-  raised_amount: money,
-  progress_percent: num,
-  contributor_count: int,
-  deadline: time,
-  payment_token: nstr,
-  is_active: bool,
-});
+export const crowdfundingSchema: SchemaObject = CROWDFUNDING_POOL.schema;
 export const memberSchema: SchemaObject = POOL_MEMBER.schema;
 export const roundSchema: SchemaObject = DISTRIBUTION_ROUND.schema;
 export const poolEventSchema = obj(

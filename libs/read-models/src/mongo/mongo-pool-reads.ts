@@ -1,6 +1,6 @@
 import { decimalKeyPath, type Doc } from '@dob/projections';
 import type { Document, Sort } from 'mongodb';
-import type { CampaignDoc, ContributorDoc } from '../projections/campaigns.projection';
+import { CAMPAIGN_FIELDS, type CampaignDoc, type ContributorDoc } from '../projections/campaigns.projection';
 import { MEMBER_FIELDS, type MemberDoc, type MemberStatsDoc } from '../projections/members.projection';
 import { POOL_FIELDS, POOL_LIST_ORDERS, type PoolDoc } from '../projections/pools.projection';
 import { documentRow } from './document-rows';
@@ -225,15 +225,10 @@ export const mongoPoolReads: MongoReads<PoolReads> = {
       const own = pool(c.network_id, c.address);
       const splitter = pool(c.network_id, c.splitter);
       return {
-        network_id: c.network_id,
-        address: c.address,
+        ...documentRow(CAMPAIGN_FIELDS, c),
         name: own?.name ?? splitter?.name ?? null,
         ticker: own?.ticker ?? splitter?.ticker ?? null,
-        target: (c.soft_cap_shares * c.price_per_share).toString(),
-        raised: c.total_raised.toString(),
         contributors: counts.get(`${c.network_id}/${c.address}`) ?? 0,
-        deadline: new Date(c.deadline),
-        payment_token: c.payment_token,
         active: c.status === 'fundraising' && new Date(c.deadline) > now,
       };
     });

@@ -1,3 +1,4 @@
+import type { CAMPAIGN_FIELDS } from '../projections/campaigns.projection';
 import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
 import { LISTING_SORTS, type LISTING_FIELDS, type ListingSort, type ListingStatus } from '../projections/marketplace.projection';
 import type { MEMBER_FIELDS } from '../projections/members.projection';
@@ -80,19 +81,16 @@ export interface FeaturedCandidate {
   override_position: number | null;
 }
 
-export interface CampaignRow {
-  network_id: number;
-  address: string;
+/** Every declared field of the campaign document, and what the readers join and judge for it. */
+export type CampaignRow = RowOf<typeof CAMPAIGN_FIELDS> & {
+  /** From the registry entry of the campaign contract, or of the splitter it activated. */
   name: string | null;
   ticker: string | null;
-  /** soft cap shares × price (base units). */
-  target: string;
-  raised: string;
+  /** Investors whose shares are positive. */
   contributors: number;
-  deadline: Date;
-  payment_token: string;
+  /** Still fundraising and the deadline not passed at the reader's `now`. */
   active: boolean;
-}
+};
 
 export interface PoolReads {
   /** Networks (ascending) where a pool document exists at this address (optionally only `networkId`). */

@@ -1,6 +1,7 @@
 import type { SqlExecutor } from '@dob/sql';
 import type { CampaignRow, FeaturedCandidate, MemberRow, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
 import { FEATURED_OVERRIDES_TABLE } from '../featured/featured-overrides';
+import { CAMPAIGN_FIELDS } from '../projections/campaigns.projection';
 import { POOL_FIELDS, POOL_LIST_ORDERS } from '../projections/pools.projection';
 import { MEMBER_FIELDS } from '../projections/members.projection';
 import { ROUND_FIELDS } from '../projections/rounds.projection';
@@ -137,8 +138,7 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
       if (q.status === 'active') c.where.push(ACTIVE);
       if (q.networkId !== undefined) c.add('c.network_id = ?', q.networkId);
       const { rows } = await db.query<CampaignRow>(
-        `SELECT c.network_id, c.address, COALESCE(pc.name, ps.name) AS name, COALESCE(pc.ticker, ps.ticker) AS ticker,
-                (c.soft_cap_shares * c.price_per_share)::text AS target, c.total_raised::text AS raised, c.deadline, c.payment_token, ${ACTIVE} AS active,
+        `SELECT ${documentColumns('c', CAMPAIGN_FIELDS)}, COALESCE(pc.name, ps.name) AS name, COALESCE(pc.ticker, ps.ticker) AS ticker, ${ACTIVE} AS active,
                 (SELECT COUNT(*)::int FROM ${V.contributors} x WHERE x.network_id = c.network_id AND x.campaign = c.address AND x.shares > 0) AS contributors
            FROM ${V.campaigns} c
            LEFT JOIN ${V.pools} pc ON pc.network_id = c.network_id AND pc.address = c.address
