@@ -4,14 +4,11 @@ import { LISTING_SORTS, type LISTING_FIELDS, type ListingSort, type ListingStatu
 import type { MEMBER_FIELDS } from '../projections/members.projection';
 import type { ROUND_FIELDS } from '../projections/rounds.projection';
 import { POOL_SORTS, type POOL_FIELDS, type PoolSort } from '../projections/pools.projection';
+import type { LEARNED_TOKEN_FIELDS } from '../projections/tokens.projection';
 import type { RowOf } from './document-rows';
 
 /** A row of the tokens read model: a symbol learned from the chain. */
-export interface LearnedToken {
-  readonly network_id: number;
-  readonly address: string;
-  readonly symbol: string;
-}
+export type LearnedToken = Readonly<RowOf<typeof LEARNED_TOKEN_FIELDS>>;
 
 /**
  * What the query services read from a read-model store: rows in one shape whatever the store, so the services'
