@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { CROWDFUNDING_POOL, DISTRIBUTION_ROUND, LISTING, POOL_DETAIL, POOL_MEMBER, POOL_EVENT_TYPES, POOL_LIST_ITEM, POOL_LISTING } from '@dob/read-models';
+import { CROWDFUNDING_POOL, DISTRIBUTION_ROUND, LISTING, POOL_DETAIL, POOL_MEMBER, POOL_EVENT, POOL_LIST_ITEM, POOL_LISTING } from '@dob/read-models';
 import { int, money, nstr, num, obj, str, time } from './schema-parts';
 
 /**
@@ -21,20 +21,7 @@ export const featuredSchema = obj({
 export const crowdfundingSchema: SchemaObject = CROWDFUNDING_POOL.schema;
 export const memberSchema: SchemaObject = POOL_MEMBER.schema;
 export const roundSchema: SchemaObject = DISTRIBUTION_ROUND.schema;
-export const poolEventSchema = obj(
-  {
-    event_type: { type: 'string', enum: [...POOL_EVENT_TYPES] },
-    pool_id: str,
-    transaction_hash: str,
-    from_address: nstr,
-    to_address: str,
-    amount: nstr,
-    token: str,
-    date: time,
-    description: str,
-  },
-  ['to_address', 'token'],
-); // spec: to_address "present on share transfers", token "present on distribution entries"
+export const poolEventSchema: SchemaObject = POOL_EVENT.schema;
 export const listingSchema: SchemaObject = LISTING.schema;
 export const poolListingSchema: SchemaObject = POOL_LISTING.schema;
 export const statsSchema = obj({

@@ -2,6 +2,7 @@ import { decimalKeyPath, type Doc } from '@dob/projections';
 import type { Document, Sort } from 'mongodb';
 import { CAMPAIGN_FIELDS, type CampaignDoc, type ContributorDoc } from '../projections/campaigns.projection';
 import { MEMBER_FIELDS, type MemberDoc, type MemberStatsDoc } from '../projections/members.projection';
+import { POOL_EVENT_FIELDS, type PoolEventDoc } from '../projections/pool-events.projection';
 import { POOL_FIELDS, POOL_LIST_ORDERS, type PoolDoc } from '../projections/pools.projection';
 import { documentRow } from './document-rows';
 import { ROUND_FIELDS, type RoundDoc } from '../projections/rounds.projection';
@@ -155,25 +156,10 @@ export const mongoPoolReads: MongoReads<PoolReads> = {
   async poolEvents(m: Models, networkId: number, pool: string, eventType: string | undefined, slice: Slice): Promise<{ rows: EventRow[]; total: number }> {
     const filter = { network_id: networkId, pool, ...(eventType ? { event_type: eventType } : {}) };
     const [rows, total] = await Promise.all([
-      m.find<EventRow & Doc>('pool_events', 'events', filter, { date: -1, chain_event_id: -1, event_id: -1 }, slice),
+      m.find<PoolEventDoc>('pool_events', 'events', filter, { date: -1, chain_event_id: -1, event_id: -1 }, slice),
       m.count('pool_events', 'events', filter),
     ]);
-    return {
-      rows: rows.map((r) => ({
-        network_id: r.network_id,
-        pool: r.pool,
-        event_type: r.event_type,
-        transaction_hash: r.transaction_hash,
-        from_address: r.from_address,
-        to_address: r.to_address,
-        amount: r.amount,
-        amount_kind: r.amount_kind,
-        token: r.token,
-        detail: r.detail,
-        date: new Date(r.date as unknown as string),
-      })),
-      total,
-    };
+    return { rows: rows.map((r) => ({ ...documentRow(POOL_EVENT_FIELDS, r), event_type: r.event_type, amount_kind: r.amount_kind })), total };
   },
 
   async featuredCandidates(m: Models, now: Date, networkId?: number): Promise<FeaturedCandidate[]> {

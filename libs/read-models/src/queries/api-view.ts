@@ -22,7 +22,10 @@ export const computed = <R, C, V>(schema: JsonSchema, value: (row: R, ctx: C) =>
 export class ApiView<R, C, P extends Record<string, Shown<R, C, unknown>>> {
   constructor(
     readonly props: P,
-    /** Properties the live API documents as appearing only sometimes (not `required`). */
+    /**
+     * Properties the live API documents as appearing only sometimes (not `required`): an item leaves one out when
+     * its value is undefined and sends the present ones after the rest, as the API always has.
+     */
     private readonly optional: readonly string[] = [],
   ) {}
 
@@ -32,7 +35,11 @@ export class ApiView<R, C, P extends Record<string, Shown<R, C, unknown>>> {
 
   item(row: R, ctx: C): ItemOf<P> {
     const out: Record<string, unknown> = {};
-    for (const [k, p] of Object.entries(this.props)) out[k] = p.value(row, ctx);
+    for (const [k, p] of Object.entries(this.props)) if (!this.optional.includes(k)) out[k] = p.value(row, ctx);
+    for (const k of this.optional) {
+      const v = this.props[k]!.value(row, ctx);
+      if (v !== undefined) out[k] = v;
+    }
     return out as ItemOf<P>;
   }
 

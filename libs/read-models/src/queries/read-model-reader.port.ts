@@ -1,5 +1,5 @@
 import type { CAMPAIGN_FIELDS } from '../projections/campaigns.projection';
-import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
+import type { POOL_EVENT_FIELDS, PoolEventDoc, PoolEventType } from '../projections/pool-events.projection';
 import { LISTING_SORTS, type LISTING_FIELDS, type ListingSort, type ListingStatus } from '../projections/marketplace.projection';
 import type { MEMBER_FIELDS } from '../projections/members.projection';
 import type { ROUND_FIELDS } from '../projections/rounds.projection';
@@ -59,11 +59,8 @@ export type RoundStatus = (typeof ROUND_STATUSES)[number];
 /** Every declared field of the round document, and its status at the reader's `now`. */
 export type RoundRow = RowOf<typeof ROUND_FIELDS> & { status: RoundStatus };
 
-export interface EventRow extends PoolEventRecord {
-  network_id: number;
-  transaction_hash: string;
-  date: Date;
-}
+/** Every declared field of a pool event, its type and amount's kind as the reducer narrows them. */
+export type EventRow = Omit<RowOf<typeof POOL_EVENT_FIELDS>, 'event_type' | 'amount_kind'> & Pick<PoolEventDoc, 'event_type' | 'amount_kind'>;
 
 export interface FeaturedCandidate {
   network_id: number;

@@ -1,7 +1,8 @@
 import type { SqlExecutor } from '@dob/sql';
-import type { CampaignRow, FeaturedCandidate, MemberRow, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
+import type { CampaignRow, EventRow, FeaturedCandidate, MemberRow, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
 import { FEATURED_OVERRIDES_TABLE } from '../featured/featured-overrides';
 import { CAMPAIGN_FIELDS } from '../projections/campaigns.projection';
+import { POOL_EVENT_FIELDS } from '../projections/pool-events.projection';
 import { POOL_FIELDS, POOL_LIST_ORDERS } from '../projections/pools.projection';
 import { MEMBER_FIELDS } from '../projections/members.projection';
 import { ROUND_FIELDS } from '../projections/rounds.projection';
@@ -98,15 +99,15 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
       const filter = eventType ? 'AND event_type = $3' : '';
       const params = [networkId, pool, ...(eventType ? [eventType] : [])];
       const [rows, total] = await Promise.all([
-        db.query(
-          `SELECT network_id, pool, event_type, transaction_hash, from_address, to_address, amount, amount_kind, token, detail, date
-             FROM ${V.events} WHERE network_id = $1 AND pool = $2 ${filter}
+        db.query<EventRow>(
+          `SELECT ${documentColumns('e', POOL_EVENT_FIELDS)}
+             FROM ${V.events} e WHERE network_id = $1 AND pool = $2 ${filter}
             ORDER BY date DESC, chain_event_id DESC, event_id DESC LIMIT ${slice.limit} OFFSET ${slice.offset}`,
           params,
         ),
         count(`SELECT COUNT(*)::int AS n FROM ${V.events} WHERE network_id = $1 AND pool = $2 ${filter}`, params),
       ]);
-      return { rows: rows.rows as never, total };
+      return { rows: rows.rows, total };
     },
 
     async featuredCandidates(now, networkId) {
