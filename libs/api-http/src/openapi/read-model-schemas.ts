@@ -1,5 +1,15 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { CROWDFUNDING_POOL, DISTRIBUTION_ROUND, LISTING, POOL_DETAIL, POOL_MEMBER, POOL_EVENT, POOL_LIST_ITEM, POOL_LISTING } from '@dob/read-models';
+import {
+  CROWDFUNDING_POOL,
+  DISTRIBUTION_ROUND,
+  HISTORY_ENTRY,
+  LISTING,
+  POOL_DETAIL,
+  POOL_MEMBER,
+  POOL_EVENT,
+  POOL_LIST_ITEM,
+  POOL_LISTING,
+} from '@dob/read-models';
 import { int, money, nstr, num, obj, str, time } from './schema-parts';
 
 /**
@@ -80,15 +90,4 @@ export const distributionsSchema = obj({
     }),
   },
 });
-export const historySchema = obj({
-  type: str,
-  pool_address: str,
-  pool_name: nstr,
-  network_id: int,
-  counterparty: nstr,
-  shares: { ...int, nullable: true },
-  amount: { ...money, nullable: true },
-  token: nstr,
-  transaction_hash: str,
-  date: time,
-});
+export const historySchema: SchemaObject = HISTORY_ENTRY.schema;

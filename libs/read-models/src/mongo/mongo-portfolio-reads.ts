@@ -1,29 +1,17 @@
-import type { Doc } from '@dob/projections';
 import type { Document } from 'mongodb';
 import type { CampaignDoc } from '../projections/campaigns.projection';
 import type { MemberDoc, MemberStatsDoc } from '../projections/members.projection';
 import type { PoolDoc } from '../projections/pools.projection';
 import type { ClaimDoc, RoundDoc, WithdrawalDoc } from '../projections/rounds.projection';
+import { HISTORY_ENTRY_FIELDS, type HistoryEntryDoc } from '../projections/wallet-history.projection';
 import type { HistoryRow, HoldingRow, SchedulePoolRow, Slice, WalletRoundRow, PortfolioReads } from '../queries/read-model-reader.port';
 import { POSITIVE, date, text, type Models, type MongoReads } from './mongo-models';
+import { documentRow } from './document-rows';
 import { toRoundRow } from './mongo-pool-reads';
 
 const POOLS = ['pools', 'pools'] as const;
 const ROUNDS = 'distribution_rounds';
 const poolKey = (x: { network_id: number; pool: string }) => `${x.network_id}/${x.pool}`;
-
-type EntryDoc = {
-  network_id: number;
-  wallet: string;
-  type: string;
-  pool: string;
-  counterparty: string | null;
-  shares: string | null;
-  amount: string | null;
-  token: string | null;
-  tx_hash: string;
-  occurred_at: string;
-};
 
 /** floor(total × shares / total_shares) as the contract computes it (exact, truncating like SQL's div()); null without shares. */
 const estimate = (r: RoundDoc, shares: bigint): bigint | null => (r.total_shares === 0n ? null : (r.total_amount * shares) / r.total_shares);
@@ -160,7 +148,7 @@ export const mongoPortfolioReads: MongoReads<PortfolioReads> = {
     if (filter.networkId !== undefined) where.network_id = filter.networkId;
     if (filter.type) where.type = filter.type;
     const [entries, total] = await Promise.all([
-      m.find<EntryDoc & Doc>('wallet_history', 'entries', where, { occurred_at: -1, chain_event_id: -1, event_id: 1, side: 1 }, slice),
+      m.find<HistoryEntryDoc>('wallet_history', 'entries', where, { occurred_at: -1, chain_event_id: -1, event_id: 1, side: 1 }, slice),
       m.count('wallet_history', 'entries', where),
     ]);
     const pools = await m.byKeys<PoolDoc>(
@@ -169,15 +157,7 @@ export const mongoPortfolioReads: MongoReads<PortfolioReads> = {
     );
     return {
       rows: entries.map((e) => ({
-        type: e.type,
-        pool: e.pool,
-        network_id: e.network_id,
-        counterparty: e.counterparty,
-        shares: e.shares,
-        amount: e.amount,
-        token: e.token,
-        tx_hash: e.tx_hash,
-        occurred_at: new Date(e.occurred_at),
+        ...documentRow(HISTORY_ENTRY_FIELDS, e),
         name: pools.get(m.id(...POOLS, { network_id: e.network_id, address: e.pool }))?.name ?? null,
       })),
       total,

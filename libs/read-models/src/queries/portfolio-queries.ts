@@ -1,9 +1,12 @@
 import { AppError, formatAmount, percent } from '@dob/domain';
 import { chainName } from '../networks';
+import { HISTORY_ENTRY_FIELDS } from '../projections/wallet-history.projection';
+import { ApiView, computed, shownFields } from './api-view';
 import { MarketplaceQueries, type Listing, type ListingStatusFilter } from './marketplace-queries';
 import { nextDistribution } from './pool-queries';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
-import type { HoldingRow } from './read-model-reader.port';
+import type { HistoryRow, HoldingRow } from './read-model-reader.port';
+import { int as intSchema, money, nstr, time, type JsonSchema } from './response-schemas';
 import { tokenLabel, type TokenLookup } from './token-directory';
 
 /** DobProtocol's documented holdings record (`GET /portfolio/holdings`, docs/decisions.md#d1 for its amounts), field for field. */
@@ -53,18 +56,29 @@ export interface UpcomingDistribution {
   kind: 'pending_round' | 'scheduled';
 }
 
-export interface HistoryEntry {
-  type: string;
-  pool_address: string;
-  pool_name: string | null;
-  network_id: number;
-  counterparty: string | null;
-  shares: number | null;
-  amount: string | null;
-  token: string | null;
-  transaction_hash: string;
-  date: string | null;
+interface HistoryContext {
+  readonly tokens: TokenLookup;
+  /** Every campaign's payment token by `network_id/address`: crowdfunding entries name no token of their own. */
+  readonly campaignTokens: ReadonlyMap<string, string>;
 }
+const entry = shownFields(HISTORY_ENTRY_FIELDS);
+const entryShown = <V>(schema: JsonSchema, value: (r: HistoryRow, c: HistoryContext) => V) => computed(schema, value);
+const entryToken = (r: HistoryRow, c: HistoryContext) => c.tokens.get(r.network_id, r.token ?? c.campaignTokens.get(`${r.network_id}/${r.pool}`) ?? null);
+
+/** A wallet's history entry as the API lists it, in the order it sends it. */
+export const HISTORY_ENTRY = new ApiView({
+  type: entry.plain('type'),
+  pool_address: entry.plain('pool'),
+  pool_name: entryShown(nstr, (r) => r.name),
+  network_id: entry.plain('network_id'),
+  counterparty: entry.plain('counterparty'),
+  shares: entryShown({ ...intSchema, nullable: true }, (r) => (r.shares === null ? null : int(r.shares))),
+  amount: entryShown({ ...money, nullable: true }, (r, c) => (r.amount === null ? null : formatAmount(r.amount, entryToken(r, c).decimals))),
+  token: entryShown(nstr, (r, c) => entryToken(r, c).symbol),
+  transaction_hash: entry.plain('tx_hash'),
+  date: entryShown(time, (r) => iso(r.occurred_at)),
+});
+export type HistoryEntry = ReturnType<typeof HISTORY_ENTRY.item>;
 
 /**
  * The key's wallet across pools. Earnings: V2 claims + V1 credited allocations. Unclaimed: for each V2 round that
@@ -190,22 +204,7 @@ export class PortfolioQueries {
       this.ctx.reader.campaignTokens(),
     ]);
     return {
-      items: rows.map((r) => {
-        const tokenAddress = r.token ?? campaignTokens.get(`${r.network_id}/${r.pool}`) ?? null;
-        const t = tokens.get(r.network_id, tokenAddress);
-        return {
-          type: r.type,
-          pool_address: r.pool,
-          pool_name: r.name,
-          network_id: r.network_id,
-          counterparty: r.counterparty,
-          shares: r.shares === null ? null : int(r.shares),
-          amount: r.amount === null ? null : formatAmount(r.amount, t.decimals),
-          token: t.symbol,
-          transaction_hash: r.tx_hash,
-          date: iso(r.occurred_at),
-        };
-      }),
+      items: rows.map((r) => HISTORY_ENTRY.item(r, { tokens, campaignTokens })),
       page: q.page,
       limit: q.limit,
       total,

@@ -5,6 +5,7 @@ import type { MEMBER_FIELDS } from '../projections/members.projection';
 import type { ROUND_FIELDS } from '../projections/rounds.projection';
 import { POOL_SORTS, type POOL_FIELDS, type PoolSort } from '../projections/pools.projection';
 import type { LEARNED_TOKEN_FIELDS } from '../projections/tokens.projection';
+import type { HISTORY_ENTRY_FIELDS } from '../projections/wallet-history.projection';
 import type { RowOf } from './document-rows';
 
 /** A row of the tokens read model: a symbol learned from the chain. */
@@ -205,18 +206,8 @@ export interface SchedulePoolRow {
   distribution_count: number;
 }
 
-export interface HistoryRow {
-  type: string;
-  pool: string;
-  network_id: number;
-  counterparty: string | null;
-  shares: string | null;
-  amount: string | null;
-  token: string | null;
-  tx_hash: string;
-  occurred_at: Date;
-  name: string | null;
-}
+/** Every declared field of a history entry, and its pool's name. */
+export type HistoryRow = RowOf<typeof HISTORY_ENTRY_FIELDS> & { name: string | null };
 
 export interface PortfolioReads {
   /** The wallet's positive balances in listed or unlisted pools with a pool document, by (network_id, pool). */

@@ -1,5 +1,7 @@
 import type { SqlExecutor } from '@dob/sql';
 import type { HoldingRow, HistoryRow, PortfolioReads, SchedulePoolRow, WalletRoundRow } from '../queries/read-model-reader.port';
+import { HISTORY_ENTRY_FIELDS } from '../projections/wallet-history.projection';
+import { documentColumns } from './document-columns';
 import { canonicalStatusInstant, roundBoundaries } from './round-status-instant';
 import { Conditions, MEMBER_STATS, ROUND_STATUS_SQL, V } from './views';
 
@@ -82,7 +84,7 @@ export function sqlPortfolioReads(db: SqlExecutor): PortfolioReads {
       if (filter.type) c.add('e.type = ?', filter.type);
       const [rows, count] = await Promise.all([
         db.query<HistoryRow>(
-          `SELECT e.type, e.pool, e.network_id, e.counterparty, e.shares, e.amount, e.token, e.tx_hash, e.occurred_at, p.name
+          `SELECT ${documentColumns('e', HISTORY_ENTRY_FIELDS)}, p.name
              FROM ${V.history} e LEFT JOIN ${V.pools} p ON p.network_id = e.network_id AND p.address = e.pool
             WHERE e.wallet = $1${c.and()}
             ORDER BY e.occurred_at DESC, e.chain_event_id DESC, e.event_id, e.side LIMIT ${slice.limit} OFFSET ${slice.offset}`,
