@@ -2,6 +2,7 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import {
   CROWDFUNDING_POOL,
   DISTRIBUTION_ROUND,
+  FEATURED_POOL,
   HISTORY_ENTRY,
   LISTING,
   POOL_DETAIL,
@@ -14,20 +15,13 @@ import { int, money, nstr, num, obj, str, time } from './schema-parts';
 
 /**
  * Response schemas of the read endpoints (pools, marketplace, portfolio), written once so /api/agent/openapi.json
- * documents the real shapes. Pools, listings, rounds and members come from their API views (libs/read-models
- * queries/api-view.ts), from the same declaration as their mapping.
+ * documents the real shapes. Pools, featured pools, campaigns, listings, rounds, members, pool events and history
+ * entries come from their API views (libs/read-models queries/api-view.ts), from the same declaration as their
+ * mapping; the portfolio's holdings and distributions are still written here.
  */
 export const poolListItemSchema: SchemaObject = POOL_LIST_ITEM.schema;
 export const poolDetailSchema: SchemaObject = POOL_DETAIL.schema;
-export const featuredSchema = obj({
-  address: str,
-  name: nstr,
-  ticker: nstr,
-  network_id: int,
-  estimated_apr: { ...num, nullable: true },
-  member_count: int,
-  featured_reason: str,
-});
+export const featuredSchema: SchemaObject = FEATURED_POOL.schema;
 export const crowdfundingSchema: SchemaObject = CROWDFUNDING_POOL.schema;
 export const memberSchema: SchemaObject = POOL_MEMBER.schema;
 export const roundSchema: SchemaObject = DISTRIBUTION_ROUND.schema;

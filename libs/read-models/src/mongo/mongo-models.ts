@@ -121,7 +121,5 @@ export function bindReads<P>(reads: MongoReads<P>, wrap: (name: string, read: (m
   return port as P;
 }
 
-/** A Date for an ISO timestamp field (null stays null). */
-export const date = (v: string | null): Date | null => (v === null ? null : new Date(v));
 /** An amount field as the decimal string rows carry. */
 export const text = (v: bigint | null): string | null => (v === null ? null : v.toString());

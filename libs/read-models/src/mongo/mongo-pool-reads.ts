@@ -6,18 +6,19 @@ import { POOL_EVENT_FIELDS, type PoolEventDoc } from '../projections/pool-events
 import { POOL_FIELDS, POOL_LIST_ORDERS, type PoolDoc } from '../projections/pools.projection';
 import { documentRow } from './document-rows';
 import { ROUND_FIELDS, type RoundDoc } from '../projections/rounds.projection';
-import type {
-  CampaignRow,
-  EventRow,
-  FeaturedCandidate,
-  MemberRow,
-  PoolFilter,
-  PoolRow,
-  PoolSort,
-  RoundRow,
-  RoundStatus,
-  Slice,
-  PoolReads,
+import {
+  FEATURED_POOL_FIELDS,
+  type CampaignRow,
+  type EventRow,
+  type FeaturedCandidate,
+  type MemberRow,
+  type PoolFilter,
+  type PoolRow,
+  type PoolSort,
+  type RoundRow,
+  type RoundStatus,
+  type Slice,
+  type PoolReads,
 } from '../queries/read-model-reader.port';
 import { POSITIVE, containsAsciiInsensitive, type Models, type MongoReads } from './mongo-models';
 
@@ -177,11 +178,7 @@ export const mongoPoolReads: MongoReads<PoolReads> = {
       const key = `${p.network_id}/${p.address}`;
       const o = override.get(key);
       return {
-        network_id: p.network_id,
-        address: p.address,
-        name: p.name,
-        ticker: p.ticker,
-        estimated_apr: p.estimated_apr,
+        ...documentRow(FEATURED_POOL_FIELDS, p),
         member_count: stats.get(m.id(...STATS, { network_id: p.network_id, pool: p.address }))?.member_count ?? 0,
         volume_24h: (volume.get(key) ?? 0n).toString(),
         override_reason: o?.reason ?? null,

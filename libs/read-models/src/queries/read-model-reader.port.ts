@@ -1,9 +1,10 @@
+import { pickFields } from '@dob/projections';
 import type { CAMPAIGN_FIELDS } from '../projections/campaigns.projection';
 import type { POOL_EVENT_FIELDS, PoolEventDoc, PoolEventType } from '../projections/pool-events.projection';
 import { LISTING_SORTS, type LISTING_FIELDS, type ListingSort, type ListingStatus } from '../projections/marketplace.projection';
-import type { MEMBER_FIELDS } from '../projections/members.projection';
-import type { ROUND_FIELDS } from '../projections/rounds.projection';
-import { POOL_SORTS, type POOL_FIELDS, type PoolSort } from '../projections/pools.projection';
+import { MEMBER_FIELDS } from '../projections/members.projection';
+import { ROUND_FIELDS } from '../projections/rounds.projection';
+import { POOL_FIELDS, POOL_SORTS, type PoolSort } from '../projections/pools.projection';
 import type { LEARNED_TOKEN_FIELDS } from '../projections/tokens.projection';
 import type { HISTORY_ENTRY_FIELDS } from '../projections/wallet-history.projection';
 import type { RowOf } from './document-rows';
@@ -63,18 +64,16 @@ export type RoundRow = RowOf<typeof ROUND_FIELDS> & { status: RoundStatus };
 /** Every declared field of a pool event, its type and amount's kind as the reducer narrows them. */
 export type EventRow = Omit<RowOf<typeof POOL_EVENT_FIELDS>, 'event_type' | 'amount_kind'> & Pick<PoolEventDoc, 'event_type' | 'amount_kind'>;
 
-export interface FeaturedCandidate {
-  network_id: number;
-  address: string;
-  name: string | null;
-  ticker: string | null;
-  estimated_apr: string | null;
+/** The pool fields the featured rules rank by and the featured item shows. */
+export const FEATURED_POOL_FIELDS = pickFields(POOL_FIELDS, ['network_id', 'address', 'name', 'ticker', 'estimated_apr']);
+
+export type FeaturedCandidate = RowOf<typeof FEATURED_POOL_FIELDS> & {
   member_count: number;
   /** Σ sales in the 24 h before `now` (base units). */
   volume_24h: string;
   override_reason: string | null;
   override_position: number | null;
-}
+};
 
 /** Every declared field of the campaign document, and what the readers join and judge for it. */
 export type CampaignRow = RowOf<typeof CAMPAIGN_FIELDS> & {
@@ -161,50 +160,46 @@ export interface MarketReads {
   poolInfo(networkId: number, address: string): Promise<{ name: string | null; pool_version: string | null } | null>;
 }
 
-export interface HoldingRow {
-  network_id: number;
-  pool: string;
-  shares: string;
-  joined_at: Date | null;
-  name: string | null;
-  ticker: string | null;
-  estimated_apr: string | null;
-  token_to_distribute: string | null;
-  distribution_token: string | null;
-  total_shares: string;
-  /** Σ the wallet's claims in the pool (V2 claims and V1 credits). */
-  earned: string;
-  /** Σ floor(total × shares / total_shares) over V2 rounds completed at `now` the wallet has not claimed, and their count. */
-  v2_unclaimed: string;
-  v2_unclaimed_rounds: number;
-  v1_credited: string;
-  v1_withdrawn: string;
-}
+/** A holding is the wallet's balance (members model) with its pool's labels and tokens (pools model). */
+export const HOLDING_MEMBER_FIELDS = pickFields(MEMBER_FIELDS, ['network_id', 'pool', 'shares', 'joined_at']);
+export const HOLDING_POOL_FIELDS = pickFields(POOL_FIELDS, ['name', 'ticker', 'estimated_apr', 'token_to_distribute', 'distribution_token']);
 
-export interface WalletRoundRow {
-  network_id: number;
-  pool: string;
+export type HoldingRow = RowOf<typeof HOLDING_MEMBER_FIELDS> &
+  RowOf<typeof HOLDING_POOL_FIELDS> & {
+    total_shares: string;
+    /** Σ the wallet's claims in the pool (V2 claims and V1 credits). */
+    earned: string;
+    /** Σ floor(total × shares / total_shares) over V2 rounds completed at `now` the wallet has not claimed, and their count. */
+    v2_unclaimed: string;
+    v2_unclaimed_rounds: number;
+    v1_credited: string;
+    v1_withdrawn: string;
+  };
+
+/** The round fields a wallet's claimable and upcoming rounds show. */
+export const WALLET_ROUND_FIELDS = pickFields(ROUND_FIELDS, ['network_id', 'pool', 'round_id', 'token', 'claimable_from', 'expires_at']);
+
+export type WalletRoundRow = RowOf<typeof WALLET_ROUND_FIELDS> & {
+  /** The pool's name. */
   name: string | null;
-  round_id: number;
-  token: string;
   /** floor(total × the wallet's shares / total_shares); null when the round has no shares. */
   estimate: string | null;
-  claimable_from: Date;
-  expires_at: Date | null;
   status: RoundStatus;
-}
+};
 
-export interface SchedulePoolRow {
-  network_id: number;
-  address: string;
-  name: string | null;
-  token_to_distribute: string | null;
-  schedule_enabled: boolean;
-  schedule_first: string | null;
-  schedule_interval: string | null;
-  schedule_total: number | null;
-  distribution_count: number;
-}
+/** The pool fields a wallet's scheduled distributions are computed from. */
+export const SCHEDULE_POOL_FIELDS = pickFields(POOL_FIELDS, [
+  'network_id',
+  'address',
+  'name',
+  'token_to_distribute',
+  'schedule_enabled',
+  'schedule_first',
+  'schedule_interval',
+  'schedule_total',
+  'distribution_count',
+]);
+export type SchedulePoolRow = RowOf<typeof SCHEDULE_POOL_FIELDS>;
 
 /** Every declared field of a history entry, and its pool's name. */
 export type HistoryRow = RowOf<typeof HISTORY_ENTRY_FIELDS> & { name: string | null };

@@ -1,5 +1,15 @@
 import type { SqlExecutor } from '@dob/sql';
-import type { CampaignRow, EventRow, FeaturedCandidate, MemberRow, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
+import {
+  FEATURED_POOL_FIELDS,
+  type CampaignRow,
+  type EventRow,
+  type FeaturedCandidate,
+  type MemberRow,
+  type PoolReads,
+  type PoolRow,
+  type PoolSort,
+  type RoundRow,
+} from '../queries/read-model-reader.port';
 import { FEATURED_OVERRIDES_TABLE } from '../featured/featured-overrides';
 import { CAMPAIGN_FIELDS } from '../projections/campaigns.projection';
 import { POOL_EVENT_FIELDS } from '../projections/pool-events.projection';
@@ -118,7 +128,7 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
         filter = `AND p.network_id = $2`;
       }
       const { rows } = await db.query<FeaturedCandidate>(
-        `SELECT p.network_id, p.address, p.name, p.ticker, p.estimated_apr::text AS estimated_apr,
+        `SELECT ${documentColumns('p', FEATURED_POOL_FIELDS)},
                 COALESCE(m.member_count, 0) AS member_count, COALESCE(s.volume, 0)::text AS volume_24h,
                 o.reason AS override_reason, o.position AS override_position
            FROM ${V.pools} p
