@@ -1,8 +1,10 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import {
+  CLAIMABLE_ROUND,
   CROWDFUNDING_POOL,
   DISTRIBUTION_ROUND,
   FEATURED_POOL,
+  HOLDING,
   HISTORY_ENTRY,
   LISTING,
   POOL_DETAIL,
@@ -11,13 +13,13 @@ import {
   POOL_LIST_ITEM,
   POOL_LISTING,
 } from '@dob/read-models';
-import { int, money, nstr, num, obj, str, time } from './schema-parts';
+import { int, money, nstr, obj, str } from './schema-parts';
 
 /**
  * Response schemas of the read endpoints (pools, marketplace, portfolio), written once so /api/agent/openapi.json
  * documents the real shapes. Pools, featured pools, campaigns, listings, rounds, members, pool events and history
- * entries come from their API views (libs/read-models queries/api-view.ts), from the same declaration as their
- * mapping; the portfolio's holdings and distributions are still written here.
+ * entries, holdings and claimable rounds come from their API views (libs/read-models queries/api-view.ts), from
+ * the same declaration as their mapping; the position and distributions are composed here from those.
  */
 export const poolListItemSchema: SchemaObject = POOL_LIST_ITEM.schema;
 export const poolDetailSchema: SchemaObject = POOL_DETAIL.schema;
@@ -43,32 +45,8 @@ export const statsSchema = obj({
   total_volume: money,
   total_sales: int,
 });
-export const holdingSchema = obj({
-  pool_address: str,
-  pool_name: nstr,
-  pool_ticker: nstr,
-  network_id: int,
-  chain_name: str,
-  shares: int,
-  total_shares: int,
-  participation_percent: num,
-  distribution_token: nstr,
-  total_earned: money,
-  unclaimed_amount: money,
-  unclaimed_rounds: int,
-  estimated_apr: { ...num, nullable: true },
-  joined_at: time,
-});
-const claimableSchema = obj({
-  pool_address: str,
-  pool_name: nstr,
-  network_id: int,
-  round_id: int,
-  token: nstr,
-  estimated_amount: money,
-  claimable_from: time,
-  expires_at: time,
-});
+export const holdingSchema: SchemaObject = HOLDING.schema;
+const claimableSchema: SchemaObject = CLAIMABLE_ROUND.schema;
 export const positionSchema: SchemaObject = {
   allOf: [holdingSchema, obj({ active_listing: { ...listingSchema, nullable: true }, claimable_rounds: { type: 'array', items: claimableSchema } })],
 };
