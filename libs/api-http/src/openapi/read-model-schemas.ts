@@ -7,19 +7,19 @@ import {
   HOLDING,
   HISTORY_ENTRY,
   LISTING,
+  MARKETPLACE_STATS,
   POOL_DETAIL,
   POOL_MEMBER,
   POOL_EVENT,
   POOL_LIST_ITEM,
   POOL_LISTING,
 } from '@dob/read-models';
-import { int, money, nstr, obj, str } from './schema-parts';
+import { int, money, obj } from './schema-parts';
 
 /**
  * Response schemas of the read endpoints (pools, marketplace, portfolio), written once so /api/agent/openapi.json
- * documents the real shapes. Pools, featured pools, campaigns, listings, rounds, members, pool events and history
- * entries, holdings and claimable rounds come from their API views (libs/read-models queries/api-view.ts), from
- * the same declaration as their mapping; the position and distributions are composed here from those.
+ * documents the real shapes. Each item's schema comes from its API view (libs/read-models queries/api-view.ts), the
+ * same declaration as its mapping; the position and the distributions are composed here from those.
  */
 export const poolListItemSchema: SchemaObject = POOL_LIST_ITEM.schema;
 export const poolDetailSchema: SchemaObject = POOL_DETAIL.schema;
@@ -30,21 +30,7 @@ export const roundSchema: SchemaObject = DISTRIBUTION_ROUND.schema;
 export const poolEventSchema: SchemaObject = POOL_EVENT.schema;
 export const listingSchema: SchemaObject = LISTING.schema;
 export const poolListingSchema: SchemaObject = POOL_LISTING.schema;
-export const statsSchema = obj({
-  pool_address: str,
-  pool_name: nstr,
-  network_id: int,
-  floor_price: { ...money, nullable: true },
-  highest_price: { ...money, nullable: true },
-  payment_token: nstr,
-  active_listings: int,
-  total_shares_listed: int,
-  volume_24h: money,
-  volume_7d: money,
-  volume_30d: money,
-  total_volume: money,
-  total_sales: int,
-});
+export const statsSchema: SchemaObject = MARKETPLACE_STATS.schema;
 export const holdingSchema: SchemaObject = HOLDING.schema;
 const claimableSchema: SchemaObject = CLAIMABLE_ROUND.schema;
 export const positionSchema: SchemaObject = {
