@@ -1,95 +1,38 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { DISTRIBUTION_ROUND, LISTING, POOL_DETAIL, POOL_MEMBER, POOL_EVENT_TYPES, POOL_LIST_ITEM, POOL_LISTING } from '@dob/read-models';
-import { bool, int, money, nstr, num, obj, str, time } from './schema-parts';
+import {
+  CLAIMABLE_ROUND,
+  CROWDFUNDING_POOL,
+  DISTRIBUTION_ROUND,
+  FEATURED_POOL,
+  HOLDING,
+  HISTORY_ENTRY,
+  LISTING,
+  MARKETPLACE_STATS,
+  POOL_DETAIL,
+  POOL_MEMBER,
+  POOL_EVENT,
+  POOL_LIST_ITEM,
+  POOL_LISTING,
+} from '@dob/read-models';
+import { int, money, obj } from './schema-parts';
 
 /**
  * Response schemas of the read endpoints (pools, marketplace, portfolio), written once so /api/agent/openapi.json
- * documents the real shapes. Pools, listings, rounds and members come from their API views (libs/read-models
- * queries/api-view.ts), from the same declaration as their mapping.
+ * documents the real shapes. Each item's schema comes from its API view (libs/read-models queries/api-view.ts), the
+ * same declaration as its mapping; the position and the distributions are composed here from those.
  */
 export const poolListItemSchema: SchemaObject = POOL_LIST_ITEM.schema;
 export const poolDetailSchema: SchemaObject = POOL_DETAIL.schema;
-export const featuredSchema = obj({
-  address: str,
-  name: nstr,
-  ticker: nstr,
-  network_id: int,
-  estimated_apr: { ...num, nullable: true },
-  member_count: int,
-  featured_reason: str,
-});
-export const crowdfundingSchema = obj({
-  address: str,
-  name: nstr,
-  ticker: nstr,
-  network_id: int,
-  target_amount: money,
-  raised_amount: money,
-  progress_percent: num,
-  contributor_count: int,
-  deadline: time,
-  payment_token: nstr,
-  is_active: bool,
-});
+export const featuredSchema: SchemaObject = FEATURED_POOL.schema;
+export const crowdfundingSchema: SchemaObject = CROWDFUNDING_POOL.schema;
 export const memberSchema: SchemaObject = POOL_MEMBER.schema;
 export const roundSchema: SchemaObject = DISTRIBUTION_ROUND.schema;
-export const poolEventSchema = obj(
-  {
-    event_type: { type: 'string', enum: [...POOL_EVENT_TYPES] },
-    pool_id: str,
-    transaction_hash: str,
-    from_address: nstr,
-    to_address: str,
-    amount: nstr,
-    token: str,
-    date: time,
-    description: str,
-  },
-  ['to_address', 'token'],
-); // spec: to_address "present on share transfers", token "present on distribution entries"
+export const poolEventSchema: SchemaObject = POOL_EVENT.schema;
 export const listingSchema: SchemaObject = LISTING.schema;
 export const poolListingSchema: SchemaObject = POOL_LISTING.schema;
-export const statsSchema = obj({
-  pool_address: str,
-  pool_name: nstr,
-  network_id: int,
-  floor_price: { ...money, nullable: true },
-  highest_price: { ...money, nullable: true },
-  payment_token: nstr,
-  active_listings: int,
-  total_shares_listed: int,
-  volume_24h: money,
-  volume_7d: money,
-  volume_30d: money,
-  total_volume: money,
-  total_sales: int,
-});
-export const holdingSchema = obj({
-  pool_address: str,
-  pool_name: nstr,
-  pool_ticker: nstr,
-  network_id: int,
-  chain_name: str,
-  shares: int,
-  total_shares: int,
-  participation_percent: num,
-  distribution_token: nstr,
-  total_earned: money,
-  unclaimed_amount: money,
-  unclaimed_rounds: int,
-  estimated_apr: { ...num, nullable: true },
-  joined_at: time,
-});
-const claimableSchema = obj({
-  pool_address: str,
-  pool_name: nstr,
-  network_id: int,
-  round_id: int,
-  token: nstr,
-  estimated_amount: money,
-  claimable_from: time,
-  expires_at: time,
-});
+export const statsSchema: SchemaObject = MARKETPLACE_STATS.schema;
+export const holdingSchema: SchemaObject = HOLDING.schema;
+const claimableSchema: SchemaObject = CLAIMABLE_ROUND.schema;
 export const positionSchema: SchemaObject = {
   allOf: [holdingSchema, obj({ active_listing: { ...listingSchema, nullable: true }, claimable_rounds: { type: 'array', items: claimableSchema } })],
 };
@@ -105,15 +48,4 @@ export const distributionsSchema = obj({
     }),
   },
 });
-export const historySchema = obj({
-  type: str,
-  pool_address: str,
-  pool_name: nstr,
-  network_id: int,
-  counterparty: nstr,
-  shares: { ...int, nullable: true },
-  amount: { ...money, nullable: true },
-  token: nstr,
-  transaction_hash: str,
-  date: time,
-});
+export const historySchema: SchemaObject = HISTORY_ENTRY.schema;

@@ -1,4 +1,4 @@
-import { newDocument, type DocOf } from './document-types';
+import { newDocument, pickFields, type DocOf } from './document-types';
 
 const FIELDS = { id: 'text', n: 'int', big: 'int8', total: 'amount', on: 'bool', rate: 'decimal?', at: 'timestamp?', label: 'text?' } as const;
 
@@ -15,5 +15,13 @@ describe('newDocument', () => {
 
   it('refuses a field with no default that was not given', () => {
     expect(() => newDocument(FIELDS, {} as never)).toThrow('field id (text) has no default');
+  });
+});
+
+describe('pickFields', () => {
+  it('keeps the named fields with their specs, in the declaration order', () => {
+    const picked = pickFields(FIELDS, ['label', 'id', 'total']);
+    expect(picked).toEqual({ id: 'text', total: 'amount', label: 'text?' });
+    expect(Object.keys(picked)).toEqual(['id', 'total', 'label']);
   });
 });

@@ -30,3 +30,8 @@ export function newDocument<F extends Fields>(fields: F, given: Pick<DocOf<F>, G
   }
   return doc as DocOf<F>;
 }
+
+/** Some of a declaration's fields, in its order: the declaration of a row that hands on only those. */
+export function pickFields<F extends Fields, K extends keyof F & string>(fields: F, names: readonly K[]): Pick<F, K> {
+  return Object.fromEntries(Object.entries(fields).filter(([name]) => (names as readonly string[]).includes(name))) as Pick<F, K>;
+}

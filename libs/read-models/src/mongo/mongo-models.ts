@@ -2,7 +2,9 @@ import { encodeAmount } from '@dob/mongo';
 import { DocumentCodec, documentId, readServingCollections, type Doc, type ProjectionTables } from '@dob/projections';
 import type { Collection, Db, Document, Sort } from 'mongodb';
 import { readModelProjections } from '../projections';
+import { LEARNED_TOKEN_FIELDS, type TokenDoc } from '../projections/tokens.projection';
 import type { LearnedToken } from '../queries/read-model-reader.port';
+import { documentRow } from './document-rows';
 
 /** Codecs of every read-model collection, by `projection.collection`. */
 const CODECS = new Map(
@@ -88,8 +90,8 @@ export class Models {
    * change token stays the same when the serving watch shares one view. A failed read is not kept.
    */
   learnedTokens(): Promise<LearnedToken[]> {
-    this.tokensRead ??= this.find<LearnedToken & Doc>('tokens', 'tokens', {}).then(
-      (rows) => rows.map((r) => ({ network_id: r.network_id, address: r.address, symbol: r.symbol })),
+    this.tokensRead ??= this.find<TokenDoc>('tokens', 'tokens', {}).then(
+      (rows) => rows.map((r): LearnedToken => documentRow(LEARNED_TOKEN_FIELDS, r)),
       (e: unknown) => {
         this.tokensRead = undefined;
         throw e;
@@ -119,7 +121,5 @@ export function bindReads<P>(reads: MongoReads<P>, wrap: (name: string, read: (m
   return port as P;
 }
 
-/** A Date for an ISO timestamp field (null stays null). */
-export const date = (v: string | null): Date | null => (v === null ? null : new Date(v));
 /** An amount field as the decimal string rows carry. */
 export const text = (v: bigint | null): string | null => (v === null ? null : v.toString());

@@ -1,22 +1,24 @@
 import { decimalKeyPath, type Doc } from '@dob/projections';
 import type { Document, Sort } from 'mongodb';
-import type { CampaignDoc, ContributorDoc } from '../projections/campaigns.projection';
+import { CAMPAIGN_FIELDS, type CampaignDoc, type ContributorDoc } from '../projections/campaigns.projection';
 import { MEMBER_FIELDS, type MemberDoc, type MemberStatsDoc } from '../projections/members.projection';
+import { POOL_EVENT_FIELDS, type PoolEventDoc } from '../projections/pool-events.projection';
 import { POOL_FIELDS, POOL_LIST_ORDERS, type PoolDoc } from '../projections/pools.projection';
 import { documentRow } from './document-rows';
 import { ROUND_FIELDS, type RoundDoc } from '../projections/rounds.projection';
-import type {
-  CampaignRow,
-  EventRow,
-  FeaturedCandidate,
-  MemberRow,
-  PoolFilter,
-  PoolRow,
-  PoolSort,
-  RoundRow,
-  RoundStatus,
-  Slice,
-  PoolReads,
+import {
+  FEATURED_POOL_FIELDS,
+  type CampaignRow,
+  type EventRow,
+  type FeaturedCandidate,
+  type MemberRow,
+  type PoolFilter,
+  type PoolRow,
+  type PoolSort,
+  type RoundRow,
+  type RoundStatus,
+  type Slice,
+  type PoolReads,
 } from '../queries/read-model-reader.port';
 import { POSITIVE, containsAsciiInsensitive, type Models, type MongoReads } from './mongo-models';
 
@@ -155,25 +157,10 @@ export const mongoPoolReads: MongoReads<PoolReads> = {
   async poolEvents(m: Models, networkId: number, pool: string, eventType: string | undefined, slice: Slice): Promise<{ rows: EventRow[]; total: number }> {
     const filter = { network_id: networkId, pool, ...(eventType ? { event_type: eventType } : {}) };
     const [rows, total] = await Promise.all([
-      m.find<EventRow & Doc>('pool_events', 'events', filter, { date: -1, chain_event_id: -1, event_id: -1 }, slice),
+      m.find<PoolEventDoc>('pool_events', 'events', filter, { date: -1, chain_event_id: -1, event_id: -1 }, slice),
       m.count('pool_events', 'events', filter),
     ]);
-    return {
-      rows: rows.map((r) => ({
-        network_id: r.network_id,
-        pool: r.pool,
-        event_type: r.event_type,
-        transaction_hash: r.transaction_hash,
-        from_address: r.from_address,
-        to_address: r.to_address,
-        amount: r.amount,
-        amount_kind: r.amount_kind,
-        token: r.token,
-        detail: r.detail,
-        date: new Date(r.date as unknown as string),
-      })),
-      total,
-    };
+    return { rows: rows.map((r) => ({ ...documentRow(POOL_EVENT_FIELDS, r), event_type: r.event_type, amount_kind: r.amount_kind })), total };
   },
 
   async featuredCandidates(m: Models, now: Date, networkId?: number): Promise<FeaturedCandidate[]> {
@@ -191,11 +178,7 @@ export const mongoPoolReads: MongoReads<PoolReads> = {
       const key = `${p.network_id}/${p.address}`;
       const o = override.get(key);
       return {
-        network_id: p.network_id,
-        address: p.address,
-        name: p.name,
-        ticker: p.ticker,
-        estimated_apr: p.estimated_apr,
+        ...documentRow(FEATURED_POOL_FIELDS, p),
         member_count: stats.get(m.id(...STATS, { network_id: p.network_id, pool: p.address }))?.member_count ?? 0,
         volume_24h: (volume.get(key) ?? 0n).toString(),
         override_reason: o?.reason ?? null,
@@ -225,15 +208,10 @@ export const mongoPoolReads: MongoReads<PoolReads> = {
       const own = pool(c.network_id, c.address);
       const splitter = pool(c.network_id, c.splitter);
       return {
-        network_id: c.network_id,
-        address: c.address,
+        ...documentRow(CAMPAIGN_FIELDS, c),
         name: own?.name ?? splitter?.name ?? null,
         ticker: own?.ticker ?? splitter?.ticker ?? null,
-        target: (c.soft_cap_shares * c.price_per_share).toString(),
-        raised: c.total_raised.toString(),
         contributors: counts.get(`${c.network_id}/${c.address}`) ?? 0,
-        deadline: new Date(c.deadline),
-        payment_token: c.payment_token,
         active: c.status === 'fundraising' && new Date(c.deadline) > now,
       };
     });

@@ -1,29 +1,28 @@
-import type { Doc } from '@dob/projections';
 import type { Document } from 'mongodb';
 import type { CampaignDoc } from '../projections/campaigns.projection';
 import type { MemberDoc, MemberStatsDoc } from '../projections/members.projection';
 import type { PoolDoc } from '../projections/pools.projection';
 import type { ClaimDoc, RoundDoc, WithdrawalDoc } from '../projections/rounds.projection';
-import type { HistoryRow, HoldingRow, SchedulePoolRow, Slice, WalletRoundRow, PortfolioReads } from '../queries/read-model-reader.port';
-import { POSITIVE, date, text, type Models, type MongoReads } from './mongo-models';
+import { HISTORY_ENTRY_FIELDS, type HistoryEntryDoc } from '../projections/wallet-history.projection';
+import {
+  HOLDING_MEMBER_FIELDS,
+  HOLDING_POOL_FIELDS,
+  SCHEDULE_POOL_FIELDS,
+  WALLET_ROUND_FIELDS,
+  type HistoryRow,
+  type HoldingRow,
+  type SchedulePoolRow,
+  type Slice,
+  type WalletRoundRow,
+  type PortfolioReads,
+} from '../queries/read-model-reader.port';
+import { POSITIVE, text, type Models, type MongoReads } from './mongo-models';
+import { documentRow } from './document-rows';
 import { toRoundRow } from './mongo-pool-reads';
 
 const POOLS = ['pools', 'pools'] as const;
 const ROUNDS = 'distribution_rounds';
 const poolKey = (x: { network_id: number; pool: string }) => `${x.network_id}/${x.pool}`;
-
-type EntryDoc = {
-  network_id: number;
-  wallet: string;
-  type: string;
-  pool: string;
-  counterparty: string | null;
-  shares: string | null;
-  amount: string | null;
-  token: string | null;
-  tx_hash: string;
-  occurred_at: string;
-};
 
 /** floor(total × shares / total_shares) as the contract computes it (exact, truncating like SQL's div()); null without shares. */
 const estimate = (r: RoundDoc, shares: bigint): bigint | null => (r.total_shares === 0n ? null : (r.total_amount * shares) / r.total_shares);
@@ -79,15 +78,8 @@ export const mongoPortfolioReads: MongoReads<PortfolioReads> = {
       const open = w.rounds.filter((r) => poolKey(r) === poolKey(h) && r.pool_version === '2' && toRoundRow(r, now).status === 'completed' && w.unclaimed(r));
       return [
         {
-          network_id: h.network_id,
-          pool: h.pool,
-          shares: h.shares.toString(),
-          joined_at: date(h.joined_at),
-          name: p.name,
-          ticker: p.ticker,
-          estimated_apr: p.estimated_apr,
-          token_to_distribute: p.token_to_distribute,
-          distribution_token: p.distribution_token,
+          ...documentRow(HOLDING_MEMBER_FIELDS, h),
+          ...documentRow(HOLDING_POOL_FIELDS, p),
           total_shares: (s && s.member_count > 0 ? s.total_shares : 0n).toString(),
           earned: sum(claims, (c) => c.amount),
           v2_unclaimed: sum(open, (r) => estimate(r, h.shares) ?? 0n),
@@ -113,14 +105,9 @@ export const mongoPortfolioReads: MongoReads<PortfolioReads> = {
       const status = toRoundRow(r, now).status;
       if (r.pool_version !== '2' || status === 'expired' || !w.unclaimed(r)) continue;
       rows.push({
-        network_id: r.network_id,
-        pool: r.pool,
+        ...documentRow(WALLET_ROUND_FIELDS, r),
         name: w.poolOf(r)?.name ?? null,
-        round_id: r.round_id,
-        token: r.token,
         estimate: text(estimate(r, shares.get(poolKey(r))!)),
-        claimable_from: new Date(r.claimable_from),
-        expires_at: date(r.expires_at),
         status,
       });
     }
@@ -138,20 +125,7 @@ export const mongoPortfolioReads: MongoReads<PortfolioReads> = {
     const w = await walletView(m, wallet, networkId === undefined ? {} : { network_id: networkId });
     return w.members.flatMap((h) => {
       const p = w.poolOf(h);
-      if (!p?.schedule_enabled) return [];
-      return [
-        {
-          network_id: p.network_id,
-          address: p.address,
-          name: p.name,
-          token_to_distribute: p.token_to_distribute,
-          schedule_enabled: true,
-          schedule_first: text(p.schedule_first),
-          schedule_interval: text(p.schedule_interval),
-          schedule_total: p.schedule_total,
-          distribution_count: p.distribution_count,
-        },
-      ];
+      return p?.schedule_enabled ? [documentRow(SCHEDULE_POOL_FIELDS, p)] : [];
     });
   },
 
@@ -160,7 +134,7 @@ export const mongoPortfolioReads: MongoReads<PortfolioReads> = {
     if (filter.networkId !== undefined) where.network_id = filter.networkId;
     if (filter.type) where.type = filter.type;
     const [entries, total] = await Promise.all([
-      m.find<EntryDoc & Doc>('wallet_history', 'entries', where, { occurred_at: -1, chain_event_id: -1, event_id: 1, side: 1 }, slice),
+      m.find<HistoryEntryDoc>('wallet_history', 'entries', where, { occurred_at: -1, chain_event_id: -1, event_id: 1, side: 1 }, slice),
       m.count('wallet_history', 'entries', where),
     ]);
     const pools = await m.byKeys<PoolDoc>(
@@ -169,15 +143,7 @@ export const mongoPortfolioReads: MongoReads<PortfolioReads> = {
     );
     return {
       rows: entries.map((e) => ({
-        type: e.type,
-        pool: e.pool,
-        network_id: e.network_id,
-        counterparty: e.counterparty,
-        shares: e.shares,
-        amount: e.amount,
-        token: e.token,
-        tx_hash: e.tx_hash,
-        occurred_at: new Date(e.occurred_at),
+        ...documentRow(HISTORY_ENTRY_FIELDS, e),
         name: pools.get(m.id(...POOLS, { network_id: e.network_id, address: e.pool }))?.name ?? null,
       })),
       total,

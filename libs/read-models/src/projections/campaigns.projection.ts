@@ -1,4 +1,4 @@
-import type { ProjectionDefinition, ProjectionState } from '@dob/projections';
+import { newDocument, type DocOf, type Fields, type ProjectionDefinition, type ProjectionState } from '@dob/projections';
 import { byEventType, type Chain, type EventHandler } from './event-handlers';
 
 /**
@@ -10,22 +10,37 @@ import { byEventType, type Chain, type EventHandler } from './event-handlers';
  */
 export const CAMPAIGNS = 'crowdfunding';
 
-export type CampaignDoc = {
-  network_id: number;
-  address: string;
-  admin: string;
-  payment_token: string;
-  price_per_share: bigint;
-  soft_cap_shares: bigint;
-  hard_cap_shares: bigint;
-  deadline: string;
-  total_shares_sold: bigint;
-  total_raised: bigint;
-  status: string;
-  splitter: string | null;
-  created_at: string;
-};
-export type ContributorDoc = { network_id: number; campaign: string; investor: string; shares: bigint; paid: bigint; refunded: bigint };
+/**
+ * A campaign, declared once: CampaignDoc, the store's columns, CampaignRow (the reader's) and the API's plain
+ * fields (crowdfunding-queries.ts) follow from these field specs.
+ */
+export const CAMPAIGN_FIELDS = {
+  network_id: 'int',
+  address: 'text',
+  admin: 'text',
+  payment_token: 'text',
+  price_per_share: 'amount',
+  soft_cap_shares: 'amount',
+  hard_cap_shares: 'amount',
+  deadline: 'timestamp',
+  total_shares_sold: 'amount',
+  total_raised: 'amount',
+  status: 'text',
+  splitter: 'text?',
+  created_at: 'timestamp',
+} as const satisfies Fields;
+export type CampaignDoc = DocOf<typeof CAMPAIGN_FIELDS>;
+
+/** An investor's running totals in one campaign. */
+export const CONTRIBUTOR_FIELDS = {
+  network_id: 'int',
+  campaign: 'text',
+  investor: 'text',
+  shares: 'amount',
+  paid: 'amount',
+  refunded: 'amount',
+} as const satisfies Fields;
+export type ContributorDoc = DocOf<typeof CONTRIBUTOR_FIELDS>;
 
 async function updateCampaign(s: ProjectionState, networkId: number, address: string, change: (c: CampaignDoc) => Partial<CampaignDoc> | null): Promise<void> {
   const current = await s.get<CampaignDoc>('campaigns', { network_id: networkId, address });
@@ -41,7 +56,7 @@ async function updateContributor(
   change: (x: ContributorDoc) => Partial<ContributorDoc>,
 ): Promise<void> {
   const key = { network_id: c.network_id, campaign: c.contract_id, investor };
-  const current = (await s.get<ContributorDoc>('contributors', key)) ?? (create ? { ...key, shares: 0n, paid: 0n, refunded: 0n } : null);
+  const current = (await s.get<ContributorDoc>('contributors', key)) ?? (create ? newDocument(CONTRIBUTOR_FIELDS, key) : null);
   if (current) s.put('contributors', { ...current, ...change(current) });
 }
 
@@ -64,26 +79,12 @@ export const campaignsProjection: ProjectionDefinition = {
   version: 2,
   collections: {
     campaigns: {
-      fields: {
-        network_id: 'int',
-        address: 'text',
-        admin: 'text',
-        payment_token: 'text',
-        price_per_share: 'amount',
-        soft_cap_shares: 'amount',
-        hard_cap_shares: 'amount',
-        deadline: 'timestamp',
-        total_shares_sold: 'amount',
-        total_raised: 'amount',
-        status: 'text',
-        splitter: 'text?',
-        created_at: 'timestamp',
-      },
+      fields: CAMPAIGN_FIELDS,
       key: ['network_id', 'address'],
       indexes: [{ keys: ['deadline', 'network_id', 'address'] }, { keys: ['splitter'] }],
     },
     contributors: {
-      fields: { network_id: 'int', campaign: 'text', investor: 'text', shares: 'amount', paid: 'amount', refunded: 'amount' },
+      fields: CONTRIBUTOR_FIELDS,
       key: ['network_id', 'campaign', 'investor'],
       indexes: [{ keys: ['investor'] }],
     },
@@ -94,20 +95,20 @@ export const campaignsProjection: ProjectionDefinition = {
       const c: Chain = d.chain;
       const key = { network_id: c.network_id, address: c.contract_id };
       if (await s.get('campaigns', key)) return;
-      s.put('campaigns', {
-        ...key,
-        admin: d.admin,
-        payment_token: d.payment_token,
-        price_per_share: BigInt(d.price_per_share),
-        soft_cap_shares: BigInt(d.soft_cap_shares),
-        hard_cap_shares: BigInt(d.hard_cap_shares),
-        deadline: d.deadline,
-        total_shares_sold: 0n,
-        total_raised: 0n,
-        status: 'fundraising',
-        splitter: null,
-        created_at: c.closed_at,
-      });
+      s.put(
+        'campaigns',
+        newDocument(CAMPAIGN_FIELDS, {
+          ...key,
+          admin: d.admin,
+          payment_token: d.payment_token,
+          price_per_share: BigInt(d.price_per_share),
+          soft_cap_shares: BigInt(d.soft_cap_shares),
+          hard_cap_shares: BigInt(d.hard_cap_shares),
+          deadline: d.deadline,
+          status: 'fundraising',
+          created_at: c.closed_at,
+        }),
+      );
     },
     async CampaignContributed(s, e) {
       const d = e.data;

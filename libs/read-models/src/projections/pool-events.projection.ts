@@ -1,5 +1,5 @@
 import type { ChainDerivedEventType, ChainEventData } from '@dob/domain';
-import type { ProjectionDefinition } from '@dob/projections';
+import type { DocOf, Fields, ProjectionDefinition } from '@dob/projections';
 import { byEventType, type Chain, type EventHandler } from './event-handlers';
 
 /**
@@ -12,17 +12,31 @@ export const POOL_EVENTS = 'pool_events';
 export const POOL_EVENT_TYPES = ['init', 'distribute', 'claim', 'transfer_shares', 'withdraw', 'lock', 'set_admin'] as const;
 export type PoolEventType = (typeof POOL_EVENT_TYPES)[number];
 
-/** What a pool event says besides its chain ref (the reducer's per-type mapping and the readers' rows share it). */
-export interface PoolEventRecord {
+/** A pool event, declared once: the store's columns, EventRow (the readers') and the API's plain fields follow. */
+export const POOL_EVENT_FIELDS = {
+  network_id: 'int',
+  pool: 'text',
+  event_type: 'text',
+  transaction_hash: 'text',
+  from_address: 'text?',
+  to_address: 'text?',
+  amount: 'text?',
+  amount_kind: 'text?',
+  token: 'text?',
+  detail: 'text?',
+  date: 'timestamp',
+  chain_event_id: 'text',
+  event_id: 'text',
+} as const satisfies Fields;
+
+/** `event_type` and `amount_kind` are text in the stores, narrower in the reducer and the rows. */
+export type PoolEventDoc = Omit<DocOf<typeof POOL_EVENT_FIELDS>, 'event_type' | 'amount_kind'> & {
   event_type: PoolEventType;
-  pool: string;
-  from_address: string | null;
-  to_address: string | null;
-  amount: string | null;
   amount_kind: 'token' | 'shares' | null;
-  token: string | null;
-  detail: string | null;
-}
+};
+
+/** What a pool event says besides its chain ref: the reducer's per-type mapping. */
+type PoolEventRecord = Pick<PoolEventDoc, 'event_type' | 'pool' | 'from_address' | 'to_address' | 'amount' | 'amount_kind' | 'token' | 'detail'>;
 
 /** One document per domain event, keyed by its id (exactly-once application makes a plain write enough). */
 function record<K extends ChainDerivedEventType>(map: (d: ChainEventData[K], c: Chain) => PoolEventRecord): EventHandler<K> {
@@ -30,7 +44,7 @@ function record<K extends ChainDerivedEventType>(map: (d: ChainEventData[K], c: 
     const d = e.data;
     const c: Chain = d.chain;
     const r = map(d, c);
-    s.put('events', {
+    const event: PoolEventDoc = {
       network_id: c.network_id,
       pool: r.pool,
       event_type: r.event_type,
@@ -44,7 +58,8 @@ function record<K extends ChainDerivedEventType>(map: (d: ChainEventData[K], c: 
       date: c.closed_at,
       chain_event_id: c.event_id,
       event_id: e.id,
-    });
+    };
+    s.put('events', event);
   };
 }
 
@@ -56,21 +71,7 @@ export const poolEventsProjection: ProjectionDefinition = {
   version: 2,
   collections: {
     events: {
-      fields: {
-        network_id: 'int',
-        pool: 'text',
-        event_type: 'text',
-        transaction_hash: 'text',
-        from_address: 'text?',
-        to_address: 'text?',
-        amount: 'text?',
-        amount_kind: 'text?',
-        token: 'text?',
-        detail: 'text?',
-        date: 'timestamp',
-        chain_event_id: 'text',
-        event_id: 'text',
-      },
+      fields: POOL_EVENT_FIELDS,
       key: ['event_id'],
       indexes: [
         { keys: ['network_id', 'pool', 'date desc', 'chain_event_id desc', 'event_id desc'] },

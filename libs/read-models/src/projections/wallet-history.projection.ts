@@ -1,5 +1,5 @@
 import type { ChainDerivedEventType, ChainEventData } from '@dob/domain';
-import type { ProjectionDefinition } from '@dob/projections';
+import type { DocOf, Fields, ProjectionDefinition } from '@dob/projections';
 import { byEventType, type Chain, type EventHandler } from './event-handlers';
 
 /**
@@ -26,15 +26,26 @@ export const HISTORY_TYPES = [
 ] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
 
-interface Entry {
-  wallet: string;
-  type: HistoryType;
-  pool: string;
-  counterparty?: string | null;
-  shares?: string | null;
-  amount?: string | null;
-  token?: string | null;
-}
+/** A wallet's history entry, declared once: the store's columns, HistoryRow (the readers') and the API's plain fields follow. */
+export const HISTORY_ENTRY_FIELDS = {
+  event_id: 'text',
+  side: 'int',
+  network_id: 'int',
+  wallet: 'text',
+  type: 'text',
+  pool: 'text',
+  counterparty: 'text?',
+  shares: 'text?',
+  amount: 'text?',
+  token: 'text?',
+  tx_hash: 'text',
+  occurred_at: 'timestamp',
+  chain_event_id: 'text',
+} as const satisfies Fields;
+export type HistoryEntryDoc = DocOf<typeof HISTORY_ENTRY_FIELDS>;
+
+/** What an event says for one wallet side (the reducer's per-type mapping): what it does not say is null. */
+type Entry = Pick<HistoryEntryDoc, 'wallet' | 'pool'> & { type: HistoryType } & Partial<Pick<HistoryEntryDoc, 'counterparty' | 'shares' | 'amount' | 'token'>>;
 
 /** One document per (domain event, wallet side), keyed by both (exactly-once application makes a write enough). */
 function record<K extends ChainDerivedEventType>(map: (d: ChainEventData[K], c: Chain) => Entry[]): EventHandler<K> {
@@ -42,7 +53,7 @@ function record<K extends ChainDerivedEventType>(map: (d: ChainEventData[K], c: 
     const d = e.data;
     const c: Chain = d.chain;
     for (const [i, x] of map(d, c).entries()) {
-      s.put('entries', {
+      const entry: HistoryEntryDoc = {
         event_id: e.id,
         side: i,
         network_id: c.network_id,
@@ -56,7 +67,8 @@ function record<K extends ChainDerivedEventType>(map: (d: ChainEventData[K], c: 
         tx_hash: c.tx_hash,
         occurred_at: c.closed_at,
         chain_event_id: c.event_id,
-      });
+      };
+      s.put('entries', entry);
     }
   };
 }
@@ -67,21 +79,7 @@ export const walletHistoryProjection: ProjectionDefinition = {
   version: 2,
   collections: {
     entries: {
-      fields: {
-        event_id: 'text',
-        side: 'int',
-        network_id: 'int',
-        wallet: 'text',
-        type: 'text',
-        pool: 'text',
-        counterparty: 'text?',
-        shares: 'text?',
-        amount: 'text?',
-        token: 'text?',
-        tx_hash: 'text',
-        occurred_at: 'timestamp',
-        chain_event_id: 'text',
-      },
+      fields: HISTORY_ENTRY_FIELDS,
       key: ['event_id', 'side'],
       indexes: [{ keys: ['wallet', 'occurred_at desc', 'chain_event_id desc', 'event_id', 'side'] }],
     },

@@ -40,4 +40,20 @@ describe('a read model declared once', () => {
       allOf: [list.schema, { type: 'object', properties: { label: nstr, total: { type: 'string' } }, required: ['label', 'total'] }],
     });
   });
+
+  it('leaves out a sometimes-present property whose value is undefined and sends the present ones after the rest', () => {
+    const view = new ApiView(
+      {
+        id: f.plain('id'),
+        label: computed(nstr, (r: { n: number }) => (r.n > 1 ? `n=${r.n}` : undefined)),
+        on: f.plain('on'),
+      },
+      ['label'],
+    );
+    const row = { id: 'a', total: '12', rate: null, at: null, n: 2, on: true };
+    expect(JSON.stringify(view.item(row, {}))).toBe('{"id":"a","on":true,"label":"n=2"}');
+    expect(JSON.stringify(view.item({ ...row, n: 1 }, {}))).toBe('{"id":"a","on":true}');
+    expect(Object.keys(view.schema.properties!)).toEqual(['id', 'label', 'on']);
+    expect(view.schema.required).toEqual(['id', 'on']);
+  });
 });

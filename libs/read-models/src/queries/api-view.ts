@@ -20,11 +20,22 @@ export type ItemOf<P> = { -readonly [K in keyof P]: P[K] extends Shown<never, ne
 export const computed = <R, C, V>(schema: JsonSchema, value: (row: R, ctx: C) => V): Shown<R, C, V> => ({ schema, value });
 
 export class ApiView<R, C, P extends Record<string, Shown<R, C, unknown>>> {
+  // Split once: every item of every response maps through them.
+  private readonly always: readonly [string, Shown<R, C, unknown>][];
+  private readonly sometimes: readonly [string, Shown<R, C, unknown>][];
+
   constructor(
     readonly props: P,
-    /** Properties the live API documents as appearing only sometimes (not `required`). */
+    /**
+     * Properties the live API documents as appearing only sometimes (not `required`): an item leaves one out when
+     * its value is undefined and sends the present ones after the rest, as the API always has.
+     */
     private readonly optional: readonly string[] = [],
-  ) {}
+  ) {
+    const entries = Object.entries(props);
+    this.always = entries.filter(([k]) => !optional.includes(k));
+    this.sometimes = entries.filter(([k]) => optional.includes(k));
+  }
 
   get schema(): JsonSchema {
     return obj(Object.fromEntries(Object.entries(this.props).map(([k, p]) => [k, p.schema])), this.optional);
@@ -32,7 +43,11 @@ export class ApiView<R, C, P extends Record<string, Shown<R, C, unknown>>> {
 
   item(row: R, ctx: C): ItemOf<P> {
     const out: Record<string, unknown> = {};
-    for (const [k, p] of Object.entries(this.props)) out[k] = p.value(row, ctx);
+    for (const [k, p] of this.always) out[k] = p.value(row, ctx);
+    for (const [k, p] of this.sometimes) {
+      const v = p.value(row, ctx);
+      if (v !== undefined) out[k] = v;
+    }
     return out as ItemOf<P>;
   }
 

@@ -1,15 +1,21 @@
+import { ApiView, computed, shownFields } from './api-view';
 import { int, type QueryContext } from './query-context';
-import type { FeaturedCandidate as Candidate } from './read-model-reader.port';
+import { FEATURED_POOL_FIELDS, type FeaturedCandidate as Candidate } from './read-model-reader.port';
+import { int as intSchema, str } from './response-schemas';
 
-export interface FeaturedPool {
-  address: string;
-  name: string | null;
-  ticker: string | null;
-  network_id: number;
-  estimated_apr: number | null;
-  member_count: number;
-  featured_reason: string;
-}
+const featured = shownFields(FEATURED_POOL_FIELDS);
+
+/** A featured pool as the API lists it, in the order it sends it; the reason is the pick's (an operator's or a rule's). */
+export const FEATURED_POOL = new ApiView({
+  address: featured.plain('address'),
+  name: featured.plain('name'),
+  ticker: featured.plain('ticker'),
+  network_id: featured.plain('network_id'),
+  estimated_apr: featured.number('estimated_apr'),
+  member_count: computed(intSchema, (c: Candidate) => int(c.member_count)),
+  featured_reason: computed(str, (_c: Candidate, pick: { readonly reason: string }) => pick.reason),
+});
+export type FeaturedPool = ReturnType<typeof FEATURED_POOL.item>;
 
 /**
  * Featured pools: operator overrides first (their own reason, by position), then one pick per rule — highest
@@ -29,15 +35,7 @@ export class FeaturedQueries {
     const key = (c: Candidate) => `${c.network_id}/${c.address}`;
     const take = (c: Candidate, reason: string) => {
       taken.add(key(c));
-      picked.push({
-        address: c.address,
-        name: c.name,
-        ticker: c.ticker,
-        network_id: c.network_id,
-        estimated_apr: c.estimated_apr === null ? null : Number(c.estimated_apr),
-        member_count: int(c.member_count),
-        featured_reason: reason,
-      });
+      picked.push(FEATURED_POOL.item(c, { reason }));
     };
     const overrides = rows.filter((c) => c.override_reason !== null).sort((a, b) => a.override_position! - b.override_position!);
     for (const c of overrides) take(c, c.override_reason!);

@@ -3,7 +3,7 @@ import { LISTING_FIELDS, type ListingStatus } from '../projections/marketplace.p
 import { ApiView, computed, shownFields } from './api-view';
 import { resolvePoolNetwork } from './pool-resolution';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
-import { LISTING_SORTS, LISTING_STATUSES, type ListingRow, type ListingSort, type ListingStatusFilter } from './read-model-reader.port';
+import { LISTING_SORTS, LISTING_STATUSES, type ListingRow, type ListingSort, type ListingStatusFilter, type MarketStatsRow } from './read-model-reader.port';
 import { bool, int as intSchema, money, nstr, str, time, type JsonSchema } from './response-schemas';
 import type { TokenDirectory, TokenResolver } from './token-directory';
 
@@ -59,21 +59,37 @@ export const POOL_LISTING = new ApiView({
 export type Listing = ReturnType<typeof LISTING.item>;
 export type PoolListing = ReturnType<typeof POOL_LISTING.item>;
 
-export interface MarketplaceStats {
-  pool_address: string;
-  pool_name: string | null;
-  network_id: number;
-  floor_price: string | null;
-  highest_price: string | null;
-  payment_token: string | null;
-  active_listings: number;
-  total_shares_listed: number;
-  volume_24h: string;
-  volume_7d: string;
-  volume_30d: string;
-  total_volume: string;
-  total_sales: number;
+/** What the stats read beyond their row: the pool asked about, and the token their prices are in. */
+interface StatsContext {
+  readonly pool: string;
+  readonly networkId: number;
+  readonly token: { readonly symbol: string | null; readonly decimals: number };
 }
+const stat = <V>(schema: JsonSchema, value: (s: MarketStatsRow, c: StatsContext) => V) => computed(schema, value);
+const inToken = (value: (s: MarketStatsRow) => string) => stat(money, (s, c) => formatAmount(value(s), c.token.decimals));
+const inTokenOrNull = (value: (s: MarketStatsRow) => string | null) =>
+  stat({ ...money, nullable: true }, (s, c) => {
+    const v = value(s);
+    return v === null ? null : formatAmount(v, c.token.decimals);
+  });
+
+/** A pool's marketplace stats as the API sends them (aggregates of its listings and sales, in one token's units). */
+export const MARKETPLACE_STATS = new ApiView({
+  pool_address: stat(str, (_s, c) => c.pool),
+  pool_name: stat(nstr, (s) => s.pool_name),
+  network_id: stat(intSchema, (_s, c) => c.networkId),
+  floor_price: inTokenOrNull((s) => s.floor),
+  highest_price: inTokenOrNull((s) => s.highest),
+  payment_token: stat(nstr, (_s, c) => c.token.symbol),
+  active_listings: stat(intSchema, (s) => s.active_listings),
+  total_shares_listed: stat(intSchema, (s) => int(s.shares_listed)),
+  volume_24h: inToken((s) => s.v24),
+  volume_7d: inToken((s) => s.v7),
+  volume_30d: inToken((s) => s.v30),
+  total_volume: inToken((s) => s.total),
+  total_sales: stat(intSchema, (s) => s.sales),
+});
+export type MarketplaceStats = ReturnType<typeof MARKETPLACE_STATS.item>;
 
 /** The tokens of listing rows (symbols joined by the query; configured tokens win). */
 export function listingTokens(directory: TokenDirectory, rows: readonly ListingRow[]): TokenResolver {
@@ -129,22 +145,6 @@ export class MarketplaceQueries {
   async stats(q: { address: string; networkId?: number }): Promise<MarketplaceStats> {
     const network = await resolvePoolNetwork(this.ctx, q.address, q.networkId);
     const [s, tokens] = await Promise.all([this.ctx.reader.marketStats(network, q.address, this.ctx.now()), this.ctx.tokens.lookup()]);
-    const t = tokens.get(network, s.floor_token ?? s.last_token);
-    const money = (v: string) => formatAmount(v, t.decimals);
-    return {
-      pool_address: q.address,
-      pool_name: s.pool_name,
-      network_id: network,
-      floor_price: s.floor === null ? null : money(s.floor),
-      highest_price: s.highest === null ? null : money(s.highest),
-      payment_token: t.symbol,
-      active_listings: s.active_listings,
-      total_shares_listed: int(s.shares_listed),
-      volume_24h: money(s.v24),
-      volume_7d: money(s.v7),
-      volume_30d: money(s.v30),
-      total_volume: money(s.total),
-      total_sales: s.sales,
-    };
+    return MARKETPLACE_STATS.item(s, { pool: q.address, networkId: network, token: tokens.get(network, s.floor_token ?? s.last_token) });
   }
 }

@@ -1,12 +1,12 @@
 import { formatAmount, perShare, percent } from '@dob/domain';
-import type { PoolEventType } from '../projections/pool-events.projection';
+import { POOL_EVENT_FIELDS, POOL_EVENT_TYPES, type PoolEventType } from '../projections/pool-events.projection';
 import { MEMBER_FIELDS } from '../projections/members.projection';
 import { ROUND_FIELDS } from '../projections/rounds.projection';
 import { ApiView, computed, shownFields } from './api-view';
 import { resolvePoolNetwork } from './pool-resolution';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
 import { ROUND_STATUSES, type EventRow, type MemberRow, type RoundRow, type RoundStatus } from './read-model-reader.port';
-import { int as intSchema, money, nstr, num, time, type JsonSchema } from './response-schemas';
+import { int as intSchema, money, nstr, num, str, time, type JsonSchema } from './response-schemas';
 import type { TokenLookup } from './token-directory';
 
 export { ROUND_STATUSES, type RoundRow, type RoundStatus };
@@ -41,17 +41,33 @@ export const DISTRIBUTION_ROUND = new ApiView({
 });
 export type DistributionRound = ReturnType<typeof DISTRIBUTION_ROUND.item>;
 
-export interface PoolEvent {
-  event_type: PoolEventType;
-  pool_id: string;
-  transaction_hash: string;
-  from_address: string | null;
-  to_address?: string;
-  amount: string | null;
-  token?: string;
-  date: string | null;
-  description: string;
+const poolEvent = shownFields(POOL_EVENT_FIELDS);
+interface EventContext {
+  readonly tokens: TokenLookup;
 }
+const eventShown = <V>(schema: JsonSchema, value: (r: EventRow, c: EventContext) => V) => computed(schema, value);
+const eventToken = (r: EventRow, c: EventContext) => c.tokens.get(r.network_id, r.token);
+/** Token amounts in token units; share counts as they are. */
+const eventAmount = (r: EventRow, c: EventContext): string | null =>
+  r.amount === null ? null : r.amount_kind === 'token' ? formatAmount(r.amount, eventToken(r, c).decimals) : r.amount;
+
+/** A pool event as the API lists it, in the order it documents it (to_address and token only when the event has them). */
+export const POOL_EVENT = new ApiView(
+  {
+    event_type: eventShown({ type: 'string', enum: [...POOL_EVENT_TYPES] }, (r): PoolEventType => r.event_type),
+    pool_id: poolEvent.plain('pool'),
+    transaction_hash: poolEvent.plain('transaction_hash'),
+    from_address: poolEvent.plain('from_address'),
+    to_address: eventShown(str, (r) => r.to_address || undefined),
+    amount: eventShown(nstr, eventAmount),
+    token: eventShown(str, (r, c) => (r.token ? (eventToken(r, c).symbol ?? r.token) : undefined)),
+    date: eventShown(time, (r) => iso(r.date)),
+    description: eventShown(str, (r, c) => describe(r, eventAmount(r, c), eventToken(r, c).symbol)),
+  },
+  // spec: to_address "present on share transfers", token "present on distribution entries"
+  ['to_address', 'token'],
+);
+export type PoolEvent = ReturnType<typeof POOL_EVENT.item>;
 
 export interface PoolScoped extends Paging {
   readonly address: string;
@@ -84,29 +100,12 @@ export class PoolActivityQueries {
   async events(q: PoolScoped & { eventType?: PoolEventType }): Promise<Page<PoolEvent>> {
     const network = await resolvePoolNetwork(this.ctx, q.address, q.networkId);
     const [{ rows, total }, tokens] = await Promise.all([this.ctx.reader.poolEvents(network, q.address, q.eventType, sliceOf(q)), this.ctx.tokens.lookup()]);
-    return { items: rows.map((r) => toEvent(r, tokens)), page: q.page, limit: q.limit, total };
+    return { items: rows.map((r) => POOL_EVENT.item(r, { tokens })), page: q.page, limit: q.limit, total };
   }
 }
 
 export function toRound(r: RoundRow, tokens: TokenLookup): DistributionRound {
   return DISTRIBUTION_ROUND.item(r, { tokens });
-}
-
-function toEvent(r: EventRow, tokens: TokenLookup): PoolEvent {
-  const t = tokens.get(r.network_id, r.token);
-  const amount = r.amount === null ? null : r.amount_kind === 'token' ? formatAmount(r.amount, t.decimals) : r.amount;
-  const out: PoolEvent = {
-    event_type: r.event_type,
-    pool_id: r.pool,
-    transaction_hash: r.transaction_hash,
-    from_address: r.from_address,
-    amount,
-    date: iso(r.date),
-    description: describe(r, amount, t.symbol),
-  };
-  if (r.to_address) out.to_address = r.to_address;
-  if (r.token) out.token = t.symbol ?? r.token;
-  return out;
 }
 
 function describe(r: EventRow, amount: string | null, symbol: string | null): string {

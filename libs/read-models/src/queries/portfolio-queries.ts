@@ -1,70 +1,110 @@
 import { AppError, formatAmount, percent } from '@dob/domain';
 import { chainName } from '../networks';
+import { HISTORY_ENTRY_FIELDS } from '../projections/wallet-history.projection';
+import { ApiView, computed, shownFields } from './api-view';
 import { MarketplaceQueries, type Listing, type ListingStatusFilter } from './marketplace-queries';
 import { nextDistribution } from './pool-queries';
 import { iso, int, sliceOf, type Page, type Paging, type QueryContext } from './query-context';
-import type { HoldingRow } from './read-model-reader.port';
+import {
+  HOLDING_MEMBER_FIELDS,
+  HOLDING_POOL_FIELDS,
+  WALLET_ROUND_FIELDS,
+  type HistoryRow,
+  type HoldingRow,
+  type WalletRoundRow,
+} from './read-model-reader.port';
+import { int as intSchema, money, nstr, num, str, time, type JsonSchema } from './response-schemas';
 import { tokenLabel, type TokenLookup } from './token-directory';
 
-/** DobProtocol's documented holdings record (`GET /portfolio/holdings`, docs/decisions.md#d1 for its amounts), field for field. */
-export interface Holding {
-  pool_address: string;
-  pool_name: string | null;
-  pool_ticker: string | null;
-  network_id: number;
-  chain_name: string;
-  shares: number;
-  total_shares: number;
-  participation_percent: number;
-  distribution_token: string | null;
-  total_earned: string;
-  unclaimed_amount: string;
-  unclaimed_rounds: number;
-  estimated_apr: number | null;
-  joined_at: string | null;
+interface TokenContext {
+  readonly tokens: TokenLookup;
 }
+const member = shownFields(HOLDING_MEMBER_FIELDS);
+const pool = shownFields(HOLDING_POOL_FIELDS);
+const holdingShown = <V>(schema: JsonSchema, value: (r: HoldingRow, c: TokenContext) => V) => computed(schema, value);
+/** Earnings are paid in the pool's distribution token. */
+const earningsToken = (r: HoldingRow, c: TokenContext) => c.tokens.get(r.network_id, r.distribution_token);
+/** V2 rounds not claimed, plus V1 allocations not yet withdrawn (never below zero). */
+const unclaimedOf = (r: HoldingRow): bigint => {
+  const v1Open = BigInt(r.v1_credited) - BigInt(r.v1_withdrawn);
+  return BigInt(r.v2_unclaimed) + (v1Open > 0n ? v1Open : 0n);
+};
+
+/** DobProtocol's documented holdings record (`GET /portfolio/holdings`, docs/decisions.md#d1 for its amounts), field for field. */
+export const HOLDING = new ApiView({
+  pool_address: member.plain('pool'),
+  pool_name: pool.plain('name'),
+  pool_ticker: pool.plain('ticker'),
+  network_id: member.plain('network_id'),
+  chain_name: holdingShown(str, (r) => chainName(r.network_id)),
+  shares: holdingShown(intSchema, (r) => int(r.shares)),
+  total_shares: holdingShown(intSchema, (r) => int(r.total_shares)),
+  participation_percent: holdingShown(num, (r) => percent(BigInt(r.shares), BigInt(r.total_shares))),
+  distribution_token: holdingShown(
+    nstr,
+    (r, c) => tokenLabel(c.tokens, r.network_id, r.token_to_distribute) ?? (r.distribution_token ? earningsToken(r, c).symbol : null),
+  ),
+  total_earned: holdingShown(money, (r, c) => formatAmount(r.earned, earningsToken(r, c).decimals)),
+  unclaimed_amount: holdingShown(money, (r, c) => formatAmount(unclaimedOf(r), earningsToken(r, c).decimals)),
+  unclaimed_rounds: holdingShown(intSchema, (r) => r.v2_unclaimed_rounds),
+  estimated_apr: pool.number('estimated_apr'),
+  joined_at: member.plain('joined_at'),
+});
+export type Holding = ReturnType<typeof HOLDING.item>;
+
+const walletRound = shownFields(WALLET_ROUND_FIELDS);
+const roundShown = <V>(schema: JsonSchema, value: (r: WalletRoundRow, c: TokenContext) => V) => computed(schema, value);
+const roundToken = (r: WalletRoundRow, c: TokenContext) => c.tokens.get(r.network_id, r.token);
+
+/** A round of the wallet's pools it can claim (or, pending, will): the wallet's estimated share of it. */
+export const CLAIMABLE_ROUND = new ApiView({
+  pool_address: walletRound.plain('pool'),
+  pool_name: roundShown(nstr, (r) => r.name),
+  network_id: walletRound.plain('network_id'),
+  round_id: walletRound.plain('round_id'),
+  token: roundShown(nstr, (r, c) => roundToken(r, c).symbol),
+  estimated_amount: roundShown(money, (r, c) => formatAmount(r.estimate ?? '0', roundToken(r, c).decimals)),
+  claimable_from: roundShown(time, (r) => iso(r.claimable_from)),
+  expires_at: walletRound.plain('expires_at'),
+});
+export type ClaimableRound = ReturnType<typeof CLAIMABLE_ROUND.item>;
 
 export interface Position extends Holding {
   active_listing: Listing | null;
   claimable_rounds: ClaimableRound[];
 }
 
-export interface ClaimableRound {
-  pool_address: string;
-  pool_name: string | null;
-  network_id: number;
-  round_id: number;
-  token: string | null;
-  estimated_amount: string;
-  claimable_from: string | null;
-  expires_at: string | null;
-}
-
-export interface UpcomingDistribution {
-  pool_address: string;
-  pool_name: string | null;
-  network_id: number;
-  /** null for a scheduled distribution whose round does not exist yet. */
+/** A pending round (as claimable rounds show it) or a scheduled distribution whose round does not exist yet. */
+export type UpcomingDistribution = Omit<ClaimableRound, 'round_id' | 'estimated_amount'> & {
+  /** null for a scheduled distribution. */
   round_id: number | null;
-  token: string | null;
   estimated_amount: string | null;
-  claimable_from: string | null;
-  expires_at: string | null;
   kind: 'pending_round' | 'scheduled';
-}
+};
 
-export interface HistoryEntry {
-  type: string;
-  pool_address: string;
-  pool_name: string | null;
-  network_id: number;
-  counterparty: string | null;
-  shares: number | null;
-  amount: string | null;
-  token: string | null;
-  transaction_hash: string;
-  date: string | null;
+interface HistoryContext {
+  readonly tokens: TokenLookup;
+  /** Every campaign's payment token by `network_id/address`: crowdfunding entries name no token of their own. */
+  readonly campaignTokens: ReadonlyMap<string, string>;
 }
+const entry = shownFields(HISTORY_ENTRY_FIELDS);
+const entryShown = <V>(schema: JsonSchema, value: (r: HistoryRow, c: HistoryContext) => V) => computed(schema, value);
+const entryToken = (r: HistoryRow, c: HistoryContext) => c.tokens.get(r.network_id, r.token ?? c.campaignTokens.get(`${r.network_id}/${r.pool}`) ?? null);
+
+/** A wallet's history entry as the API lists it, in the order it sends it. */
+export const HISTORY_ENTRY = new ApiView({
+  type: entry.plain('type'),
+  pool_address: entry.plain('pool'),
+  pool_name: entryShown(nstr, (r) => r.name),
+  network_id: entry.plain('network_id'),
+  counterparty: entry.plain('counterparty'),
+  shares: entryShown({ ...intSchema, nullable: true }, (r) => (r.shares === null ? null : int(r.shares))),
+  amount: entryShown({ ...money, nullable: true }, (r, c) => (r.amount === null ? null : formatAmount(r.amount, entryToken(r, c).decimals))),
+  token: entryShown(nstr, (r, c) => entryToken(r, c).symbol),
+  transaction_hash: entry.plain('tx_hash'),
+  date: entryShown(time, (r) => iso(r.occurred_at)),
+});
+export type HistoryEntry = ReturnType<typeof HISTORY_ENTRY.item>;
 
 /**
  * The key's wallet across pools. Earnings: V2 claims + V1 credited allocations. Unclaimed: for each V2 round that
@@ -76,28 +116,6 @@ export class PortfolioQueries {
 
   constructor(private readonly ctx: QueryContext) {
     this.marketplace = new MarketplaceQueries(ctx);
-  }
-
-  private toHolding(r: HoldingRow, tokens: TokenLookup): Holding {
-    const t = tokens.get(r.network_id, r.distribution_token);
-    const v1Open = BigInt(r.v1_credited) - BigInt(r.v1_withdrawn);
-    const unclaimed = BigInt(r.v2_unclaimed) + (v1Open > 0n ? v1Open : 0n);
-    return {
-      pool_address: r.pool,
-      pool_name: r.name,
-      pool_ticker: r.ticker,
-      network_id: r.network_id,
-      chain_name: chainName(r.network_id),
-      shares: int(r.shares),
-      total_shares: int(r.total_shares),
-      participation_percent: percent(BigInt(r.shares), BigInt(r.total_shares)),
-      distribution_token: tokenLabel(tokens, r.network_id, r.token_to_distribute) ?? (r.distribution_token ? t.symbol : null),
-      total_earned: formatAmount(r.earned, t.decimals),
-      unclaimed_amount: formatAmount(unclaimed, t.decimals),
-      unclaimed_rounds: r.v2_unclaimed_rounds,
-      estimated_apr: r.estimated_apr === null ? null : Number(r.estimated_apr),
-      joined_at: iso(r.joined_at),
-    };
   }
 
   /**
@@ -112,7 +130,7 @@ export class PortfolioQueries {
     const made = this.holdingsOf.get(rows);
     if (made?.tokens === tokens) return made.holdings;
     // Frozen: the same objects answer later requests.
-    const holdings = Object.freeze(rows.map((r) => Object.freeze(this.toHolding(r, tokens))));
+    const holdings = Object.freeze(rows.map((r) => Object.freeze(HOLDING.item(r, { tokens }))));
     this.holdingsOf.set(rows, { tokens, holdings });
     return holdings;
   }
@@ -128,7 +146,7 @@ export class PortfolioQueries {
     const r = rows[0]!;
     const own = await this.marketplace.listings({ page: 1, limit: 1, sort: 'created_desc', status: 'active', networkId: r.network_id, seller: wallet });
     const claimable = (await this.distributions(wallet, r.network_id)).claimable.filter((c) => c.pool_address === pool);
-    return { ...this.toHolding(r, tokens), active_listing: own.items.find((l) => l.pool_address === pool) ?? null, claimable_rounds: claimable };
+    return { ...HOLDING.item(r, { tokens }), active_listing: own.items.find((l) => l.pool_address === pool) ?? null, claimable_rounds: claimable };
   }
 
   async listings(wallet: string, q: Paging & { networkId?: number; status: ListingStatusFilter }): Promise<Page<Listing>> {
@@ -145,17 +163,7 @@ export class PortfolioQueries {
     const claimable: ClaimableRound[] = [];
     const upcoming: UpcomingDistribution[] = [];
     for (const r of rounds) {
-      const t = tokens.get(r.network_id, r.token);
-      const item = {
-        pool_address: r.pool,
-        pool_name: r.name,
-        network_id: r.network_id,
-        round_id: Number(r.round_id),
-        token: t.symbol,
-        estimated_amount: formatAmount(r.estimate ?? '0', t.decimals),
-        claimable_from: iso(r.claimable_from),
-        expires_at: iso(r.expires_at),
-      };
+      const item = CLAIMABLE_ROUND.item(r, { tokens });
       if (r.status === 'completed') claimable.push(item);
       else upcoming.push({ ...item, kind: 'pending_round' });
     }
@@ -190,22 +198,7 @@ export class PortfolioQueries {
       this.ctx.reader.campaignTokens(),
     ]);
     return {
-      items: rows.map((r) => {
-        const tokenAddress = r.token ?? campaignTokens.get(`${r.network_id}/${r.pool}`) ?? null;
-        const t = tokens.get(r.network_id, tokenAddress);
-        return {
-          type: r.type,
-          pool_address: r.pool,
-          pool_name: r.name,
-          network_id: r.network_id,
-          counterparty: r.counterparty,
-          shares: r.shares === null ? null : int(r.shares),
-          amount: r.amount === null ? null : formatAmount(r.amount, t.decimals),
-          token: t.symbol,
-          transaction_hash: r.tx_hash,
-          date: iso(r.occurred_at),
-        };
-      }),
+      items: rows.map((r) => HISTORY_ENTRY.item(r, { tokens, campaignTokens })),
       page: q.page,
       limit: q.limit,
       total,

@@ -1,16 +1,16 @@
-import type { PoolEventRecord, PoolEventType } from '../projections/pool-events.projection';
+import { pickFields } from '@dob/projections';
+import type { CAMPAIGN_FIELDS } from '../projections/campaigns.projection';
+import type { POOL_EVENT_FIELDS, PoolEventDoc, PoolEventType } from '../projections/pool-events.projection';
 import { LISTING_SORTS, type LISTING_FIELDS, type ListingSort, type ListingStatus } from '../projections/marketplace.projection';
-import type { MEMBER_FIELDS } from '../projections/members.projection';
-import type { ROUND_FIELDS } from '../projections/rounds.projection';
-import { POOL_SORTS, type POOL_FIELDS, type PoolSort } from '../projections/pools.projection';
+import { MEMBER_FIELDS } from '../projections/members.projection';
+import { ROUND_FIELDS } from '../projections/rounds.projection';
+import { POOL_FIELDS, POOL_SORTS, type PoolSort } from '../projections/pools.projection';
+import type { LEARNED_TOKEN_FIELDS } from '../projections/tokens.projection';
+import type { HISTORY_ENTRY_FIELDS } from '../projections/wallet-history.projection';
 import type { RowOf } from './document-rows';
 
 /** A row of the tokens read model: a symbol learned from the chain. */
-export interface LearnedToken {
-  readonly network_id: number;
-  readonly address: string;
-  readonly symbol: string;
-}
+export type LearnedToken = Readonly<RowOf<typeof LEARNED_TOKEN_FIELDS>>;
 
 /**
  * What the query services read from a read-model store: rows in one shape whatever the store, so the services'
@@ -61,38 +61,30 @@ export type RoundStatus = (typeof ROUND_STATUSES)[number];
 /** Every declared field of the round document, and its status at the reader's `now`. */
 export type RoundRow = RowOf<typeof ROUND_FIELDS> & { status: RoundStatus };
 
-export interface EventRow extends PoolEventRecord {
-  network_id: number;
-  transaction_hash: string;
-  date: Date;
-}
+/** Every declared field of a pool event, its type and amount's kind as the reducer narrows them. */
+export type EventRow = Omit<RowOf<typeof POOL_EVENT_FIELDS>, 'event_type' | 'amount_kind'> & Pick<PoolEventDoc, 'event_type' | 'amount_kind'>;
 
-export interface FeaturedCandidate {
-  network_id: number;
-  address: string;
-  name: string | null;
-  ticker: string | null;
-  estimated_apr: string | null;
+/** The pool fields the featured rules rank by and the featured item shows. */
+export const FEATURED_POOL_FIELDS = pickFields(POOL_FIELDS, ['network_id', 'address', 'name', 'ticker', 'estimated_apr']);
+
+export type FeaturedCandidate = RowOf<typeof FEATURED_POOL_FIELDS> & {
   member_count: number;
   /** Σ sales in the 24 h before `now` (base units). */
   volume_24h: string;
   override_reason: string | null;
   override_position: number | null;
-}
+};
 
-export interface CampaignRow {
-  network_id: number;
-  address: string;
+/** Every declared field of the campaign document, and what the readers join and judge for it. */
+export type CampaignRow = RowOf<typeof CAMPAIGN_FIELDS> & {
+  /** From the registry entry of the campaign contract, or of the splitter it activated. */
   name: string | null;
   ticker: string | null;
-  /** soft cap shares × price (base units). */
-  target: string;
-  raised: string;
+  /** Investors whose shares are positive. */
   contributors: number;
-  deadline: Date;
-  payment_token: string;
+  /** Still fundraising and the deadline not passed at the reader's `now`. */
   active: boolean;
-}
+};
 
 export interface PoolReads {
   /** Networks (ascending) where a pool document exists at this address (optionally only `networkId`). */
@@ -168,63 +160,49 @@ export interface MarketReads {
   poolInfo(networkId: number, address: string): Promise<{ name: string | null; pool_version: string | null } | null>;
 }
 
-export interface HoldingRow {
-  network_id: number;
-  pool: string;
-  shares: string;
-  joined_at: Date | null;
-  name: string | null;
-  ticker: string | null;
-  estimated_apr: string | null;
-  token_to_distribute: string | null;
-  distribution_token: string | null;
-  total_shares: string;
-  /** Σ the wallet's claims in the pool (V2 claims and V1 credits). */
-  earned: string;
-  /** Σ floor(total × shares / total_shares) over V2 rounds completed at `now` the wallet has not claimed, and their count. */
-  v2_unclaimed: string;
-  v2_unclaimed_rounds: number;
-  v1_credited: string;
-  v1_withdrawn: string;
-}
+/** A holding is the wallet's balance (members model) with its pool's labels and tokens (pools model). */
+export const HOLDING_MEMBER_FIELDS = pickFields(MEMBER_FIELDS, ['network_id', 'pool', 'shares', 'joined_at']);
+export const HOLDING_POOL_FIELDS = pickFields(POOL_FIELDS, ['name', 'ticker', 'estimated_apr', 'token_to_distribute', 'distribution_token']);
 
-export interface WalletRoundRow {
-  network_id: number;
-  pool: string;
+export type HoldingRow = RowOf<typeof HOLDING_MEMBER_FIELDS> &
+  RowOf<typeof HOLDING_POOL_FIELDS> & {
+    total_shares: string;
+    /** Σ the wallet's claims in the pool (V2 claims and V1 credits). */
+    earned: string;
+    /** Σ floor(total × shares / total_shares) over V2 rounds completed at `now` the wallet has not claimed, and their count. */
+    v2_unclaimed: string;
+    v2_unclaimed_rounds: number;
+    v1_credited: string;
+    v1_withdrawn: string;
+  };
+
+/** The round fields a wallet's claimable and upcoming rounds show. */
+export const WALLET_ROUND_FIELDS = pickFields(ROUND_FIELDS, ['network_id', 'pool', 'round_id', 'token', 'claimable_from', 'expires_at']);
+
+export type WalletRoundRow = RowOf<typeof WALLET_ROUND_FIELDS> & {
+  /** The pool's name. */
   name: string | null;
-  round_id: number;
-  token: string;
   /** floor(total × the wallet's shares / total_shares); null when the round has no shares. */
   estimate: string | null;
-  claimable_from: Date;
-  expires_at: Date | null;
   status: RoundStatus;
-}
+};
 
-export interface SchedulePoolRow {
-  network_id: number;
-  address: string;
-  name: string | null;
-  token_to_distribute: string | null;
-  schedule_enabled: boolean;
-  schedule_first: string | null;
-  schedule_interval: string | null;
-  schedule_total: number | null;
-  distribution_count: number;
-}
+/** The pool fields a wallet's scheduled distributions are computed from. */
+export const SCHEDULE_POOL_FIELDS = pickFields(POOL_FIELDS, [
+  'network_id',
+  'address',
+  'name',
+  'token_to_distribute',
+  'schedule_enabled',
+  'schedule_first',
+  'schedule_interval',
+  'schedule_total',
+  'distribution_count',
+]);
+export type SchedulePoolRow = RowOf<typeof SCHEDULE_POOL_FIELDS>;
 
-export interface HistoryRow {
-  type: string;
-  pool: string;
-  network_id: number;
-  counterparty: string | null;
-  shares: string | null;
-  amount: string | null;
-  token: string | null;
-  tx_hash: string;
-  occurred_at: Date;
-  name: string | null;
-}
+/** Every declared field of a history entry, and its pool's name. */
+export type HistoryRow = RowOf<typeof HISTORY_ENTRY_FIELDS> & { name: string | null };
 
 export interface PortfolioReads {
   /** The wallet's positive balances in listed or unlisted pools with a pool document, by (network_id, pool). */

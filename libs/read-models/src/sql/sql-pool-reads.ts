@@ -1,6 +1,18 @@
 import type { SqlExecutor } from '@dob/sql';
-import type { CampaignRow, FeaturedCandidate, MemberRow, PoolReads, PoolRow, PoolSort, RoundRow } from '../queries/read-model-reader.port';
+import {
+  FEATURED_POOL_FIELDS,
+  type CampaignRow,
+  type EventRow,
+  type FeaturedCandidate,
+  type MemberRow,
+  type PoolReads,
+  type PoolRow,
+  type PoolSort,
+  type RoundRow,
+} from '../queries/read-model-reader.port';
 import { FEATURED_OVERRIDES_TABLE } from '../featured/featured-overrides';
+import { CAMPAIGN_FIELDS } from '../projections/campaigns.projection';
+import { POOL_EVENT_FIELDS } from '../projections/pool-events.projection';
 import { POOL_FIELDS, POOL_LIST_ORDERS } from '../projections/pools.projection';
 import { MEMBER_FIELDS } from '../projections/members.projection';
 import { ROUND_FIELDS } from '../projections/rounds.projection';
@@ -97,15 +109,15 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
       const filter = eventType ? 'AND event_type = $3' : '';
       const params = [networkId, pool, ...(eventType ? [eventType] : [])];
       const [rows, total] = await Promise.all([
-        db.query(
-          `SELECT network_id, pool, event_type, transaction_hash, from_address, to_address, amount, amount_kind, token, detail, date
-             FROM ${V.events} WHERE network_id = $1 AND pool = $2 ${filter}
+        db.query<EventRow>(
+          `SELECT ${documentColumns('e', POOL_EVENT_FIELDS)}
+             FROM ${V.events} e WHERE network_id = $1 AND pool = $2 ${filter}
             ORDER BY date DESC, chain_event_id DESC, event_id DESC LIMIT ${slice.limit} OFFSET ${slice.offset}`,
           params,
         ),
         count(`SELECT COUNT(*)::int AS n FROM ${V.events} WHERE network_id = $1 AND pool = $2 ${filter}`, params),
       ]);
-      return { rows: rows.rows as never, total };
+      return { rows: rows.rows, total };
     },
 
     async featuredCandidates(now, networkId) {
@@ -116,7 +128,7 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
         filter = `AND p.network_id = $2`;
       }
       const { rows } = await db.query<FeaturedCandidate>(
-        `SELECT p.network_id, p.address, p.name, p.ticker, p.estimated_apr::text AS estimated_apr,
+        `SELECT ${documentColumns('p', FEATURED_POOL_FIELDS)},
                 COALESCE(m.member_count, 0) AS member_count, COALESCE(s.volume, 0)::text AS volume_24h,
                 o.reason AS override_reason, o.position AS override_position
            FROM ${V.pools} p
@@ -137,8 +149,7 @@ export function sqlPoolReads(db: SqlExecutor): PoolReads {
       if (q.status === 'active') c.where.push(ACTIVE);
       if (q.networkId !== undefined) c.add('c.network_id = ?', q.networkId);
       const { rows } = await db.query<CampaignRow>(
-        `SELECT c.network_id, c.address, COALESCE(pc.name, ps.name) AS name, COALESCE(pc.ticker, ps.ticker) AS ticker,
-                (c.soft_cap_shares * c.price_per_share)::text AS target, c.total_raised::text AS raised, c.deadline, c.payment_token, ${ACTIVE} AS active,
+        `SELECT ${documentColumns('c', CAMPAIGN_FIELDS)}, COALESCE(pc.name, ps.name) AS name, COALESCE(pc.ticker, ps.ticker) AS ticker, ${ACTIVE} AS active,
                 (SELECT COUNT(*)::int FROM ${V.contributors} x WHERE x.network_id = c.network_id AND x.campaign = c.address AND x.shares > 0) AS contributors
            FROM ${V.campaigns} c
            LEFT JOIN ${V.pools} pc ON pc.network_id = c.network_id AND pc.address = c.address

@@ -1,5 +1,17 @@
 import type { SqlExecutor } from '@dob/sql';
-import type { HoldingRow, HistoryRow, PortfolioReads, SchedulePoolRow, WalletRoundRow } from '../queries/read-model-reader.port';
+import {
+  HOLDING_MEMBER_FIELDS,
+  HOLDING_POOL_FIELDS,
+  SCHEDULE_POOL_FIELDS,
+  WALLET_ROUND_FIELDS,
+  type HoldingRow,
+  type HistoryRow,
+  type PortfolioReads,
+  type SchedulePoolRow,
+  type WalletRoundRow,
+} from '../queries/read-model-reader.port';
+import { HISTORY_ENTRY_FIELDS } from '../projections/wallet-history.projection';
+import { documentColumns } from './document-columns';
 import { canonicalStatusInstant, roundBoundaries } from './round-status-instant';
 import { Conditions, MEMBER_STATS, ROUND_STATUS_SQL, V } from './views';
 
@@ -21,8 +33,7 @@ export function sqlPortfolioReads(db: SqlExecutor): PortfolioReads {
       if (pool !== undefined) c.add('h.pool = ?', pool);
       // div(): the exact integer quotient, the contract's floor(total × balance / total_shares) for these non-negative values.
       const { rows } = await db.query<HoldingRow>(
-        `SELECT h.network_id, h.pool, h.shares::text AS shares, h.joined_at, p.name, p.ticker,
-                p.estimated_apr::text AS estimated_apr, p.token_to_distribute, p.distribution_token,
+        `SELECT ${documentColumns('h', HOLDING_MEMBER_FIELDS)}, ${documentColumns('p', HOLDING_POOL_FIELDS)},
                 COALESCE(m.total_shares, 0)::text AS total_shares,
                 (SELECT COALESCE(SUM(c.amount), 0)::text FROM ${V.claims} c
                   WHERE c.network_id = h.network_id AND c.pool = h.pool AND c.holder = h.holder) AS earned,
@@ -47,9 +58,9 @@ export function sqlPortfolioReads(db: SqlExecutor): PortfolioReads {
     async walletRounds(wallet, now, networkId) {
       const c = new Conditions([wallet, await statusInstant(now)]);
       if (networkId !== undefined) c.add('h.network_id = ?', networkId);
-      const { rows } = await db.query<WalletRoundRow & { round_id: string }>(
-        `SELECT r.network_id, r.pool, p.name, r.round_id, r.token, div(r.total_amount * h.shares, NULLIF(r.total_shares, 0))::text AS estimate,
-                r.claimable_from, r.expires_at, ${STATUS} AS status
+      const { rows } = await db.query<WalletRoundRow>(
+        `SELECT ${documentColumns('r', WALLET_ROUND_FIELDS)}, p.name, div(r.total_amount * h.shares, NULLIF(r.total_shares, 0))::text AS estimate,
+                ${STATUS} AS status
            FROM ${V.members} h
            JOIN ${V.rounds} r ON r.network_id = h.network_id AND r.pool = h.pool AND r.pool_version = '2'
            LEFT JOIN ${V.pools} p ON p.network_id = r.network_id AND p.address = r.pool
@@ -59,15 +70,14 @@ export function sqlPortfolioReads(db: SqlExecutor): PortfolioReads {
           ORDER BY r.claimable_from, r.network_id, r.pool, r.round_id`,
         c.params,
       );
-      return rows.map((r) => ({ ...r, round_id: Number(r.round_id) }));
+      return rows;
     },
 
     async scheduledPools(wallet, networkId) {
       const c = new Conditions([wallet]);
       if (networkId !== undefined) c.add('h.network_id = ?', networkId);
       const { rows } = await db.query<SchedulePoolRow>(
-        `SELECT p.network_id, p.address, p.name, p.token_to_distribute, p.schedule_enabled, p.schedule_first::text AS schedule_first,
-                p.schedule_interval::text AS schedule_interval, p.schedule_total, p.distribution_count
+        `SELECT ${documentColumns('p', SCHEDULE_POOL_FIELDS)}
            FROM ${V.members} h JOIN ${V.pools} p ON p.network_id = h.network_id AND p.address = h.pool
           WHERE h.holder = $1 AND h.shares > 0 AND p.schedule_enabled${c.and()}
           ORDER BY p.network_id, p.address`,
@@ -82,7 +92,7 @@ export function sqlPortfolioReads(db: SqlExecutor): PortfolioReads {
       if (filter.type) c.add('e.type = ?', filter.type);
       const [rows, count] = await Promise.all([
         db.query<HistoryRow>(
-          `SELECT e.type, e.pool, e.network_id, e.counterparty, e.shares, e.amount, e.token, e.tx_hash, e.occurred_at, p.name
+          `SELECT ${documentColumns('e', HISTORY_ENTRY_FIELDS)}, p.name
              FROM ${V.history} e LEFT JOIN ${V.pools} p ON p.network_id = e.network_id AND p.address = e.pool
             WHERE e.wallet = $1${c.and()}
             ORDER BY e.occurred_at DESC, e.chain_event_id DESC, e.event_id, e.side LIMIT ${slice.limit} OFFSET ${slice.offset}`,

@@ -1,5 +1,7 @@
 import type { SqlExecutor } from '@dob/sql';
 import type { LearnedToken, ReadModelReader } from '../queries/read-model-reader.port';
+import { LEARNED_TOKEN_FIELDS } from '../projections/tokens.projection';
+import { documentColumns } from './document-columns';
 import { sqlMarketReads } from './sql-market-reads';
 import { sqlPoolReads } from './sql-pool-reads';
 import { sqlPortfolioReads } from './sql-portfolio-reads';
@@ -15,7 +17,7 @@ export function createSqlReadModelReader(db: SqlExecutor): ReadModelReader {
     ...sqlMarketReads(db),
     ...sqlPortfolioReads(db),
     async learnedTokens() {
-      return (await db.query<LearnedToken>(`SELECT network_id, address, symbol FROM ${V.tokens}`)).rows;
+      return (await db.query<LearnedToken>(`SELECT ${documentColumns('t', LEARNED_TOKEN_FIELDS)} FROM ${V.tokens} t`)).rows;
     },
   };
 }
