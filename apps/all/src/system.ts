@@ -1,5 +1,5 @@
 import { PinoNestLogger } from '@dob/api-http';
-import { startApiApp, startIndexer, startNotifier, startProjector, startRelay, type AppContext } from '@dob/compositions';
+import { relayDependencies, startApiApp, startIndexer, startNotifier, startProjector, startRelay, type AppContext } from '@dob/compositions';
 import { DEVNET_STAND_IN_WASMS, startDevnet, DEFAULT_SEED, type RunningDevnet } from '@dob/devnet';
 import type { EventStore } from '@dob/event-store';
 import { registerSeededPools, type IngestionStatus } from '@dob/indexer';
@@ -172,7 +172,10 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
     // Opt-in: analysts' Kafka topics only when brokers are configured (the embedded default needs no server).
     const kafka = options.kafka ? startRelay(context, { settings: options.kafka }) : undefined;
-    if (kafka) stops.push(() => kafka.stop());
+    if (kafka) {
+      stops.push(() => kafka.stop());
+      watchDependencies(health, dependencies, relayDependencies(kafka.relay));
+    }
 
     const tokens = devnet ? [{ networkId: EMBEDDED_NETWORK_ID, symbol: 'USDC', address: devnet.paymentToken, decimals: 7 }] : [];
     const notifier = await startNotifier(context, { tokens, webhook: options.webhook ?? loadAppConfig('all', {}) });

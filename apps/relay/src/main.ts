@@ -1,4 +1,4 @@
-import { startRelay } from '@dob/compositions';
+import { relayDependencies, startRelay } from '@dob/compositions';
 import { kafkaRelaySettings } from '@dob/kafka-relay';
 import { lineLogger, startAppObservability } from '@dob/observability';
 import { ConfigError, HealthRegistry, appLeases, openAppStorage, runApp, startHealthServer, storageDependencies, watchDependencies } from '@dob/runtime';
@@ -20,19 +20,7 @@ runApp('relay', async (config) => {
   const health = new HealthRegistry();
   const running = startRelay({ storage, health, metrics: obs.metrics, log: obs.log }, { settings, leases });
   await leases?.start();
-  watchDependencies(health, obs.dependencies, {
-    ...storageDependencies(storage),
-    // Kafka away: the relay keeps the batch in hand and retries (the events wait in the store), so it stays ready;
-    // the watch logs the outage at error, its end at warn, and counts it in /metrics under `kafka`.
-    kafka: {
-      optional: true,
-      meanwhile: 'events wait in the event store and are published once the brokers take them',
-      probe: async () => {
-        const away = running.relay.brokerAway();
-        if (away) throw new Error(away);
-      },
-    },
-  });
+  watchDependencies(health, obs.dependencies, { ...storageDependencies(storage), ...relayDependencies(running.relay) });
   const server = await startHealthServer(health, settings.healthPort);
   obs.log.info(`relaying to ${settings.brokers.join(',')} (${running.relay.topicNames.join(', ')}); health at ${server.url}`);
   return async () => {
