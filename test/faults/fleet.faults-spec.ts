@@ -24,6 +24,7 @@ import { ANALYST_TOPICS } from '../../libs/kafka-relay/src/analyst-topics';
 import { startTopicReader, type TopicReader } from '../../libs/kafka-relay/src/testing/topic-reader';
 import { positionToString, type GlobalPosition } from '@dob/event-store';
 import { TcpProxy } from './tcp-proxy';
+import { installFenceProbe, unfencedWrites } from './fence-probe';
 
 /**
  * `npm run test:faults` — the fleet under faults (issue 31), one fault at a time, on servers of its own (never the
@@ -125,6 +126,8 @@ describe('the fleet under faults', () => {
   let hookId = '';
   let hookCreatedAt = new Date(0);
   let chainCalls = 0;
+  /** While set, the chain load submits nothing (a fault that needs the event store still). */
+  let chainPaused = false;
   let chainLoad: Promise<void> | undefined;
   let key = '';
   let loading = false;
@@ -251,6 +254,10 @@ describe('the fleet under faults', () => {
     const holder = (n: number) => devnetKeypair(`seed-${DEFAULT_SEED}/pool-${i}/holder-${n}`);
     const addr = (k: Keypair) => nativeToScVal(k.publicKey(), { type: 'address' });
     while (loading && chainCalls < MAX_CHAIN_CALLS) {
+      if (chainPaused) {
+        await sleep(200);
+        continue;
+      }
       const [from, to] = chainCalls % 2 ? [holder(0), holder(1)] : [holder(1), holder(0)];
       submitter.call({ signer: from, contractId: pool, fn: 'transfer_shares', args: [addr(from), addr(to), nativeToScVal(1n, { type: 'i128' })] });
       chainCalls += 1;
@@ -360,16 +367,13 @@ describe('the fleet under faults', () => {
       ANALYST_TOPICS.map((t) => t.topic),
     );
     relayWatch = await RelayCheckpointWatch.start(pg.url);
+    await installFenceProbe(pg.url); // every checkpoint and lease table exists now: the projectors and relays are ready
     // An agent's key, made as the API makes it (the same tables), with a rate limit the load never reaches.
-    const db = await createPostgresDatabase({ connectionString: pg.url });
-    const events = await createSqlEventStore(db);
-    const auth = await createApiAuth({ db, events, jwt: { secret: env.JWT_SECRET! } });
-    const created = await auth.keys.createKey(accountKeypair('faults').publicKey(), { label: 'faults', scopes: ['read', 'trade'], origin: 'register' });
-    await auth.keys.setRateLimit(created.record.keyId, 100_000);
-    key = created.key;
-    await auth.close();
-    await events.close();
-    await db.close();
+    key = await withKeys(async (keys) => {
+      const created = await keys.createKey(accountKeypair('faults').publicKey(), { label: 'faults', scopes: ['read', 'trade'], origin: 'register' });
+      await keys.setRateLimit(created.record.keyId, 100_000);
+      return created.key;
+    });
     // The webhook, registered through the API: every direct share transfer of the chain load from now on.
     const hook = await fetch(`http://127.0.0.1:${apis[0]!.port}/api/agent/webhooks`, {
       method: 'POST',
@@ -517,28 +521,94 @@ describe('the fleet under faults', () => {
     process.kill(-app.child.pid!, 'SIGCONT');
     return ms;
   };
+  /** ms from `since` until projector `i` owns every projection (bounded: the lease and 15 s). */
+  const ownsEveryProjection = (i: number, since: number) =>
+    until('the standby owning every projection', async () => (await roles(projectors[i]!)).every((r) => r === 'owner'), LEASE_MS + 15_000, apps).then(
+      () => Date.now() - since,
+    );
   /** The projector owning most projections (after an outage they may be split between the two). */
   const projectorOwner = async () => {
     const owned = async (i: number) => (await roles(projectors[i]!)).filter((r) => r === 'owner').length;
     return (await owned(0)) >= (await owned(1)) ? 0 : 1;
   };
 
+  /** An agent key made as the API makes it (the same tables and events): `fn` gets the key service. */
+  const withKeys = async <T>(fn: (keys: Awaited<ReturnType<typeof createApiAuth>>['keys']) => Promise<T>) => {
+    const db = await createPostgresDatabase({ connectionString: pg.url });
+    const events = await createSqlEventStore(db);
+    const auth = await createApiAuth({ db, events, jwt: { secret: env.JWT_SECRET! } });
+    try {
+      return await fn(auth.keys);
+    } finally {
+      await auth.close();
+      await events.close();
+      await db.close();
+    }
+  };
+  /** The head of `$all` and whether every projection (and the fan-out) has reached it. */
+  const storeAt = async () => {
+    const db = await createPostgresDatabase({ connectionString: pg.url });
+    const store = await createSqlEventStore(db, { catalog: systemEventCatalog() });
+    try {
+      return { head: positionToString(await store.headPosition()), atHead: await projectionsAtHead(db, store) };
+    } finally {
+      await store.close();
+      await db.close();
+    }
+  };
+
   fault(true)(
-    'SIGSTOP of the projector owner past its lease: the standby takes over; after SIGCONT the old owner stands by',
+    'SIGSTOP of the projector owner past its lease, woken with events waiting: the fence refuses its commits; it stands by',
     async () => {
       const owner = await projectorOwner();
       const standby = 1 - owner;
+      const [frozen, next] = [projectors[owner]!.app, projectors[standby]!.app];
       const from = Date.now();
-      const tookOver = await freezePastLease(projectors[owner]!.app, 'the standby owning every projection', async () =>
-        (await roles(projectors[standby]!)).every((r) => r === 'owner'),
+      // The event store still (the chain load paused, everything projected): the standby's takeover then leaves every
+      // checkpoint where the frozen owner left it, so the frozen owner's next commit passes the checkpoint's
+      // compare-and-set on its expected position, and only the fencing token can refuse it.
+      chainPaused = true;
+      let quietAt = '';
+      await until(
+        'the event store still for 2 s and every projection at its head',
+        async () => {
+          const a = await storeAt();
+          await sleep(2000);
+          const b = await storeAt();
+          quietAt = b.head;
+          return a.head === b.head && b.atHead;
+        },
+        30_000,
+        apps,
       );
+      process.kill(-frozen.child.pid!, 'SIGSTOP');
+      const tookOver = await ownsEveryProjection(standby, from);
+      // Ready: its takeover commits are done, so it is not frozen holding a checkpoint row's lock.
+      await until('the new owner ready', async () => (await getJson(projectors[standby]!.health)).status === 200, 15_000, apps);
+      expect((await storeAt()).head).toBe(quietAt); // nothing appended: the checkpoints are where the frozen owner left them
+      // The new owner frozen too, for less than its lease, so the events below wait for whoever commits first.
+      process.kill(-next.child.pid!, 'SIGSTOP');
+      await withKeys((keys) => keys.createKey(accountKeypair(`faults-fence-${from}`).publicKey(), { label: 'fence', scopes: ['read'], origin: 'register' }));
+      const wokeAt = frozen.output().length;
+      process.kill(-frozen.child.pid!, 'SIGCONT');
+      await sleep(1000);
+      process.kill(-next.child.pid!, 'SIGCONT');
+      chainPaused = false;
       await until('the old owner standing by', async () => (await getJson(projectors[owner]!.health)).body.status === 'standby', 15_000, apps);
       const recoverMs = await recovery(Date.now());
+      expect(await unfencedWrites(pg.url)).toEqual([]); // no checkpoint moved under a lost lease (the probe)
+      // And the woken owner did try: its workers ran before its lease keeper stopped them, and the fence refused them.
+      const refused =
+        frozen
+          .output()
+          .slice(wokeAt)
+          .match(/commit refused[^\n]*fenced/g) ?? [];
+      expect(refused.length).toBeGreaterThan(0);
       await settled({
-        fault: `SIGSTOP of the projector owner past its ${LEASE_MS / 1000} s lease, then SIGCONT`,
+        fault: `SIGSTOP of the projector owner past its ${LEASE_MS / 1000} s lease, then SIGCONT with an event waiting (the new owner frozen meanwhile)`,
         recoverMs: tookOver,
         ...judge(from, Date.now()),
-        operator: `standby owns every projection ${(tookOver / 1000).toFixed(1)} s after the freeze; the resumed one reports /health \`standby\` (${recoverMs} ms after SIGCONT)`,
+        operator: `standby owns every projection ${(tookOver / 1000).toFixed(1)} s after the freeze; the woken owner's ${refused.length} commits refused (log \`commit refused … (fenced)\`), no checkpoint written under a lost lease (probe); it reports /health \`standby\` (${recoverMs} ms after SIGCONT)`,
       });
     },
     120_000,
@@ -782,12 +852,7 @@ describe('the fleet under faults', () => {
       const standby = 1 - owner;
       const from = Date.now();
       await kill9(projectors[owner]!.app);
-      const tookOver = await until(
-        'the standby owning every projection',
-        async () => (await roles(projectors[standby]!)).every((r) => r === 'owner'),
-        LEASE_MS + 15_000,
-        apps,
-      ).then(() => Date.now() - from);
+      const tookOver = await ownsEveryProjection(standby, from);
       await startProjector(owner);
       const recoverMs = await recovery(Date.now());
       const verdict = judge(from, Date.now());
@@ -903,7 +968,7 @@ describe('the fleet under faults', () => {
     }
   }, 180_000);
 
-  it('at the end: no gap or duplicate in the event store, no checkpoint past the head, read models = a clean build', async () => {
+  it('at the end: no gap or duplicate in the event store, no checkpoint past the head nor moved under a lost lease, read models = a clean build', async () => {
     const db = await createPostgresDatabase({ connectionString: pg.url });
     // A database of its own for the clean build: a schema would fall back to public's views (search_path) and a
     // slot switch there would drop the served ones.
@@ -913,7 +978,12 @@ describe('the fleet under faults', () => {
     try {
       await until('projections and fan-out at the head', () => projectionsAtHead(db, store), 60_000, apps);
       const all = await readEverything(store);
-      const problems = [...(await eventStoreProblems(db, all)), ...(await checkpointProblems(db, store)), ...(await readModelProblems(db, store, cleanDb))];
+      const problems = [
+        ...(await eventStoreProblems(db, all)),
+        ...(await checkpointProblems(db, store)),
+        ...(await unfencedWrites(pg.url)), // no owner (projector or relay) moved a checkpoint after losing its lease
+        ...(await readModelProblems(db, store, cleanDb)),
+      ];
       console.log(`end of run: ${all.length} events in ${new Set(all.map((e) => e.streamId)).size} streams checked; problems: ${problems.length}`);
       expect(problems).toEqual([]);
     } finally {
