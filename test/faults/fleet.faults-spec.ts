@@ -52,6 +52,7 @@ const seconds = (name: string, full: number) => Number(process.env[name] ?? (CI 
 const PG_DOWN_S = seconds('FAULTS_PG_DOWN_S', 30);
 const REDIS_DOWN_S = seconds('FAULTS_REDIS_DOWN_S', 20);
 const CHAIN_DOWN_S = seconds('FAULTS_CHAIN_DOWN_S', 30);
+const CHAIN_SILENT_S = seconds('FAULTS_CHAIN_SILENT_S', 30);
 const FERRETDB_DOWN_S = seconds('FAULTS_FERRETDB_DOWN_S', 5);
 const KAFKA_DOWN_S = seconds('FAULTS_KAFKA_DOWN_S', 30);
 /** FerretDB with a projector and an API on MongoDB beside the SQL ones; FAULTS_FERRETDB=0 leaves them out. */
@@ -614,25 +615,46 @@ describe('the fleet under faults', () => {
     120_000,
   );
 
+  /**
+   * A prepare that needs the chain: listing needs the caller's account on the chain, so with the chain up the answer
+   * is the chain's (this key's wallet has no account there: 4xx), with it away 503 — the request is known to reach it.
+   */
+  const prepareList = async () => {
+    const manifest = await getJson(`${env.DEVNET_URL}/devnet/contracts`);
+    const pool = manifest.body.pools!.find((p) => p.contract_kind.startsWith('splitter'))!.pool_address;
+    const started = Date.now();
+    const r = await fetch(`http://127.0.0.1:${apis[1]!.port}/api/agent/marketplace/prepare-list`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ pool_address: pool, shares_amount: 1, price_per_share: '1.00', payment_token: 'USDC', network_id: 9 }),
+      signal: AbortSignal.timeout(10_000),
+    }).catch((e: Error) => e); // a hang is a finding, reported as such
+    if (r instanceof Error)
+      return { status: r.name === 'TimeoutError' ? 'no answer in 10 s' : r.message, code: undefined, retryAfter: null, ms: Date.now() - started };
+    const body = (await r.json().catch(() => ({}))) as Json;
+    return { status: r.status, code: body.error?.code, retryAfter: r.headers.get('retry-after'), ms: Date.now() - started };
+  };
+  /** Five prepares half a second apart while the chain is away: each 503 NETWORK_UNAVAILABLE + Retry-After within 2 s. */
+  const preparesWhileChainAway = async () => {
+    const prepares = [];
+    for (let i = 0; i < 5; i++) {
+      prepares.push(await prepareList());
+      await sleep(500);
+    }
+    for (const p of prepares) expect(p).toEqual({ status: 503, code: 'NETWORK_UNAVAILABLE', retryAfter: expect.stringMatching(/^[1-9]/), ms: p.ms });
+    expect(Math.max(...prepares.map((p) => p.ms))).toBeLessThan(2000);
+    return prepares;
+  };
+  /** The indexer's own report of network 9 (empty while it does not answer). */
+  const indexerDetails = async () => {
+    const h = await getJson(indexer.health).catch(() => ({ status: 0, body: {} as Json }));
+    const d = (h.body.components as Record<string, { details?: { nextLedger?: number; state?: string } }> | undefined)?.indexer_9?.details;
+    return { status: h.status, nextLedger: d?.nextLedger ?? 0, state: d?.state };
+  };
+
   fault(true)(
     `the chain's RPC unreachable ${CHAIN_DOWN_S} s: prepares 503 NETWORK_UNAVAILABLE within 2 s, reads answer, the indexer recovers by itself`,
     async () => {
-      const api = `http://127.0.0.1:${apis[1]!.port}`;
-      const manifest = await getJson(`${env.DEVNET_URL}/devnet/contracts`);
-      const pool = manifest.body.pools!.find((p) => p.contract_kind.startsWith('splitter'))!.pool_address;
-      // Listing needs the caller's account on the chain: with the chain up the answer is the chain's (this key's wallet
-      // has no account there), with it away 503 — so the request is known to reach the chain.
-      const prepareList = async () => {
-        const started = Date.now();
-        const r = await fetch(`${api}/api/agent/marketplace/prepare-list`, {
-          method: 'POST',
-          headers: { 'x-api-key': key, 'content-type': 'application/json' },
-          body: JSON.stringify({ pool_address: pool, shares_amount: 1, price_per_share: '1.00', payment_token: 'USDC', network_id: 9 }),
-          signal: AbortSignal.timeout(10_000),
-        });
-        const body = (await r.json().catch(() => ({}))) as Json;
-        return { status: r.status, code: body.error?.code, retryAfter: r.headers.get('retry-after'), ms: Date.now() - started };
-      };
       const before = await prepareList();
       expect(before.status).toBeGreaterThanOrEqual(400);
       expect(before.status).toBeLessThan(500);
@@ -648,13 +670,7 @@ describe('the fleet under faults', () => {
         15_000,
         apps,
       );
-      const prepares = [];
-      for (let i = 0; i < 5; i++) {
-        prepares.push(await prepareList());
-        await sleep(500);
-      }
-      for (const p of prepares) expect(p).toEqual({ status: 503, code: 'NETWORK_UNAVAILABLE', retryAfter: expect.stringMatching(/^[1-9]/), ms: p.ms });
-      expect(Math.max(...prepares.map((p) => p.ms))).toBeLessThan(2000);
+      const prepares = await preparesWhileChainAway();
       await sleep(Math.max(0, CHAIN_DOWN_S * 1000 - (Date.now() - from)));
       await chain.restore();
       const back = Date.now();
@@ -671,6 +687,43 @@ describe('the fleet under faults', () => {
         requests: verdict.requests + prepares.length,
         failed: { ...verdict.failed, [`prepare 503 NETWORK_UNAVAILABLE`]: prepares.length },
         operator: `indexer /health 503 \`${degraded.replace(env.STELLAR_RPC_URL!, 'STELLAR_RPC_URL')}\`, warn \`rpc call failed, retrying\`; prepares 503 \`NETWORK_UNAVAILABLE\` + Retry-After in ≤ ${Math.max(...prepares.map((p) => p.ms))} ms; reads 200`,
+      });
+    },
+    180_000,
+  );
+
+  fault(true)(
+    `the chain's RPC silent ${CHAIN_SILENT_S} s (accepts, never answers): prepares 503 within 2 s, reads answer, the indexer catches up by itself`,
+    async () => {
+      const before = await prepareList();
+      expect(before.status).toBeGreaterThanOrEqual(400);
+      expect(before.status).toBeLessThan(500);
+      const from = Date.now();
+      chain.silence();
+      const prepares = await preparesWhileChainAway();
+      await sleep(Math.max(0, CHAIN_SILENT_S * 1000 - (Date.now() - from)));
+      const during = await indexerDetails();
+      await chain.restore();
+      const back = Date.now();
+      const behind = devnet.chain.latestLedger().sequence;
+      const recoverMs = await until(
+        'the indexer live and past the ledgers closed while the RPC was silent, within 15 s',
+        async () => {
+          const d = await indexerDetails();
+          return d.status === 200 && d.state === 'live' && d.nextLedger > behind;
+        },
+        15_000,
+        apps,
+      ).then(() => Date.now() - back);
+      expect((await prepareList()).status).toBe(before.status);
+      const verdict = judge(from, Date.now());
+      expect(verdict.failed).toEqual({}); // reads do not need the chain
+      await settled({
+        fault: `the chain's RPC silent ${CHAIN_SILENT_S} s (connections accepted, nothing answered)`,
+        recoverMs,
+        requests: verdict.requests + prepares.length,
+        failed: { ...verdict.failed, [`prepare 503 NETWORK_UNAVAILABLE`]: prepares.length },
+        operator: `prepares 503 \`NETWORK_UNAVAILABLE\` + Retry-After in ≤ ${Math.max(...prepares.map((p) => p.ms))} ms (STELLAR_RPC_TIMEOUT_MS 1500); reads 200; indexer /health ${during.status} \`${during.state ?? '?'}\` at the silence's end; it caught up (past ledger ${behind}) ${recoverMs} ms after the RPC answered again`,
       });
     },
     180_000,
@@ -926,9 +979,8 @@ describe('the fleet under faults', () => {
     await until(
       'the indexer past the chain load',
       async () => {
-        const h = await getJson(indexer.health);
-        const d = (h.body.components as Record<string, { details?: { nextLedger?: number; state?: string } }> | undefined)?.indexer_9?.details;
-        return (d?.nextLedger ?? 0) > lastLedger && d?.state === 'live';
+        const d = await indexerDetails();
+        return d.nextLedger > lastLedger && d.state === 'live';
       },
       60_000,
       apps,
