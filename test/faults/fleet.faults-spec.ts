@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nativeToScVal, type Keypair } from '@stellar/stellar-sdk';
+import { Keypair, nativeToScVal } from '@stellar/stellar-sdk';
 import { DEFAULT_SEED, devnetKeypair, startDevnet, type RunningDevnet } from '@dob/devnet';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
@@ -15,7 +15,7 @@ import { accountKeypair } from '../../libs/read-models/src/testing/chain-scenari
 import { startTestReceiver, type TestReceiver } from '../../libs/webhooks/src/testing/https-receiver';
 import { ROOT, freePort, startApp, until, type AppProcess } from '../app-processes';
 import { ChainReader } from '../chain-reader';
-import { chainProblems } from '../chain-truth';
+import { chainProblems, tradeStateProblems } from '../chain-truth';
 import { checkpointProblems, eventStoreProblems, projectionsAtHead, readEverything, readModelProblems } from './end-of-run';
 import { startOwnFerretDb, startOwnPostgres, startOwnRedis, type OwnServer } from './own-servers';
 import { startOwnKafka, type OwnKafka } from './own-kafka';
@@ -24,6 +24,7 @@ import { ANALYST_TOPICS } from '../../libs/kafka-relay/src/analyst-topics';
 import { startTopicReader, type TopicReader } from '../../libs/kafka-relay/src/testing/topic-reader';
 import { positionToString, type GlobalPosition } from '@dob/event-store';
 import { TcpProxy } from './tcp-proxy';
+import { TradeLoad } from './trade-load';
 import { installFenceProbe, unfencedWrites } from './fence-probe';
 
 /**
@@ -64,6 +65,7 @@ const LOG_DIR = process.env.FAULTS_LOG_DIR;
 const LEASE_MS = 3000;
 const MAX_REQUESTS = 20_000; // the load's bound over the whole run
 const MAX_CHAIN_CALLS = 600; // the chain load's bound: share transfers, one a second
+const MAX_TRADE_REQUESTS = 600; // the trading load's bound: prepares and submits, a step every 2 s
 
 interface Sample {
   readonly at: number;
@@ -133,6 +135,8 @@ describe('the fleet under faults', () => {
   let key = '';
   let loading = false;
   let load: Promise<void> | undefined;
+  /** Agents trading through the API: listings made and cancelled, buys, crowdfunding contributions. */
+  let trades: TradeLoad | undefined;
 
   const tmp = (p: string) => {
     const d = mkdtempSync(join(tmpdir(), p));
@@ -276,13 +280,24 @@ describe('the fleet under faults', () => {
       expect({ status: s.status, ms: s.ms < 2000 }).toEqual(s.status === 200 ? { status: 200, ms: s.ms < 2000 } : { status: 503, ms: true });
       if (s.status === 503) expect(s.retryAfter).toBe('2');
     }
-    return { requests: window.length, failed };
+    // Trading: an answer of the chain or the domain (4xx: e.g. the listing not yet served) is counted, not a failure
+    // of the fault; an outage answers 503 + Retry-After within 2 s; never a 500, never a hang.
+    const traded = (trades?.samples ?? []).filter((s) => s.at >= from && s.at < to);
+    for (const s of traded) if (s.status !== 200) failed[`${s.step} ${s.status}`] = (failed[`${s.step} ${s.status}`] ?? 0) + 1;
+    if (o.apiDown === undefined) {
+      const outage = traded.filter((s) => typeof s.status !== 'number' || s.status >= 500);
+      expect(outage.filter((s) => s.status !== 503 || s.ms >= 2000 || !s.retryAfter)).toEqual([]);
+    }
+    return { requests: window.length + traded.length, failed };
   };
+
+  /** The failures of reads alone (trades are keyed `<step> <status>`). */
+  const readFailures = (failed: Record<string, number>) => Object.fromEntries(Object.entries(failed).filter(([k]) => !k.includes(' ')));
 
   /** A fault the agents must not notice (every request of the window 200): its row, then settled. */
   const unaffected = async (from: number, row: Omit<Row, 'requests' | 'failed'>) => {
     const verdict = judge(from, Date.now());
-    expect(verdict.failed).toEqual({});
+    expect(Object.keys(verdict.failed).filter((k) => !/ 4\d\d$/.test(k))).toEqual([]); // a trade's 4xx is the chain's answer
     await settled({ ...row, ...verdict });
   };
 
@@ -306,6 +321,41 @@ describe('the fleet under faults', () => {
   const settled = async (row: Row) => {
     rows.push(row);
     await noFlapping();
+  };
+
+  /**
+   * The trading agents: the first holder of the seeded V2 payroll pool sells, a faucet-funded wallet buys and
+   * contributes to the seeded open campaign furthest from its deadline; keys made as the API makes them.
+   */
+  const startTrading = async () => {
+    const pool = devnet.pools.find((p) => p.contract_kind === 'splitter_v2' && p.pool_type === 'payroll')!.pool_address;
+    const seller = devnetKeypair(`seed-${DEFAULT_SEED}/v2-pool-1/holder-0`);
+    const buyer = Keypair.random();
+    expect((await fetch(`${devnet.friendbotUrl}?addr=${buyer.publicKey()}`)).status).toBe(200);
+    const [sellerKey, buyerKey] = await withKeys(async (keys) => {
+      const made = [];
+      for (const kp of [seller, buyer]) {
+        const created = await keys.createKey(kp.publicKey(), { label: 'faults-trader', scopes: ['read', 'trade'], origin: 'register' });
+        await keys.setRateLimit(created.record.keyId, 100_000);
+        made.push(created.key);
+      }
+      return made;
+    });
+    const open = await getJson(`http://127.0.0.1:${apis[0]!.port}/api/agent/pools/crowdfunding?network_id=9`, { 'x-api-key': key });
+    const campaign = (open.body as unknown as { data: { address: string }[] }).data.at(-1)!.address; // deadline_asc: the furthest
+    const load = new TradeLoad({
+      apis: () => apis.slice(0, 2).map((a) => `http://127.0.0.1:${a.port}/api/agent`), // the SQL-backed ones
+      passphrase: devnet.networkPassphrase,
+      seller: { keypair: seller, apiKey: sellerKey! },
+      buyer: { keypair: buyer, apiKey: buyerKey! },
+      pool,
+      campaign,
+      everyMs: 2000,
+      maxRequests: MAX_TRADE_REQUESTS,
+      paused: () => chainPaused,
+    });
+    load.start();
+    return load;
   };
 
   beforeAll(async () => {
@@ -385,6 +435,7 @@ describe('the fleet under faults', () => {
     expect(hook.status).toBe(201);
     hookId = registered.data.id;
     hookCreatedAt = new Date(registered.data.created_at);
+    trades = await startTrading();
     loading = true;
     load = steadyLoad();
     chainLoad = chainTransfers();
@@ -395,6 +446,7 @@ describe('the fleet under faults', () => {
   afterAll(async () => {
     loading = false;
     await load;
+    await trades?.stop();
     await chainLoad;
     await receiver?.close();
     await reader?.stop().catch(() => undefined);
@@ -558,6 +610,20 @@ describe('the fleet under faults', () => {
     }
   };
 
+  /** The head of `$all` once it has not moved for 2 s and every projection has reached it (bounded: 30 s). */
+  const storeStill = () =>
+    until(
+      'the event store still for 2 s and every projection at its head',
+      async () => {
+        const a = await storeAt();
+        await sleep(2000);
+        const b = await storeAt();
+        return a.head === b.head && b.atHead && b.head;
+      },
+      30_000,
+      apps,
+    );
+
   fault(true)(
     'SIGSTOP of the projector owner past its lease, woken with events waiting: the fence refuses its commits; it stands by',
     async () => {
@@ -569,19 +635,7 @@ describe('the fleet under faults', () => {
       // checkpoint where the frozen owner left it, so the frozen owner's next commit passes the checkpoint's
       // compare-and-set on its expected position, and only the fencing token can refuse it.
       chainPaused = true;
-      let quietAt = '';
-      await until(
-        'the event store still for 2 s and every projection at its head',
-        async () => {
-          const a = await storeAt();
-          await sleep(2000);
-          const b = await storeAt();
-          quietAt = b.head;
-          return a.head === b.head && b.atHead;
-        },
-        30_000,
-        apps,
-      );
+      const quietAt = await storeStill();
       process.kill(-frozen.child.pid!, 'SIGSTOP');
       const tookOver = await ownsEveryProjection(standby, from);
       // Ready: its takeover commits are done, so it is not frozen holding a checkpoint row's lock.
@@ -680,7 +734,7 @@ describe('the fleet under faults', () => {
       console.log(`chain back: indexer ready again after ${recoverMs} ms`);
       expect((await prepareList()).status).toBe(before.status);
       const verdict = judge(from, Date.now());
-      expect(verdict.failed).toEqual({}); // reads do not need the chain
+      expect(readFailures(verdict.failed)).toEqual({}); // reads do not need the chain (trades do: counted in the row)
       await settled({
         fault: `the chain's RPC unreachable ${CHAIN_DOWN_S} s (connections refused)`,
         recoverMs,
@@ -717,7 +771,7 @@ describe('the fleet under faults', () => {
       ).then(() => Date.now() - back);
       expect((await prepareList()).status).toBe(before.status);
       const verdict = judge(from, Date.now());
-      expect(verdict.failed).toEqual({}); // reads do not need the chain
+      expect(readFailures(verdict.failed)).toEqual({}); // reads do not need the chain (trades do: counted in the row)
       await settled({
         fault: `the chain's RPC silent ${CHAIN_SILENT_S} s (connections accepted, nothing answered)`,
         recoverMs,
@@ -972,9 +1026,15 @@ describe('the fleet under faults', () => {
     120_000,
   );
 
-  it('at the end: every share transfer the webhook subscribed to was delivered at least once (by event id)', async () => {
+  it('at the end: every kind of trade went through; every share transfer the webhook subscribed to was delivered at least once (by event id)', async () => {
     loading = false;
     await chainLoad;
+    await trades!.stop();
+    const outcomes: Record<string, number> = {};
+    for (const t of trades!.samples) outcomes[`${t.step} ${t.status}`] = (outcomes[`${t.step} ${t.status}`] ?? 0) + 1;
+    console.log(`trading: ${trades!.samples.length} requests (${JSON.stringify(outcomes)}); went through: ${JSON.stringify(trades!.done)}`);
+    // Every kind of trade went through at least once (the load is not only reads and transfers).
+    expect(Object.keys(trades!.done).sort()).toEqual(['buy', 'cancel', 'contribute', 'list']);
     const lastLedger = devnet.chain.latestLedger().sequence;
     await until(
       'the indexer past the chain load',
@@ -1028,7 +1088,9 @@ describe('the fleet under faults', () => {
     const cleanDb = await createPostgresDatabase({ connectionString: pg.url.replace(/\/faults$/, '/faults_clean') });
     const store = await createSqlEventStore(db, { catalog: systemEventCatalog() });
     try {
-      await until('projections and fan-out at the head', () => projectionsAtHead(db, store), 60_000, apps);
+      // Still, not only at the head: a trade's last events may still be on their way from the chain through the
+      // indexer, and a clean build made after them would differ from read models compared before them.
+      await storeStill();
       const all = await readEverything(store);
       const problems = [
         ...(await eventStoreProblems(db, all)),
@@ -1045,19 +1107,23 @@ describe('the fleet under faults', () => {
     }
   }, 240_000);
 
-  it("at the end: every API (SQL and, with FerretDB, MongoDB) serves each splitter's members and total_shares as the contracts hold them", async () => {
+  it("at the end: every API (SQL and, with FerretDB, MongoDB) serves each splitter's members, total_shares, listings and rounds and each campaign's raised amount as the contracts hold them", async () => {
     const served = apis.map((a, i) => ({ name: `api ${i + 1}${WITH_FERRETDB && i === 2 ? ' (MongoDB)' : ''}`, base: `http://127.0.0.1:${a.port}/api/agent` }));
     const reader = new ChainReader(devnet.rpcUrl, devnet.networkPassphrase);
     const splitters = devnet.manifest.pools.filter((p) => p.contract_kind.startsWith('splitter')).map((p) => p.pool_address);
     // The last transfers may still be on their way through the indexer and the projectors: asked again until none
     // differs or 30 s pass, then what differs is the failure.
     let problems: string[] = [];
+    let compared = { listings: 0, rounds: 0, campaigns: 0 };
     const deadline = Date.now() + 30_000;
     do {
-      problems = await chainProblems(served, key, reader, splitters);
+      compared = { listings: 0, rounds: 0, campaigns: 0 };
+      problems = [...(await chainProblems(served, key, reader, splitters)), ...(await tradeStateProblems(served, key, reader, splitters, compared))];
       if (problems.length) await sleep(1000);
     } while (problems.length && Date.now() < deadline);
-    console.log(`end of run: ${splitters.length} splitters on ${served.length} APIs compared with the chain; problems: ${problems.length}`);
+    console.log(
+      `end of run: ${splitters.length} splitters (members, listings, rounds) and the campaigns on ${served.length} APIs compared with the chain (${JSON.stringify(compared)}); problems: ${problems.length}`,
+    );
     expect(problems).toEqual([]);
   }, 120_000);
 });
