@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keypair, nativeToScVal } from '@stellar/stellar-sdk';
+import { Keypair } from '@stellar/stellar-sdk';
 import { DEFAULT_SEED, devnetKeypair, startDevnet, type RunningDevnet } from '@dob/devnet';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
@@ -10,10 +10,9 @@ import { deliveryId } from '@dob/webhooks';
 import { systemEventCatalog } from '@dob/runtime';
 import { createPostgresDatabase } from '@dob/sql';
 import { createApiAuth } from '../../libs/api-http/src/access';
-import { SeedSubmitter } from '../../libs/devnet/src/seeder/seed-submitter';
 import { accountKeypair } from '../../libs/read-models/src/testing/chain-scenario';
 import { startTestReceiver, type TestReceiver } from '../../libs/webhooks/src/testing/https-receiver';
-import { ROOT, freePort, startApp, until, type AppProcess } from '../app-processes';
+import { freePort, startApp, until, type AppProcess } from '../app-processes';
 import { ChainReader } from '../chain-reader';
 import { chainProblems, tradeStateProblems } from '../chain-truth';
 import { checkpointProblems, eventStoreProblems, projectionsAtHead, readEverything, readModelProblems } from './end-of-run';
@@ -24,19 +23,22 @@ import { ANALYST_TOPICS } from '../../libs/kafka-relay/src/analyst-topics';
 import { startTopicReader, type TopicReader } from '../../libs/kafka-relay/src/testing/topic-reader';
 import { positionToString, type GlobalPosition } from '@dob/event-store';
 import { TcpProxy } from './tcp-proxy';
+import { writeTable, type Row } from './faults-table';
 import { TradeLoad } from './trade-load';
+import { chainTransfers, readLoad, type Sample } from './fleet-load';
 import { installFenceProbe, unfencedWrites } from './fence-probe';
 
 /**
  * `npm run test:faults` — the fleet under faults (issue 31), one fault at a time, on servers of its own (never the
  * shared ones): the devnet (in this process, its RPC behind a TcpProxy), and started alone (`npm run start:<app>`) the
  * indexer, two projectors, the notifier and two API instances on its own PostgreSQL and Redis, plus FerretDB with a
- * projector and an API on MongoDB; a steady agent load on the APIs, share transfers on the chain and a webhook to a
- * local receiver; and after each fault the properties of the issue checked: API requests
+ * projector and an API on MongoDB; a steady agent load on the APIs (./fleet-load.ts), agents trading through them
+ * (./trade-load.ts), share transfers on the chain and a webhook to a local receiver; and after each fault the properties of the issue checked: API requests
  * get 503 + Retry-After within 2 s or an answer (never a 500, never a hang), /health names the server that is away,
  * every app is ready again within 15 s of the server's return by itself, /health does not flap afterwards, outages
  * are logged at error and counted in /metrics, a frozen projector owner loses its lease to the standby and stands by
- * after SIGCONT. Writes the table of docs/operations.md ("Faults, measured").
+ * after SIGCONT and no checkpoint moves under a lost lease (./fence-probe.ts). Writes the table of docs/operations.md
+ * ("Faults, measured", ./faults-table.ts).
  * At the end: webhook deliveries, the event store, checkpoints and read models (./end-of-run.ts).
  * Kafka: three KRaft brokers of its own (topics replicated 3×, min.insync.replicas 2, the relay's acks=all), two
  * relays (`npm run start:relay`, one owns the lease) and a consumer group reading the analyst topics; faults: kill -9
@@ -66,22 +68,6 @@ const LEASE_MS = 3000;
 const MAX_REQUESTS = 20_000; // the load's bound over the whole run
 const MAX_CHAIN_CALLS = 600; // the chain load's bound: share transfers, one a second
 const MAX_TRADE_REQUESTS = 600; // the trading load's bound: prepares and submits, a step every 2 s
-
-interface Sample {
-  readonly at: number;
-  readonly api: number;
-  readonly status: number | 'refused' | 'timeout';
-  readonly ms: number;
-  readonly retryAfter: string | null;
-  readonly code?: string;
-}
-interface Row {
-  fault: string;
-  recoverMs: number;
-  requests: number;
-  failed: Record<string, number>;
-  operator: string;
-}
 
 interface Json {
   readonly status?: string;
@@ -128,7 +114,8 @@ describe('the fleet under faults', () => {
   const brokersAway: { checkpoint: GlobalPosition; brokersGone: number }[] = [];
   let hookId = '';
   let hookCreatedAt = new Date(0);
-  let chainCalls = 0;
+  /** Share transfers submitted by the chain load so far. */
+  const chainCalls = { n: 0 };
   /** While set, the chain load submits nothing (a fault that needs the event store still). */
   let chainPaused = false;
   let chainLoad: Promise<void> | undefined;
@@ -230,44 +217,6 @@ describe('the fleet under faults', () => {
   const recovery = async (since: number) => {
     await until('every app ready again within 15 s', allReady, 15_000, apps);
     return Date.now() - since;
-  };
-
-  const steadyLoad = async () => {
-    let i = 0;
-    while (loading && samples.length < MAX_REQUESTS) {
-      const api = i++ % apis.length;
-      const started = Date.now();
-      try {
-        const r = await fetch(`http://127.0.0.1:${apis[api]!.port}/api/agent/pools?limit=5`, {
-          headers: { 'x-api-key': key },
-          signal: AbortSignal.timeout(5000),
-        });
-        const body = (await r.json().catch(() => ({}))) as Json;
-        samples.push({ at: started, api, status: r.status, ms: Date.now() - started, retryAfter: r.headers.get('retry-after'), code: body.error?.code });
-      } catch (e) {
-        samples.push({ at: started, api, status: (e as Error).name === 'TimeoutError' ? 'timeout' : 'refused', ms: Date.now() - started, retryAfter: null });
-      }
-      await sleep(50);
-    }
-  };
-
-  /** Domain events on the chain the whole run: a share transfer a second between two holders of a seeded V1 pool. */
-  const chainTransfers = async () => {
-    const submitter = new SeedSubmitter(devnet.chain);
-    const i = devnet.manifest.pools.findIndex((p) => p.contract_kind.startsWith('splitter_v1'));
-    const pool = devnet.manifest.pools[i]!.pool_address;
-    const holder = (n: number) => devnetKeypair(`seed-${DEFAULT_SEED}/pool-${i}/holder-${n}`);
-    const addr = (k: Keypair) => nativeToScVal(k.publicKey(), { type: 'address' });
-    while (loading && chainCalls < MAX_CHAIN_CALLS) {
-      if (chainPaused) {
-        await sleep(200);
-        continue;
-      }
-      const [from, to] = chainCalls % 2 ? [holder(0), holder(1)] : [holder(1), holder(0)];
-      submitter.call({ signer: from, contractId: pool, fn: 'transfer_shares', args: [addr(from), addr(to), nativeToScVal(1n, { type: 'i128' })] });
-      chainCalls += 1;
-      await sleep(1000);
-    }
   };
 
   /** Requests of [from, to): each failed one by status, and the properties every request must hold. */
@@ -437,8 +386,8 @@ describe('the fleet under faults', () => {
     hookCreatedAt = new Date(registered.data.created_at);
     trades = await startTrading();
     loading = true;
-    load = steadyLoad();
-    chainLoad = chainTransfers();
+    load = readLoad({ running: () => loading, apis: () => apis.map((a) => a.port), key, samples, max: MAX_REQUESTS });
+    chainLoad = chainTransfers(devnet, { running: () => loading, paused: () => chainPaused, max: MAX_CHAIN_CALLS, counter: chainCalls });
     await sleep(2000);
     expect(samples.filter((s) => s.status === 200).length).toBeGreaterThan(0);
   }, 300_000);
@@ -636,8 +585,9 @@ describe('the fleet under faults', () => {
       // compare-and-set on its expected position, and only the fencing token can refuse it.
       chainPaused = true;
       const quietAt = await storeStill();
+      const frozenAt = Date.now();
       process.kill(-frozen.child.pid!, 'SIGSTOP');
-      const tookOver = await ownsEveryProjection(standby, from);
+      const tookOver = await ownsEveryProjection(standby, frozenAt); // from the freeze, not from the wait for a still store
       // Ready: its takeover commits are done, so it is not frozen holding a checkpoint row's lock.
       await until('the new owner ready', async () => (await getJson(projectors[standby]!.health)).status === 200, 15_000, apps);
       expect((await storeAt()).head).toBe(quietAt); // nothing appended: the checkpoints are where the frozen owner left them
@@ -788,9 +738,9 @@ describe('the fleet under faults', () => {
     async () => {
       const from = Date.now();
       const recoverMs = await killAndRestart(notifier.app, startNotifier, 3000, async () => {
-        const callsAtKill = chainCalls;
+        const callsAtKill = chainCalls.n;
         await sleep(3000); // transfers go on meanwhile: their deliveries wait in the queue or for the fan-out
-        expect(chainCalls).toBeGreaterThan(callsAtKill);
+        expect(chainCalls.n).toBeGreaterThan(callsAtKill);
       });
       await unaffected(from, {
         fault: 'kill -9 of the notifier (restarted 3 s later)',
@@ -1051,7 +1001,7 @@ describe('the fleet under faults', () => {
     await events.close();
     await db.close();
     const subscribed = transfers.filter((e) => (e.data as { reason?: string }).reason === 'direct' && e.recordedAt >= hookCreatedAt);
-    expect(subscribed.length).toBeGreaterThanOrEqual(Math.min(chainCalls, 10));
+    expect(subscribed.length).toBeGreaterThanOrEqual(Math.min(chainCalls.n, 10));
     const expected = new Set(subscribed.map((e) => deliveryId(e.id, hookId)));
     const delivered = () => new Set(receiver.requests.map((r) => r.headers['x-svc-delivery'] as string));
     await until('every subscribed event delivered', async () => [...expected].every((id) => delivered().has(id)), 60_000, apps);
@@ -1127,30 +1077,3 @@ describe('the fleet under faults', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 });
-
-/** The measured table, between its markers in docs/operations.md. */
-function writeTable(rows: readonly Row[]): void {
-  const file = join(ROOT, 'docs/operations.md');
-  const start = '<!-- faults-table:start -->';
-  const end = '<!-- faults-table:end -->';
-  const text = readFileSync(file, 'utf8');
-  const table = [
-    start,
-    `Measured by \`npm run test:faults\` on ${new Date().toISOString().slice(0, 10)} (written by the suite, not by hand).`,
-    '',
-    '| fault | time to recover | requests (failed: status × count) | what an operator sees |',
-    '|---|---|---|---|',
-    ...rows.map(
-      (r) =>
-        `| ${r.fault} | ${(r.recoverMs / 1000).toFixed(1)} s | ${r.requests} (${
-          Object.entries(r.failed)
-            .map(([s, n]) => `${s} × ${n}`)
-            .join(', ') || 'none failed'
-        }) | ${r.operator} |`,
-    ),
-    end,
-  ].join('\n');
-  const i = text.indexOf(start);
-  const j = text.indexOf(end);
-  writeFileSync(file, i >= 0 && j > i ? text.slice(0, i) + table + text.slice(j + end.length) : `${text.trimEnd()}\n\n${table}\n`);
-}
