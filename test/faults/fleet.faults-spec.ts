@@ -892,11 +892,20 @@ describe('the fleet under faults', () => {
     'kill -9 of the indexer: started again, it resumes from its checkpoint and is ready within 15 s',
     async () => {
       const from = Date.now();
-      const recoverMs = await killAndRestart(indexer.app, startIndexer, 2000);
+      const readyMs = await killAndRestart(indexer.app, startIndexer, 2000);
+      // Ready is not yet ingesting: the restarted indexer stands by (200) until the dead one's lease lapses, then
+      // reports 503 `its first RPC answer` while it starts; recovered means live again (seen flapping otherwise).
+      const restartedAt = Date.now() - readyMs;
+      const recoverMs = await until(
+        'the restarted indexer ingesting again within 15 s',
+        async () => (await indexerDetails()).state === 'live' && (await indexerDetails()).status === 200,
+        15_000,
+        apps,
+      ).then(() => Date.now() - restartedAt);
       await unaffected(from, {
         fault: 'kill -9 of the indexer (restarted 2 s later)',
         recoverMs,
-        operator: 'indexer /health unanswered until started; reads unaffected; it resumes from its stored cursor',
+        operator: `indexer /health unanswered until started, then 200 standby until the dead one's lease lapsed, 503 \`its first RPC answer\` while it starts; ingesting ${recoverMs} ms after its start; reads unaffected; it resumes from its stored cursor`,
       });
     },
     120_000,
