@@ -3,12 +3,15 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 /**
  * A loopback TCP proxy in front of a server, so a test can take "the server" away from the code under test without
  * touching the real one (shared with other tests): `cut()` drops every connection and refuses new ones (a server
- * stopped), `blackhole()` accepts and never answers (a server frozen or a network dropping packets), `restore()`
- * forwards again on the same port.
+ * stopped), `blackhole()` drops the open connections and accepts new ones that are never answered, `silence()` keeps
+ * every connection open, old and new, and forwards nothing either way (a server frozen, a network dropping packets:
+ * the client sees no error, only no answer), `restore()` forwards again on the same port.
  */
 export class TcpProxy {
-  private mode: 'forward' | 'refuse' | 'blackhole' = 'forward';
+  private mode: 'forward' | 'refuse' | 'blackhole' | 'silent' = 'forward';
   private readonly open = new Set<Socket>();
+  /** Forwarding connections: client → upstream. */
+  private readonly pairs = new Map<Socket, Socket>();
   private server: Server | undefined;
   private constructor(
     private readonly target: { host: string; port: number },
@@ -39,7 +42,7 @@ export class TcpProxy {
     this.open.add(client);
     client.on('close', () => this.open.delete(client));
     client.on('error', () => client.destroy());
-    if (this.mode === 'blackhole') return; // held open, never answered
+    if (this.mode === 'blackhole' || this.mode === 'silent') return; // held open, never answered
     const upstream = connect(this.target.port, this.target.host);
     this.open.add(upstream);
     upstream.on('close', () => {
@@ -47,13 +50,18 @@ export class TcpProxy {
       client.destroy();
     });
     upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
+    client.on('close', () => {
+      upstream.destroy();
+      this.pairs.delete(client);
+    });
+    this.pairs.set(client, upstream);
     client.pipe(upstream).pipe(client);
   }
 
   private dropAll(): void {
     for (const s of this.open) s.destroy();
     this.open.clear();
+    this.pairs.clear();
   }
 
   /** Every connection reset, new ones refused (nothing listens on the port). */
@@ -72,9 +80,20 @@ export class TcpProxy {
     if (!this.server) await this.listen();
   }
 
-  /** Forwarding again, on the same port. */
+  /** Every connection kept open, nothing forwarded on any (bytes wait in the sockets' buffers); new ones held too. */
+  silence(): void {
+    this.mode = 'silent';
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+  }
+
+  /** Forwarding again, on the same port (connections held unanswered are dropped: their clients gave up or will). */
   async restore(): Promise<void> {
-    if (this.mode === 'blackhole') this.dropAll();
+    if (this.mode === 'blackhole' || this.mode === 'silent') this.dropAll();
     this.mode = 'forward';
     if (!this.server) await this.listen();
   }

@@ -16,6 +16,7 @@ runApp('all', async (config) => {
     eventStoreUrl: config.EVENTSTORE_URL,
     mongodbUrl: config.MONGODB_URL,
     rpcUrl: config.STELLAR_RPC_URL,
+    rpcTimeoutMs: config.STELLAR_RPC_TIMEOUT_MS,
     networkPassphrase: config.STELLAR_NETWORK_PASSPHRASE,
     seed: config.DEVNET_SEED,
     ledgerIntervalMs: config.DEVNET_LEDGER_INTERVAL_MS,

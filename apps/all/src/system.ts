@@ -49,6 +49,8 @@ export interface SystemOptions {
   readonly jwtSecret?: string;
   /** Explorer base for `stellar_explorer_url` (network 9 is testnet's id). */
   readonly explorerUrl?: string;
+  /** Each of the API's RPC calls bounded by this (STELLAR_RPC_TIMEOUT_MS). */
+  readonly rpcTimeoutMs?: number;
   /** WEBHOOK_* settings (secret key, SSRF allow-list for local receivers, CA, retry schedule); default: the defaults. */
   readonly webhook?: WebhookConfig;
   readonly retentionLedgers?: number;
@@ -196,6 +198,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
           passphrase: networkPassphrase,
           explorerUrl: options.explorerUrl ?? 'https://stellar.expert/explorer/testnet',
           tokens,
+          rpcTimeoutMs: options.rpcTimeoutMs,
         },
       ],
       port: options.port,

@@ -8,7 +8,7 @@ import type { StellarNetwork } from '@dob/trading';
  * runtime every app loads does not depend on trading.
  */
 export function networksOf(
-  config: Pick<AppConfig, 'STELLAR_RPC_URL' | 'STELLAR_NETWORK_PASSPHRASE' | 'STELLAR_MAINNET_RPC_URL' | 'STELLAR_TOKENS'>,
+  config: Pick<AppConfig, 'STELLAR_RPC_URL' | 'STELLAR_NETWORK_PASSPHRASE' | 'STELLAR_MAINNET_RPC_URL' | 'STELLAR_TOKENS' | 'STELLAR_RPC_TIMEOUT_MS'>,
   devnet: DevnetManifest | undefined,
 ): StellarNetwork[] {
   const tokens = tokensOf(config, devnet);
@@ -21,6 +21,7 @@ export function networksOf(
       passphrase: config.STELLAR_NETWORK_PASSPHRASE ?? devnet?.networkPassphrase ?? TESTNET_PASSPHRASE,
       explorerUrl: 'https://stellar.expert/explorer/testnet',
       tokens: tokens.filter((t) => t.networkId === 9),
+      rpcTimeoutMs: config.STELLAR_RPC_TIMEOUT_MS,
     });
   }
   if (config.STELLAR_MAINNET_RPC_URL) {
@@ -30,6 +31,7 @@ export function networksOf(
       passphrase: MAINNET_PASSPHRASE,
       explorerUrl: 'https://stellar.expert/explorer/public',
       tokens: tokens.filter((t) => t.networkId === 10),
+      rpcTimeoutMs: config.STELLAR_RPC_TIMEOUT_MS,
     });
   }
   return networks;

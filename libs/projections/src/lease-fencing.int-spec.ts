@@ -121,5 +121,10 @@ describe('a paused projection owner commits nothing after losing its lease (Post
     // stands by: it would take over again if the new owner died.
     expect(first.process.exitCode).toBeNull();
     expect(first.output()).toContain('lost projection:probe (token 1)');
+    // The checkpoint says who moved it last: the new owner, under its token (what the fault suite's probe reads).
+    const { rows: checkpoint } = await db.query<{ fence_name: string; fence_token: string }>(
+      `SELECT fence_name, fence_token FROM projection_checkpoints WHERE name = 'probe'`,
+    );
+    expect(checkpoint).toEqual([{ fence_name: 'projection:probe', fence_token: '2' }]);
   });
 });

@@ -77,6 +77,11 @@ export const configVariables = {
   STELLAR_RPC_URL: v(optionalUrl, ['all', 'api', 'indexer'], 'Stellar RPC of network 9 (testnet id); unset = the embedded devnet (npm start) or DEVNET_URL'),
   STELLAR_NETWORK_PASSPHRASE: v(optionalText, ['all', 'api', 'indexer'], "network 9's passphrase; default testnet's, or the devnet's"),
   STELLAR_MAINNET_RPC_URL: v(optionalUrl, ['api'], 'Stellar RPC of network 10 (mainnet id)'),
+  STELLAR_RPC_TIMEOUT_MS: v(
+    z.coerce.number().int().min(100).max(120_000).default(1500),
+    ['all', 'api'],
+    "each of the API's calls to a Stellar RPC (prepare, submit, status) must answer within this, or the request gets 503 NETWORK_UNAVAILABLE + Retry-After: a silent RPC never holds an agent past 2 s",
+  ),
   STELLAR_TOKENS: v(
     entries('SYMBOL:C…:decimals[:networkId]', ([symbol, address, decimals, network]) =>
       symbol && isContract(address) && /^\d+$/.test(decimals ?? '') && (network === undefined || /^(9|10)$/.test(network))

@@ -438,7 +438,7 @@ describe('trading: prepare → sign locally → submit (e2e over the devnet)', (
   });
 
   it("answers 503 NETWORK_UNAVAILABLE when the network's RPC is unreachable", async () => {
-    const gateway = new StellarRpcGateway({ timeoutMs: 2_000 });
+    const gateway = new StellarRpcGateway();
     const net = new StellarNetworks([{ id: NET, rpcUrl: 'http://127.0.0.1:9/rpc', passphrase: devnet.networkPassphrase, explorerUrl: 'https://x' }]).get(NET);
     await expect(gateway.accountSequence(net, buyer.publicKey())).rejects.toMatchObject({ code: 'NETWORK_UNAVAILABLE', status: 503 });
   });

@@ -327,7 +327,11 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
     from: GlobalPosition,
     hooks: { onCommitted?: (n: number, p: GlobalPosition) => void; onCaughtUp?: () => void } = {},
   ): SlotWorker<D> {
-    const fence = this.entries.get(def.name)?.claim?.fence() ?? undefined;
+    const claim = this.entries.get(def.name)?.claim;
+    const fence = claim?.fence() ?? undefined;
+    // Under a lease the fence is the guarantee: a worker started just after the lease was lost (reconcile awaits
+    // between its check of the claim and here) must not run unfenced, so it is not started at all.
+    if (claim && !fence) throw new CheckpointConflictError(slot, `lease ${claim.name} lost before the worker started`);
     return new SlotWorker(this.store, this.readModels, def, slot, from, {
       batchSize: this.batchSize,
       ...(this.options.catchUpBatchSize ? { catchUpBatchSize: this.options.catchUpBatchSize } : {}),
@@ -357,8 +361,11 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
     entry.mode = 'idle';
     // A conflict means another actor moved the checkpoint (switch, reset, second runner): re-read at once.
     // A failure (e.g. the database went away) waits for the supervisor's next round.
-    if (end.kind === 'conflict') void this.reconcile(entry.definition.name).catch((e) => this.log(String(e)));
-    else this.log(`${worker.slot.name}: stopped on error, retrying: ${String(end.error)}`);
+    if (end.kind === 'conflict') {
+      // Said, because a fenced-out commit (a frozen owner woken after losing its lease) is worth an operator's eye.
+      this.log(`${worker.slot.name}: commit refused, re-reading who owns what: ${end.error.message}`);
+      void this.reconcile(entry.definition.name).catch((e) => this.log(String(e)));
+    } else this.log(`${worker.slot.name}: stopped on error, retrying: ${String(end.error)}`);
   }
 
   private async stopWorker(entry: Entry<D>): Promise<void> {

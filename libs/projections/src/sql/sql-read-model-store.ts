@@ -1,5 +1,5 @@
 import { LeaseLostError, assertLeaseHeld, boundFencedTransaction, type LeaseFence } from '@dob/leases';
-import type { SqlDatabase, SqlExecutor } from '@dob/sql';
+import { migrateSchema, type SqlDatabase, type SqlExecutor } from '@dob/sql';
 import { START, positionFromString as parsePosition, positionToString as formatPosition, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
 import { reduceBatch } from '../documents/batch-state';
 import { prefetchingSource } from '../documents/prefetch';
@@ -15,6 +15,13 @@ import {
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type SlotState } from '../read-model-store.port';
 import { physicalTables, readModelView } from './read-model-names';
 import { SqlDocumentSource, createTablesSql, readAllDocuments, writeDocuments } from './sql-collections';
+
+/**
+ * The lease (name and token) each checkpoint's last move was committed under, NULL if unfenced: who wrote the
+ * checkpoint, so a write by an owner that had lost its lease can be seen afterwards (MongoDB keeps the same on its
+ * checkpoints). A migration run once (ALTER TABLE locks the table even when the columns exist).
+ */
+const CHECKPOINT_FENCE = `ALTER TABLE projection_checkpoints ADD COLUMN IF NOT EXISTS fence_name text, ADD COLUMN IF NOT EXISTS fence_token int8`;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS projection_checkpoints (
@@ -129,6 +136,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     await this.db.transaction(async (tx) => {
       await tx.query(lockKey('projection_init'));
       await tx.exec(SCHEMA);
+      await migrateSchema(tx, 'dob.projections.checkpoint-fence', CHECKPOINT_FENCE);
     });
   }
 
@@ -193,9 +201,10 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       // Checked last, so the lease row is share-locked only for the checkpoint move and COMMIT.
       if (fence) await assertLeaseHeld(tx, fence).catch(fencedOut(slot));
       await tx.query(
-        `UPDATE projection_checkpoints SET position = $4, events_applied = events_applied + $5, updated_at = now()
+        `UPDATE projection_checkpoints SET position = $4, events_applied = events_applied + $5, updated_at = now(),
+                fence_name = $6, fence_token = $7
           WHERE ${WHERE_SLOT}`,
-        [...slotParams(slot), formatPosition(next), events.length],
+        [...slotParams(slot), formatPosition(next), events.length, fence?.name ?? null, fence?.token ?? null],
       );
     });
   }

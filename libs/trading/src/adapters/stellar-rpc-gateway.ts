@@ -16,6 +16,9 @@ const NETWORK_CODES = new Set([
   'UND_ERR_SOCKET',
 ]);
 
+/** An RPC call's bound when the network does not say (STELLAR_RPC_TIMEOUT_MS's default, for networks built in code). */
+const DEFAULT_RPC_TIMEOUT_MS = 1500;
+
 /** Transport failures (refused, reset, timed out, 5xx) — the RPC is unreachable, not the request wrong. */
 export function isUnreachable(e: unknown): boolean {
   const err = e as { code?: string; cause?: { code?: string }; message?: string; response?: { status?: number } };
@@ -33,12 +36,14 @@ export function isUnreachable(e: unknown): boolean {
 export class StellarRpcGateway implements SorobanGateway {
   private readonly servers = new Map<number, rpc.Server>();
 
-  constructor(private readonly options: { timeoutMs?: number } = {}) {}
-
   private server(network: StellarNetwork): rpc.Server {
     let s = this.servers.get(network.id);
     if (!s) {
-      s = new rpc.Server(network.rpcUrl, { allowHttp: network.rpcUrl.startsWith('http://'), timeout: this.options.timeoutMs ?? 15_000 });
+      s = new rpc.Server(network.rpcUrl, { allowHttp: network.rpcUrl.startsWith('http://') });
+      // rpc.Server takes no timeout of its own (its options have none: a `timeout` there was silently ignored, and a
+      // silent RPC held a prepare for as long as the agent waited); its HTTP client's default applies to every call,
+      // and a call past it fails ECONNABORTED, which isUnreachable() turns into 503 NETWORK_UNAVAILABLE.
+      s.httpClient.defaults.timeout = network.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
       this.servers.set(network.id, s);
     }
     return s;

@@ -15,6 +15,8 @@ export interface StellarNetwork {
   /** Base of transaction links, e.g. https://stellar.expert/explorer/testnet — the hash is appended as `/tx/<hash>`. */
   readonly explorerUrl: string;
   readonly tokens?: readonly KnownToken[];
+  /** Each RPC call's bound (STELLAR_RPC_TIMEOUT_MS): past it the RPC counts as unreachable. Default 1.5 s. */
+  readonly rpcTimeoutMs?: number;
 }
 
 /** Only ids 9 and 10 (docs/decisions.md#d5) carry Stellar transaction envelopes; every other id is another chain. */
