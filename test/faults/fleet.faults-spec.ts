@@ -160,7 +160,8 @@ describe('the fleet under faults', () => {
   const startIndexer = async () => {
     const health = await freePort();
     indexer = {
-      app: startApp('start:indexer', { ...env, DATA_DIR: tmp('faults-indexer-'), HEALTH_PORT: String(health) }),
+      // A silent RPC shows on /health after 2 s (INDEXER_RPC_SLOW_MS; 10 s by default), inside the CI subset's 5-s silence.
+      app: startApp('start:indexer', { ...env, DATA_DIR: tmp('faults-indexer-'), HEALTH_PORT: String(health), INDEXER_RPC_SLOW_MS: '2000' }),
       health: `http://127.0.0.1:${health}/health`,
     };
     apps.push(indexer.app);
@@ -704,7 +705,18 @@ describe('the fleet under faults', () => {
       expect(before.status).toBeLessThan(500);
       const from = Date.now();
       chain.silence();
+      const silentSeen = until(
+        'the indexer degraded, naming the silent RPC',
+        async () => {
+          const h = await getJson(indexer.health);
+          return h.status === 503 && (h.body.waiting_for ?? []).find((w) => /RPC .*has not answered/.test(w));
+        },
+        15_000, // the silence lasts until it is seen (restored below): INDEXER_RPC_SLOW_MS plus at most one poll interval
+        apps,
+      );
+      silentSeen.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       const prepares = await preparesWhileChainAway();
+      const silentReport = await silentSeen;
       await sleep(Math.max(0, CHAIN_SILENT_S * 1000 - (Date.now() - from)));
       const during = await indexerDetails();
       await chain.restore();
@@ -727,7 +739,7 @@ describe('the fleet under faults', () => {
         recoverMs,
         requests: verdict.requests + prepares.length,
         failed: { ...verdict.failed, [`prepare 503 NETWORK_UNAVAILABLE`]: prepares.length },
-        operator: `prepares 503 \`NETWORK_UNAVAILABLE\` + Retry-After in ≤ ${Math.max(...prepares.map((p) => p.ms))} ms (STELLAR_RPC_TIMEOUT_MS 1500); reads 200; indexer /health ${during.status} \`${during.state ?? '?'}\` at the silence's end; it caught up (past ledger ${behind}) ${recoverMs} ms after the RPC answered again`,
+        operator: `prepares 503 \`NETWORK_UNAVAILABLE\` + Retry-After in ≤ ${Math.max(...prepares.map((p) => p.ms))} ms (STELLAR_RPC_TIMEOUT_MS 1500); reads 200; indexer /health 503 \`${silentReport.replace(env.STELLAR_RPC_URL!, 'STELLAR_RPC_URL')}\` (INDEXER_RPC_SLOW_MS 2000), ${during.status} \`${during.state ?? '?'}\` at the silence's end; it caught up (past ledger ${behind}) ${recoverMs} ms after the RPC answered again`,
       });
     },
     180_000,

@@ -23,6 +23,7 @@ runApp('all', async (config) => {
     retentionLedgers: config.DEVNET_RETENTION_LEDGERS,
     startLedger: config.INDEXER_START_LEDGER,
     indexerPollMs: config.INDEXER_POLL_MS,
+    indexerRpcSlowMs: config.INDEXER_RPC_SLOW_MS,
     schedulerMs: config.INDEXER_SCHEDULER_MS,
     redisUrl: config.REDIS_URL,
     ipRateLimitRpm: config.API_IP_RATE_LIMIT_RPM,

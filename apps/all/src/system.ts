@@ -58,6 +58,8 @@ export interface SystemOptions {
   readonly kafka?: KafkaRelaySettings | null;
   /** INDEXER_POLL_MS: a live indexer's wait between RPC polls (default EMBEDDED_INDEXER_POLL_MS). */
   readonly indexerPollMs?: number;
+  /** INDEXER_RPC_SLOW_MS: an RPC call unanswered this long makes the indexer degraded (default 10 s). */
+  readonly indexerRpcSlowMs?: number;
   /** INDEXER_SCHEDULER_MS: the time-driven scheduler's interval (default EMBEDDED_SCHEDULER_MS). */
   readonly schedulerMs?: number;
   /** Quiet logs (tests). */
@@ -158,6 +160,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       discovery: true,
       knownWasms: devnet ? DEVNET_STAND_IN_WASMS : [],
       pollIntervalMs: options.indexerPollMs ?? EMBEDDED_INDEXER_POLL_MS,
+      ...(options.indexerRpcSlowMs ? { rpcSlowMs: options.indexerRpcSlowMs } : {}),
       schedulerIntervalMs: options.schedulerMs ?? EMBEDDED_SCHEDULER_MS,
     });
     stops.push(() => indexing.stop());

@@ -55,6 +55,7 @@ runApp('indexer', async (config) => {
       knownWasms: [...config.DOB_WASM_HASHES, ...(devnet?.knownWasms ?? [])],
       contracts: config.INDEXER_CONTRACTS,
       pollIntervalMs: config.INDEXER_POLL_MS,
+      rpcSlowMs: config.INDEXER_RPC_SLOW_MS,
       schedulerIntervalMs: config.INDEXER_SCHEDULER_MS,
       leases,
     },

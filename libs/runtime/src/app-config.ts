@@ -129,6 +129,11 @@ export const configVariables = {
     ['all', 'indexer'],
     'how long a live indexer waits before asking the RPC again; unset = 500 under npm start (its devnet closes a ledger a second), 2000 alone',
   ),
+  INDEXER_RPC_SLOW_MS: v(
+    z.coerce.number().int().min(100).max(600_000).default(10_000),
+    ['all', 'indexer'],
+    "an RPC call unanswered this long makes the indexer's /health degraded, naming the RPC (a call itself may wait 30 s for a large page)",
+  ),
   INDEXER_SCHEDULER_MS: v(
     z.coerce.number().int().min(100).max(600_000).optional(),
     ['all', 'indexer'],

@@ -164,6 +164,23 @@ describe('NetworkIngestor', () => {
     expect(ing.status()).toMatchObject({ state: 'live', lastError: null });
   });
 
+  it('is degraded, naming the silent RPC, once a call has waited rpcSlowMs unanswered, and live again after it answers', async () => {
+    const rpc = new FakeChainRpc().add(transfer(11, 1, 1));
+    rpc.latestLedger = 12;
+    const ing = ingestor(rpc, { rpcSlowMs: 50 });
+    expect(await ing.step()).toBe('advanced');
+    expect(ing.status().state).toBe('live');
+
+    const silent = rpc.silence();
+    rpc.latestLedger = 14;
+    const step = ing.step();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(ing.status()).toMatchObject({ state: 'degraded', lastError: expect.stringMatching(/RPC has not answered for 50 ms/) });
+    silent.release();
+    expect(await step).toBe('advanced');
+    expect(ing.status()).toMatchObject({ state: 'live', lastError: null });
+  });
+
   it('halts with an alarm when the cursor is older than the RPC retention, appending nothing', async () => {
     const rpc = new FakeChainRpc().add(transfer(60, 1, 1));
     rpc.oldestLedger = 50;

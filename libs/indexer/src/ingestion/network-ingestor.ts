@@ -62,6 +62,11 @@ export interface NetworkIngestorConfig {
   readonly snapshotEveryWindows?: number;
   readonly pollIntervalMs?: number;
   readonly rpcTimeoutMs?: number;
+  /**
+   * A call unanswered this long makes the status degraded, naming the silent RPC (default 10 s): a call may wait up to
+   * rpcTimeoutMs for a large page, but /health must not say "live" through a silent RPC until that passes.
+   */
+  readonly rpcSlowMs?: number;
   readonly backoff?: Partial<BackoffOptions>;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly clock?: () => Date;
@@ -85,7 +90,7 @@ export class NetworkIngestor {
   private readonly cfg: Required<
     Pick<
       NetworkIngestorConfig,
-      'pageLimit' | 'windowLedgers' | 'maxEventsPerAppend' | 'checkpointEveryLedgers' | 'snapshotEveryWindows' | 'pollIntervalMs' | 'rpcTimeoutMs'
+      'pageLimit' | 'windowLedgers' | 'maxEventsPerAppend' | 'checkpointEveryLedgers' | 'snapshotEveryWindows' | 'pollIntervalMs' | 'rpcTimeoutMs' | 'rpcSlowMs'
     >
   >;
   private readonly backoff: BackoffOptions;
@@ -127,6 +132,7 @@ export class NetworkIngestor {
       snapshotEveryWindows: config.snapshotEveryWindows ?? 100,
       pollIntervalMs: config.pollIntervalMs ?? 2_000,
       rpcTimeoutMs: config.rpcTimeoutMs ?? 30_000,
+      rpcSlowMs: config.rpcSlowMs ?? 10_000,
     };
     this.backoff = {
       ...DEFAULT_BACKOFF,
@@ -629,7 +635,26 @@ export class NetworkIngestor {
 
   /** One RPC call with a deadline (the request is aborted, not just raced, when it passes) and retries. */
   private call<T>(fn: (options: RpcCallOptions) => Promise<T>): Promise<T> {
-    return withBackoff(() => withTimeout((signal) => fn({ signal }), this.cfg.rpcTimeoutMs, this.stopping.signal), this.backoff);
+    return withBackoff(() => this.reportingSilence(withTimeout((signal) => fn({ signal }), this.cfg.rpcTimeoutMs, this.stopping.signal)), this.backoff);
+  }
+
+  /**
+   * Degraded once a call has waited rpcSlowMs, as after a failed call: an RPC that accepts connections and answers
+   * nothing would otherwise leave the status "live" until the call's deadline. The next window's lag update makes
+   * it live again.
+   */
+  private async reportingSilence<T>(call: Promise<T>): Promise<T> {
+    const timer = setTimeout(() => {
+      if (this.current.state === 'halted') return;
+      const why = `the RPC has not answered for ${this.cfg.rpcSlowMs} ms (a call waits up to ${this.cfg.rpcTimeoutMs} ms)`;
+      this.logger.warn('rpc call unanswered', { networkId: this.config.networkId, error: why });
+      this.update({ state: 'degraded', lastError: why });
+    }, this.cfg.rpcSlowMs);
+    try {
+      return await call;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private halt(kind: IngestionAlarm['kind'], reason: string): StepOutcome {

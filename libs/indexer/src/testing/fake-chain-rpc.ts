@@ -22,29 +22,44 @@ export class FakeChainRpc implements ChainRpc {
     return this;
   }
 
-  private fault(): void {
+  private silent: Promise<void> | null = null;
+
+  /** Calls from now on wait unanswered, as an RPC that accepts connections and says nothing, until `release()`. */
+  silence(): { release(): void } {
+    let release!: () => void;
+    this.silent = new Promise((resolve) => (release = resolve));
+    return {
+      release: () => {
+        this.silent = null;
+        release();
+      },
+    };
+  }
+
+  private async fault(): Promise<void> {
+    if (this.silent) await this.silent;
     const f = this.failures.shift();
     if (f) throw f;
   }
 
   async getHealth(): Promise<RpcHealth> {
-    this.fault();
+    await this.fault();
     return { latestLedger: this.latestLedger, oldestLedger: this.oldestLedger };
   }
 
   async getContractExecutable(contractId: string): Promise<ContractExecutableInfo> {
-    this.fault();
+    await this.fault();
     return this.executables.get(contractId) ?? null;
   }
 
   async getInvocation(txHash: string): Promise<ContractInvocation | null> {
-    this.fault();
+    await this.fault();
     return this.invocations.get(txHash) ?? null;
   }
 
   async getEvents(request: GetEventsRequest): Promise<GetEventsPage> {
     this.requests.push(request);
-    this.fault();
+    await this.fault();
     let candidates: RawChainEvent[];
     if ('cursor' in request) {
       candidates = this.events.filter((e) => e.id > request.cursor && e.ledger <= this.latestLedger);
