@@ -32,6 +32,14 @@ describe('tolerateBriefLag (the API alone under writes)', () => {
     expect([await h.at(0), await h.at(1)]).toEqual([true, false]);
   });
 
+  it('stays ready while the projections keep applying (a burst behind at every sample), and says so once they stall', async () => {
+    const at = (applied: number): ProjectionsHealth => ({ ...behind, details: { pools: { eventsApplied: applied, lag: 2 } } });
+    const h = sequence([{ ...ready, details: { pools: { eventsApplied: 10, lag: 0 } } }, at(20), at(40), at(60), at(80), at(80), at(80)]);
+    const seen = [await h.at(0), await h.at(3000), await h.at(6000), await h.at(9000), await h.at(12_000), await h.at(15_000), await h.at(17_500)];
+    // behind from 3 s to 12 s but applying at every sample; stalled from 12 s, reported once the grace (5 s) has passed
+    expect(seen).toEqual([true, true, true, true, true, true, false]);
+  });
+
   it('restarts the grace after the read models caught up in between', async () => {
     const h = sequence([ready, behind, ready, behind, behind]);
     expect([await h.at(0), await h.at(1000), await h.at(4000), await h.at(8000), await h.at(12_000)]).toEqual([true, true, true, true, true]);

@@ -48,14 +48,18 @@ export async function projectionsHealth(runner: ProjectionRunner<ProjectionHeade
  * the projector applies it (tens of milliseconds), so a health that is not ready on any lag flaps, and a load
  * balancer pulls healthy instances out of rotation (issue 31: `catching up: 2 events behind` on /health under the
  * fault suite's chain load). Once ready, a lag is tolerated for `graceMs` of consecutive observations; a lag that
- * lasts longer (a stopped projector), a faulted or unbuilt projection, and any lag before the first ready answer
- * (start-up, a rebuild) are reported at once.
+ * lasts longer with no event applied meanwhile (a stopped projector), a faulted or unbuilt projection, and any lag
+ * before the first ready answer (start-up, a rebuild) are reported at once.
  */
 export function tolerateBriefLag(check: () => Promise<ProjectionsHealth>, graceMs: number, now: () => number = Date.now): () => Promise<ProjectionsHealth> {
   let wasReady = false;
   let behindSince: number | null = null;
+  let lastApplied = -1;
   return async () => {
     const h = await check();
+    const applied = eventsApplied(h);
+    const moved = applied > lastApplied;
+    lastApplied = applied;
     if (h.ready) {
       wasReady = true;
       behindSince = null;
@@ -63,11 +67,23 @@ export function tolerateBriefLag(check: () => Promise<ProjectionsHealth>, graceM
     }
     const lagOnly = h.status === 'up' && (h.waitingFor ?? '').startsWith(CATCHING_UP);
     if (!lagOnly || !wasReady) return h;
-    behindSince ??= now();
+    // The grace counts from the last progress: a projector applying a burst (a chain backlog after an RPC outage,
+    // steady trading) is behind at every sample yet healthy; one that applies nothing for graceMs is not.
+    if (moved || behindSince === null) behindSince = now();
     if (now() - behindSince >= graceMs) {
       wasReady = false; // behind for longer than a projector's apply: ready again only once caught up
       return h;
     }
     return { status: h.status, ready: true, ...(h.standby ? { standby: true } : {}), details: h.details };
   };
+}
+
+/** Events applied by the projections a health reports (its details' active slots), to tell progress from a stall. */
+function eventsApplied(h: ProjectionsHealth): number {
+  let n = 0;
+  for (const slot of Object.values(h.details)) {
+    const applied = (slot as { eventsApplied?: unknown } | null)?.eventsApplied;
+    if (typeof applied === 'number') n += applied;
+  }
+  return n;
 }
