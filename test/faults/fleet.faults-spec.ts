@@ -657,6 +657,12 @@ describe('the fleet under faults', () => {
     return { status: h.status, nextLedger: d?.nextLedger ?? 0, state: d?.state };
   };
 
+  /** What the indexer's /health says it waits for, when it is not ready and that matches `what`. */
+  const indexerWaitingOn = async (what: RegExp) => {
+    const h = await getJson(indexer.health);
+    return h.status === 503 && (h.body.waiting_for ?? []).find((w) => what.test(w));
+  };
+
   fault(true)(
     `the chain's RPC unreachable ${CHAIN_DOWN_S} s: prepares 503 NETWORK_UNAVAILABLE within 2 s, reads answer, the indexer recovers by itself`,
     async () => {
@@ -666,15 +672,7 @@ describe('the fleet under faults', () => {
 
       const from = Date.now();
       await chain.cut();
-      const degraded = await until(
-        'the indexer degraded, naming the RPC',
-        async () => {
-          const h = await getJson(indexer.health);
-          return h.status === 503 && (h.body.waiting_for ?? []).find((w) => /RPC/.test(w));
-        },
-        15_000,
-        apps,
-      );
+      const degraded = await until('the indexer degraded, naming the RPC', () => indexerWaitingOn(/RPC/), 15_000, apps);
       const prepares = await preparesWhileChainAway();
       await sleep(Math.max(0, CHAIN_DOWN_S * 1000 - (Date.now() - from)));
       await chain.restore();
@@ -707,10 +705,7 @@ describe('the fleet under faults', () => {
       chain.silence();
       const silentSeen = until(
         'the indexer degraded, naming the silent RPC',
-        async () => {
-          const h = await getJson(indexer.health);
-          return h.status === 503 && (h.body.waiting_for ?? []).find((w) => /RPC .*has not answered/.test(w));
-        },
+        () => indexerWaitingOn(/RPC .*has not answered/),
         15_000, // the silence lasts until it is seen (restored below): INDEXER_RPC_SLOW_MS plus at most one poll interval
         apps,
       );
