@@ -19,7 +19,7 @@ import { checkpointProblems, eventStoreProblems, projectionsAtHead, readEverythi
 import { startOwnFerretDb, startOwnPostgres, startOwnRedis, type OwnServer } from './own-servers';
 import { startOwnKafka, type OwnKafka } from './own-kafka';
 import { RelayCheckpointWatch, checkpointAheadOfKafka, kafkaDeliveryProblems } from './relay-watch';
-import { ANALYST_TOPICS } from '../../libs/kafka-relay/src/analyst-topics';
+import { ANALYST_TOPICS, routeEvent } from '../../libs/kafka-relay/src/analyst-topics';
 import { startTopicReader, type TopicReader } from '../../libs/kafka-relay/src/testing/topic-reader';
 import { positionToString, type GlobalPosition } from '@dob/event-store';
 import { TcpProxy } from './tcp-proxy';
@@ -1042,9 +1042,43 @@ describe('the fleet under faults', () => {
         ).catch(
           () => undefined, // the problems are printed below
         );
-        const problems = [...(await kafkaDeliveryProblems(store, reader!.messages)), ...relayWatch!.backwards()];
+        const live = await kafkaDeliveryProblems(store, reader!.messages);
+        if (live.length > 0) {
+          const again = await startTopicReader(
+            kafka!.brokers,
+            ANALYST_TOPICS.map((t) => t.topic),
+          );
+          try {
+            await until(
+              'a fresh read from the first offset',
+              async () => (await kafkaDeliveryProblems(store, again.messages)).length === 0,
+              30_000,
+              apps,
+            ).catch(() => undefined);
+            const all = await readEverything(store);
+            const seen = new Set(reader!.messages.map((m) => (JSON.parse(m.value) as { id: string }).id));
+            const missed = all.filter((e) => routeEvent(e) && !seen.has(e.id)).map((e) => `${e.type}@${positionToString(e.position)}`);
+            const healths = await Promise.all(
+              relays.map(async (r) =>
+                (
+                  await fetch(r.health)
+                    .then((x) => x.text())
+                    .catch((err) => String(err))
+                ).slice(0, 300),
+              ),
+            );
+            console.log(
+              `kafka DIAG: live group problems ${JSON.stringify(live)}; missed ${JSON.stringify(missed)}; store head ${positionToString(all.at(-1)!.position)}; relay checkpoint ${JSON.stringify(await relayWatch!.current())}; relays ${JSON.stringify(healths)}; a fresh group from the first offset read ${again.messages.length}, problems ${JSON.stringify(await kafkaDeliveryProblems(store, again.messages))}`,
+            );
+          } finally {
+            await again.stop();
+          }
+        }
+        const problems = [...live, ...relayWatch!.backwards()];
         for (const away of brokersAway) problems.push(...(await checkpointAheadOfKafka(store, reader!.messages, away.checkpoint, away.brokersGone)));
-        console.log(`kafka: ${reader!.messages.length} messages read by the consumer group; problems: ${problems.length}`);
+        console.log(
+          `kafka: ${reader!.messages.length} messages read by the consumer group; its consumer crashed ${reader!.crashes.length} times ${JSON.stringify(reader!.crashes)}; problems: ${problems.length}`,
+        );
         expect(problems).toEqual([]);
       } finally {
         await store.close();

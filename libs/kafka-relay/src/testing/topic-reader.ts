@@ -19,6 +19,8 @@ export interface ReadMessage {
 
 export interface TopicReader {
   readonly messages: readonly ReadMessage[];
+  /** Each time the consumer crashed (kafkajs's CRASH event): when, why, and whether kafkajs restarted it. */
+  readonly crashes: readonly { at: number; error: string; restarted: boolean }[];
   /** Resolves once `done(messages)` holds; rejects after timeoutMs with how many messages arrived. */
   waitFor(what: string, done: (messages: readonly ReadMessage[]) => boolean, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -45,7 +47,19 @@ export async function startTopicReader(brokers: readonly string[], topics: reado
     await admin.disconnect();
   }
   const messages: ReadMessage[] = [];
-  const consumer: Consumer = kafka.consumer({ groupId: `reader-${randomBytes(6).toString('hex')}`, maxWaitTimeInMs: 100 });
+  const crashes: { at: number; error: string; restarted: boolean }[] = [];
+  let stopped = false;
+  const consumer: Consumer = kafka.consumer({
+    groupId: `reader-${randomBytes(6).toString('hex')}`,
+    maxWaitTimeInMs: 100,
+    // Restarted after every retriable crash until stop(), never after: kafkajs's disconnect() does not cancel a
+    // restart already scheduled, so a reader stopped while its brokers were away kept reconnecting forever and held
+    // the test process open (kafkajs issue 1147; the fault suite's CI run hung after its last test).
+    retry: { restartOnFailure: async () => !stopped },
+  });
+  consumer.on(consumer.events.CRASH, ({ payload }) =>
+    crashes.push({ at: Date.now(), error: `${payload.error.name}: ${payload.error.message}`, restarted: payload.restart }),
+  );
   await consumer.connect();
   await consumer.subscribe({ topics: [...topics], fromBeginning: true });
   await consumer.run({
@@ -76,7 +90,11 @@ export async function startTopicReader(brokers: readonly string[], topics: reado
         await new Promise((r) => setTimeout(r, 50));
       }
     },
-    stop: () => consumer.disconnect(),
+    crashes,
+    async stop() {
+      stopped = true;
+      await consumer.disconnect();
+    },
   };
 }
 
