@@ -1027,8 +1027,8 @@ describe('the fleet under faults', () => {
   // Not in the CI subset for now: in 2 of 6 subset runs (2026-11-27, both after the trading load came in) 3 of 571
   // and 7 of 554 relayed events never reached the suite's consumer group within 90 s, while 3 full runs and 4 subset
   // runs found every one. Whether the relay or the reader lost them is not known yet (docs/operations.md, "Faults,
-  // measured", open); the whole suite (`npm run test:faults`) keeps the check.
-  (CI ? it.skip : it)(
+  // measured", open); the whole suite (`npm run test:faults`) keeps the check, and FAULTS_KAFKA_CHECK=1 adds it to the subset.
+  (CI && process.env.FAULTS_KAFKA_CHECK !== '1' ? it.skip : it)(
     'at the end: every relayed domain event on its Kafka topic at least once, in order per pool; the relay checkpoint never moved backwards nor ahead of Kafka',
     async () => {
       const db = await createPostgresDatabase({ connectionString: pg.url });
@@ -1068,7 +1068,7 @@ describe('the fleet under faults', () => {
               ),
             );
             console.log(
-              `kafka DIAG: live group problems ${JSON.stringify(live)}; missed ${JSON.stringify(missed)}; store head ${positionToString(all.at(-1)!.position)}; relay checkpoint ${JSON.stringify(await relayWatch!.current())}; relays ${JSON.stringify(healths)}; a fresh group from the first offset read ${again.messages.length}, problems ${JSON.stringify(await kafkaDeliveryProblems(store, again.messages))}`,
+              `kafka DIAG: live group problems ${JSON.stringify(live)}; missed ${JSON.stringify(missed)}; store head ${positionToString(all.at(-1)!.position)}; relay checkpoint ${((c) => (c ? positionToString(c) : 'none'))(await relayWatch!.current())}; relays ${JSON.stringify(healths)}; a fresh group from the first offset read ${again.messages.length}, problems ${JSON.stringify(await kafkaDeliveryProblems(store, again.messages))}`,
             );
           } finally {
             await again.stop();
