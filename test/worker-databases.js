@@ -7,8 +7,11 @@
 // test/ensure-services.ts starts them (scripts/services.sh with DOB_PG_PORT / DOB_FERRETDB_PORT) before Jest.
 // Redis and Kafka stay shared: their tests use keys and topics of their own. Plain CommonJS: jest.config.js loads it.
 
-/** Two workers: the machine has two cores, and most files wait on servers part of the time. */
-const WORKERS = 2;
+/**
+ * Two workers: the machine has two cores, and most files wait on servers part of the time. TEST_WORKERS overrides it
+ * (a machine with more cores; each worker gets its own PostgreSQL and FerretDB ports as above).
+ */
+const WORKERS = Math.max(1, Number(process.env.TEST_WORKERS) || 2);
 const FIRST_PORT = 5432;
 const FIRST_MONGO_PORT = 27017;
 

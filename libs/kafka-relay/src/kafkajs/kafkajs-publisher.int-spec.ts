@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, Partitioners, logLevel } from 'kafkajs';
 import { testServices } from '../../../../test/services';
 import type { AnalystMessage } from '../cloud-event';
 import { startTopicReader } from '../testing/topic-reader';
@@ -57,6 +57,10 @@ describe('kafkajs publisher on Apache Kafka 4.1', () => {
     } finally {
       await publisher.close();
     }
+    const admin = kafka.admin();
+    await admin.connect();
+    const meta = await admin.fetchTopicMetadata({ topics: [a, b] });
+    await admin.disconnect();
     const reader = await startTopicReader(brokers, [a, b]);
     try {
       await reader.waitFor('all 400 messages', (m) => m.length >= 400, 60_000);
@@ -66,6 +70,9 @@ describe('kafkajs publisher on Apache Kafka 4.1', () => {
         for (const key of keys) {
           const mine = got.filter((m) => m.topic === topic && m.key === key);
           expect(new Set(mine.map((m) => m.partition)).size).toBe(1);
+          // the partition kafkajs's default partitioner picks for the key (the relay names it; keys stay where they were)
+          const partitionMetadata = meta.topics.find((t) => t.name === topic)!.partitions;
+          expect(mine[0]?.partition).toBe(Partitioners.DefaultPartitioner()({ topic, partitionMetadata, message: { key, value: null } }));
           const order = mine.map((m) => JSON.parse(m.value).n as number);
           expect(order).toEqual(sent.filter((s) => s.topic === topic && s.key === key).map((s) => JSON.parse(s.value).n));
         }

@@ -1,6 +1,7 @@
-import { Kafka, Partitioners, logLevel, type LogEntry, type Producer, type ProducerConfig, type RetryOptions, type TopicMessages } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type LogEntry, type Message, type Producer, type ProducerConfig, type RetryOptions } from 'kafkajs';
 import type { AnalystMessage } from '../cloud-event';
 import type { EventPublisher, TopicSpec } from '../event-publisher.port';
+import { partitionRequests } from './partition-requests';
 import { fixKafkajsRequestQueue } from './request-queue-fix';
 
 fixKafkajsRequestQueue();
@@ -19,8 +20,9 @@ export interface KafkajsPublisherOptions {
 
 /**
  * The Kafka adapter (kafkajs 2.2.4, the design card's client; proven against Apache Kafka 4.1 KRaft in
- * kafkajs-publisher.int-spec.ts). One idempotent producer (acks = all, one request in flight, so per-partition order
- * holds even when kafkajs retries). Its own retries are kept short (`retry.retries: 2`): a broker outage must
+ * kafkajs-publisher.int-spec.ts). One idempotent producer (acks = all, one request in flight per broker, one
+ * partition per request and each partition's requests one after another, so per-partition order holds even when
+ * kafkajs retries). Its own retries are kept short (`retry.retries: 2`): a broker outage must
  * surface to the relay fast, which retries the whole batch with backoff and reports itself degraded meanwhile.
  * After any failed send the producer is dropped and the next publish starts a new producer session (new producer
  * id, sequence numbers from 0), so a half-failed session can never wedge the relay on OUT_OF_ORDER_SEQUENCE.
@@ -48,6 +50,8 @@ class KafkajsPublisher implements EventPublisher {
   private readonly kafka: Kafka;
   private producer?: Promise<Producer>;
   private readonly maxRequestBytes: number;
+  /** Each topic's partition count, as the brokers last told it (read again after any failed send). */
+  private readonly partitionCounts = new Map<string, number>();
 
   constructor(private readonly options: KafkajsPublisherOptions) {
     const log = options.log ?? (() => undefined);
@@ -69,34 +73,59 @@ class KafkajsPublisher implements EventPublisher {
   }
 
   async ensureTopics(topics: readonly TopicSpec[]): Promise<void> {
-    const admin = this.kafka.admin();
-    await admin.connect();
-    try {
+    await this.withAdmin(async (admin) => {
       const existing = new Set(await admin.listTopics());
       const missing = topics.filter((t) => !existing.has(t.name));
-      if (missing.length === 0) return;
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: t.replicationFactor })),
-      });
-      this.options.log?.(`[kafka] created topics ${missing.map((t) => `${t.name} (${t.partitions}×${t.replicationFactor})`).join(', ')}`);
-    } finally {
-      await admin.disconnect();
-    }
+      if (missing.length > 0) {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: t.replicationFactor })),
+        });
+        this.options.log?.(`[kafka] created topics ${missing.map((t) => `${t.name} (${t.partitions}×${t.replicationFactor})`).join(', ')}`);
+      }
+      await this.readPartitionCounts(
+        admin,
+        topics.map((t) => t.name),
+      );
+    });
   }
 
   async publish(messages: readonly AnalystMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const producer = await this.connectedProducer();
     try {
-      // Chunks go out one after another: the next is sent only once the previous one was acknowledged.
-      for (const chunk of chunksByBytes(messages, this.maxRequestBytes)) {
-        await producer.sendBatch({ acks: -1, topicMessages: byTopic(chunk) });
-      }
+      const unknown = [...new Set(messages.map((m) => m.topic))].filter((t) => !this.partitionCounts.has(t));
+      if (unknown.length > 0) await this.withAdmin((admin) => this.readPartitionCounts(admin, unknown));
+      // One partition per produce request (partition-requests.ts says why: kafkajs loses a partition whose leader
+      // moved to a broker that had already answered the same send). Partitions go out side by side; within one,
+      // chunks go out one after another, the next only once the previous one was acknowledged.
+      const requests = partitionRequests(messages, (topic) => this.partitionCounts.get(topic)!);
+      const sent = await Promise.allSettled(
+        requests.map(async ({ topic, messages: inPartition }) => {
+          for (const chunk of chunksByBytes(inPartition, this.maxRequestBytes)) await producer.send({ topic, acks: -1, messages: chunk });
+        }),
+      );
+      const failed = sent.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     } catch (e) {
       await this.dropProducer();
       throw e;
     }
+  }
+
+  private async withAdmin<T>(use: (admin: ReturnType<Kafka['admin']>) => Promise<T>): Promise<T> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      return await use(admin);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  private async readPartitionCounts(admin: ReturnType<Kafka['admin']>, topics: readonly string[]): Promise<void> {
+    const { topics: metadata } = await admin.fetchTopicMetadata({ topics: [...topics] });
+    for (const t of metadata) this.partitionCounts.set(t.name, t.partitions.length);
   }
 
   async close(): Promise<void> {
@@ -119,27 +148,18 @@ class KafkajsPublisher implements EventPublisher {
   private async dropProducer(): Promise<void> {
     const current = this.producer;
     this.producer = undefined;
+    this.partitionCounts.clear(); // a topic may have been re-created or grown meanwhile
     const producer = await current?.catch(() => undefined);
     // A disconnect from a dead broker can wait for request timeouts: bounded, and a failure changes nothing.
     if (producer) await Promise.race([producer.disconnect().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
   }
 }
 
-function byTopic(messages: readonly AnalystMessage[]): TopicMessages[] {
-  const topics = new Map<string, TopicMessages>();
-  for (const m of messages) {
-    let t = topics.get(m.topic);
-    if (!t) topics.set(m.topic, (t = { topic: m.topic, messages: [] }));
-    t.messages.push({ key: m.key, value: m.value, headers: { ...m.headers } });
-  }
-  return [...topics.values()];
-}
-
-function* chunksByBytes(messages: readonly AnalystMessage[], maxBytes: number): Generator<AnalystMessage[]> {
-  let chunk: AnalystMessage[] = [];
+function* chunksByBytes(messages: readonly Message[], maxBytes: number): Generator<Message[]> {
+  let chunk: Message[] = [];
   let bytes = 0;
   for (const m of messages) {
-    const size = Buffer.byteLength(m.value) + m.key.length + 128;
+    const size = Buffer.byteLength(m.value as string) + String(m.key).length + 128;
     if (chunk.length > 0 && bytes + size > maxBytes) {
       yield chunk;
       chunk = [];
