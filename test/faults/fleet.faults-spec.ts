@@ -1024,69 +1024,61 @@ describe('the fleet under faults', () => {
     console.log(`webhook: ${expected.size} events subscribed, ${receiver.requests.length} requests received, ${delivered().size} distinct deliveries`);
   }, 120_000);
 
-  // Not in the CI subset for now: in 2 of 6 subset runs (2026-11-27, both after the trading load came in) 3 of 571
-  // and 7 of 554 relayed events never reached the suite's consumer group within 90 s, while 3 full runs and 4 subset
-  // runs found every one. Whether the relay or the reader lost them is not known yet (docs/operations.md, "Faults,
-  // measured", open); the whole suite (`npm run test:faults`) keeps the check, and FAULTS_KAFKA_CHECK=1 adds it to the subset.
-  (CI && process.env.FAULTS_KAFKA_CHECK !== '1' ? it.skip : it)(
-    'at the end: every relayed domain event on its Kafka topic at least once, in order per pool; the relay checkpoint never moved backwards nor ahead of Kafka',
-    async () => {
-      const db = await createPostgresDatabase({ connectionString: pg.url });
-      const store = await createSqlEventStore(db, { catalog: systemEventCatalog() });
-      try {
-        await until(
-          'every relayed event read by the consumer group',
-          async () => (await kafkaDeliveryProblems(store, reader!.messages)).length === 0,
-          90_000,
-          apps,
-        ).catch(
-          () => undefined, // the problems are printed below
+  // Skipped in the CI subset from 2026-11-27 to 2026-11-28 while it failed 2 runs in 9 ("relayed events on no topic"):
+  // kafkajs's produce retries could skip a partition whose leader had moved (libs/kafka-relay/src/kafkajs/
+  // partition-requests.ts); with one partition per request, back in the subset.
+  it('at the end: every relayed domain event on its Kafka topic at least once, in order per pool; the relay checkpoint never moved backwards nor ahead of Kafka', async () => {
+    const db = await createPostgresDatabase({ connectionString: pg.url });
+    const store = await createSqlEventStore(db, { catalog: systemEventCatalog() });
+    try {
+      await until(
+        'every relayed event read by the consumer group',
+        async () => (await kafkaDeliveryProblems(store, reader!.messages)).length === 0,
+        90_000,
+        apps,
+      ).catch(
+        () => undefined, // the problems are printed below
+      );
+      const live = await kafkaDeliveryProblems(store, reader!.messages);
+      if (live.length > 0) {
+        const again = await startTopicReader(
+          kafka!.brokers,
+          ANALYST_TOPICS.map((t) => t.topic),
         );
-        const live = await kafkaDeliveryProblems(store, reader!.messages);
-        if (live.length > 0) {
-          const again = await startTopicReader(
-            kafka!.brokers,
-            ANALYST_TOPICS.map((t) => t.topic),
+        try {
+          await until('a fresh read from the first offset', async () => (await kafkaDeliveryProblems(store, again.messages)).length === 0, 30_000, apps).catch(
+            () => undefined,
           );
-          try {
-            await until(
-              'a fresh read from the first offset',
-              async () => (await kafkaDeliveryProblems(store, again.messages)).length === 0,
-              30_000,
-              apps,
-            ).catch(() => undefined);
-            const all = await readEverything(store);
-            const seen = new Set(reader!.messages.map((m) => (JSON.parse(m.value) as { id: string }).id));
-            const missed = all.filter((e) => routeEvent(e) && !seen.has(e.id)).map((e) => `${e.type}@${positionToString(e.position)}`);
-            const healths = await Promise.all(
-              relays.map(async (r) =>
-                (
-                  await fetch(r.health)
-                    .then((x) => x.text())
-                    .catch((err) => String(err))
-                ).slice(0, 300),
-              ),
-            );
-            console.log(
-              `kafka DIAG: live group problems ${JSON.stringify(live)}; missed ${JSON.stringify(missed)}; store head ${positionToString(all.at(-1)!.position)}; relay checkpoint ${((c) => (c ? positionToString(c) : 'none'))(await relayWatch!.current())}; relays ${JSON.stringify(healths)}; a fresh group from the first offset read ${again.messages.length}, problems ${JSON.stringify(await kafkaDeliveryProblems(store, again.messages))}`,
-            );
-          } finally {
-            await again.stop();
-          }
+          const all = await readEverything(store);
+          const seen = new Set(reader!.messages.map((m) => (JSON.parse(m.value) as { id: string }).id));
+          const missed = all.filter((e) => routeEvent(e) && !seen.has(e.id)).map((e) => `${e.type}@${positionToString(e.position)}`);
+          const healths = await Promise.all(
+            relays.map(async (r) =>
+              (
+                await fetch(r.health)
+                  .then((x) => x.text())
+                  .catch((err) => String(err))
+              ).slice(0, 300),
+            ),
+          );
+          console.log(
+            `kafka DIAG: live group problems ${JSON.stringify(live)}; missed ${JSON.stringify(missed)}; store head ${positionToString(all.at(-1)!.position)}; relay checkpoint ${((c) => (c ? positionToString(c) : 'none'))(await relayWatch!.current())}; relays ${JSON.stringify(healths)}; a fresh group from the first offset read ${again.messages.length}, problems ${JSON.stringify(await kafkaDeliveryProblems(store, again.messages))}`,
+          );
+        } finally {
+          await again.stop();
         }
-        const problems = [...live, ...relayWatch!.backwards()];
-        for (const away of brokersAway) problems.push(...(await checkpointAheadOfKafka(store, reader!.messages, away.checkpoint, away.brokersGone)));
-        console.log(
-          `kafka: ${reader!.messages.length} messages read by the consumer group; its consumer crashed ${reader!.crashes.length} times ${JSON.stringify(reader!.crashes)}; problems: ${problems.length}`,
-        );
-        expect(problems).toEqual([]);
-      } finally {
-        await store.close();
-        await db.close();
       }
-    },
-    180_000,
-  );
+      const problems = [...live, ...relayWatch!.backwards()];
+      for (const away of brokersAway) problems.push(...(await checkpointAheadOfKafka(store, reader!.messages, away.checkpoint, away.brokersGone)));
+      console.log(
+        `kafka: ${reader!.messages.length} messages read by the consumer group; its consumer crashed ${reader!.crashes.length} times ${JSON.stringify(reader!.crashes)}; problems: ${problems.length}`,
+      );
+      expect(problems).toEqual([]);
+    } finally {
+      await store.close();
+      await db.close();
+    }
+  }, 180_000);
 
   it('at the end: no gap or duplicate in the event store, no checkpoint past the head nor moved under a lost lease, read models = a clean build', async () => {
     const db = await createPostgresDatabase({ connectionString: pg.url });
