@@ -15,7 +15,7 @@ export interface PartitionRequest {
  * answered it. When a partition's leader dies mid-send and leadership moves to a broker that had answered for
  * other partitions, the retry sends nothing to that broker, so the moved partition's messages are never written and
  * the send resolves as if they were (tulios/kafkajs#1303; the fix, #1798, is unreleased — kafkajs has had no release
- * since 2023). The fault suite saw it: in 4 of 14 runs with broker kills, two events of one transaction that the
+ * since 2023). The fault suite saw it: in 4 of 13 runs with broker kills, two events of one transaction that the
  * relay had checkpointed were on no topic (a fresh consumer group read from the first offset did not find them). With one partition
  * per request each attempt has exactly one broker: a failed attempt leaves nothing acknowledged, and the retry goes
  * to the new leader.
