@@ -86,6 +86,13 @@ export async function kafkaDeliveryProblems(store: EventStore, messages: readonl
   ];
 }
 
+/** The relayed events no message carries, as `type@position`: what a failing end-of-run Kafka check names. */
+export async function eventsOnNoTopic(store: EventStore, messages: readonly ReadMessage[]): Promise<string[]> {
+  const events = await readEverything(store);
+  const missing = new Set(checkDelivery(events, messages).missing);
+  return events.filter((e) => missing.has(e.id)).map((e) => `${e.type}@${positionToString(e.position)}`);
+}
+
 /**
  * The relay's checkpoint never ahead of what Kafka acknowledged: every relayed event at or before `checkpoint` (a
  * position the checkpoint held while no broker was up) must be on its topic in a record produced before

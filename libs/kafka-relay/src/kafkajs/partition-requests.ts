@@ -8,6 +8,9 @@ export interface PartitionRequest {
   readonly messages: Message[];
 }
 
+/** kafkajs's own default partitioner (keyed messages: murmur2 of the key; its round-robin state is never used). */
+const pickPartition = Partitioners.DefaultPartitioner();
+
 /**
  * The relay's messages grouped into one produce request per topic partition, each message naming its partition.
  *
@@ -24,15 +27,13 @@ export interface PartitionRequest {
  * topic's partition count), so keys land where they did before; only the number of partitions is needed for that.
  */
 export function partitionRequests(messages: readonly AnalystMessage[], partitionCount: (topic: string) => number): PartitionRequest[] {
-  const pick = Partitioners.DefaultPartitioner();
   const requests = new Map<string, PartitionRequest>();
   for (const m of messages) {
-    const message: Message = { key: m.key, value: m.value, headers: { ...m.headers } };
-    const partition = pick({ topic: m.topic, partitionMetadata: partitionsOf(partitionCount(m.topic)), message });
+    const partition = pickPartition({ topic: m.topic, partitionMetadata: partitionsOf(partitionCount(m.topic)), message: { key: m.key, value: m.value } });
     const id = `${m.topic}\u0000${partition}`;
     let request = requests.get(id);
     if (!request) requests.set(id, (request = { topic: m.topic, partition, messages: [] }));
-    request.messages.push({ ...message, partition });
+    request.messages.push({ key: m.key, value: m.value, headers: { ...m.headers }, partition });
   }
   return [...requests.values()];
 }
