@@ -17,12 +17,16 @@ async function main(): Promise<void> {
   const events = await createSqlEventStore(db, { catalog: createChainEventCatalog() });
   // REBUILD_PAGE: another catch-up page size, to compare with the apps' default.
   const catchUpBatchSize = Number(process.env.REBUILD_PAGE ?? DEFAULT_CATCH_UP_BATCH_SIZE);
-  const runner = new ProjectionRunner(events, createSqlReadModelStore(db), readModelProjections, { catchUpBatchSize });
+  // REBUILD_CACHE_DOCUMENTS: another slot-cache budget; REBUILD_ONLY=a,b: only these read models (profiling one).
+  const cacheDocuments = process.env.REBUILD_CACHE_DOCUMENTS ? Number(process.env.REBUILD_CACHE_DOCUMENTS) : undefined;
+  const only = process.env.REBUILD_ONLY?.split(',');
+  const definitions = readModelProjections.filter((d) => !only || only.includes(d.name));
+  const runner = new ProjectionRunner(events, createSqlReadModelStore(db, { cacheDocuments }), definitions, { catchUpBatchSize });
   const cpu = process.cpuUsage();
   const perProjection: Record<string, { seconds: number; events: number }> = {};
   let applied = 0;
   const started = performance.now();
-  for (const def of readModelProjections) {
+  for (const def of definitions) {
     const t = performance.now();
     const r = await runner.rebuild(def.name);
     perProjection[def.name] = { seconds: +((performance.now() - t) / 1000).toFixed(2), events: r.eventsApplied };

@@ -9,6 +9,7 @@
  * Goals: ≥ 17,000 history events/s (1,000,000 in ≤ 60 s), raw COPY time / rebuild time ≥ 0.5, peak RSS < 1 GiB.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,9 +33,18 @@ interface ChildResult {
   perProjection: Record<string, { seconds: number; events: number }>;
 }
 
+/**
+ * The V8 flags `npm run ops` runs with (package.json), so the child's RSS is what an operator's rebuild costs: the
+ * heap cap keeps V8 from growing the heap to twice the slot caches' live documents before it collects.
+ */
+function opsNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  return pkg.scripts.ops!.split(/\s+/).filter((arg) => arg.startsWith('--max-old-space-size='));
+}
+
 function rebuildInChild(schema: string): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'rebuild-child.ts')], {
+    const child = spawn(process.execPath, [...opsNodeFlags(), '-r', '@swc-node/register', join(__dirname, 'rebuild-child.ts')], {
       env: { ...process.env, DATABASE_URL: TEST_POSTGRES_URL, SCHEMA: schema },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -22,6 +22,11 @@ export interface SlotState {
   readonly updatedAt: Date;
 }
 
+/** A batch reduced by ReadModelStore.reduceAhead, opaque to the worker. */
+export interface ReducedBatch {
+  readonly reducedAhead: true;
+}
+
 /** The batch's checkpoint moved under us (another runner, a reset, a switch): reload and resume from the store. */
 export class CheckpointConflictError extends Error {
   override readonly name = 'CheckpointConflictError';
@@ -78,7 +83,22 @@ export interface ReadModelStore<D extends ProjectionHeader = ProjectionDefinitio
     next: GlobalPosition,
     events: readonly RecordedEvent[],
     fence?: LeaseFence,
+    reduced?: ReducedBatch,
   ): Promise<void>;
+  /**
+   * Optional pipelining of a backlog (issue 33): reduces the batch from `expected` to `next` now, in memory, if the
+   * store can without reading anything — it knows every document of the slot as of `expected`, counting batches
+   * reduced ahead whose commits are still in flight. The worker then reduces one page while the page before it
+   * commits, and hands the result to commitBatch, which writes it (or, if what it was reduced from no longer
+   * holds, reduces again). Undefined: commitBatch reduces as usual. A reducer error propagates.
+   */
+  reduceAhead?(
+    definition: D,
+    slot: ProjectionSlot,
+    expected: GlobalPosition,
+    next: GlobalPosition,
+    events: readonly RecordedEvent[],
+  ): Promise<ReducedBatch | undefined>;
   setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void>;
   /**
    * The atomic blue/green switch: the slot becomes the one queries read; a `rebuilding` slot becomes `live`.

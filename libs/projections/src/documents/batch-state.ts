@@ -9,6 +9,7 @@ import {
   type Doc,
   type ParsedField,
 } from './collections';
+import { FieldIndex, indexFields, matches } from './field-index';
 
 /**
  * What a projection's reducer sees: the read models as of the event it is applying. Reads go to the store (through
@@ -48,7 +49,7 @@ export class BatchState implements ProjectionState {
   private readonly fields = new Map<string, ParsedField[]>();
   private readonly written = new Map<string, Map<string, DocumentWrite>>();
   /** collection → fields of a find → index of the written documents on those fields. */
-  private readonly indexes = new Map<string, Map<string, WrittenIndex>>();
+  private readonly indexes = new Map<string, Map<string, FieldIndex>>();
   private position: GlobalPosition | null = null;
 
   /**
@@ -108,12 +109,12 @@ export class BatchState implements ProjectionState {
    * by put: a page of thousands of events that each look up, say, a seller's active listings scans nothing.
    */
   private writtenMatching(collection: string, where: Doc): Iterable<string> {
-    const fields = Object.keys(where).sort();
+    const fields = indexFields(where);
     let byFields = this.indexes.get(collection);
     if (!byFields) this.indexes.set(collection, (byFields = new Map()));
     let index = byFields.get(fields.join(','));
     if (!index) {
-      byFields.set(fields.join(','), (index = new WrittenIndex(fields)));
+      byFields.set(fields.join(','), (index = new FieldIndex(fields)));
       for (const [id, w] of this.written.get(collection) ?? []) index.move(id, undefined, w.doc);
     }
     return index.ids(where);
@@ -149,33 +150,6 @@ export async function reduceBatch(
   return state.writes();
 }
 
-/** Written documents by the values of some fields (a find's filter). */
-class WrittenIndex {
-  private readonly byValues = new Map<string, Set<string>>();
-
-  constructor(private readonly fields: readonly string[]) {}
-
-  move(id: string, before: Doc | undefined, after: Doc): void {
-    if (before) this.byValues.get(this.valuesOf(before))?.delete(id);
-    const values = this.valuesOf(after);
-    let ids = this.byValues.get(values);
-    if (!ids) this.byValues.set(values, (ids = new Set()));
-    ids.add(id);
-  }
-
-  ids(where: Doc): Iterable<string> {
-    return this.byValues.get(this.valuesOf(where)) ?? [];
-  }
-
-  private valuesOf(doc: Doc): string {
-    return JSON.stringify(this.fields.map((f) => (typeof doc[f] === 'bigint' ? `${String(doc[f])}n` : (doc[f] ?? null))));
-  }
-}
-
-function matches(doc: Doc, where: Doc): boolean {
-  for (const [k, v] of Object.entries(where)) if (doc[k] !== v) return false;
-  return true;
-}
 
 /** Checks a written document against its collection and normalises timestamps, so every store sees one form. */
 function normalise(collection: string, fields: readonly ParsedField[], doc: Doc): Doc {

@@ -9,6 +9,12 @@ import { compareByKey, documentId, type CollectionSpecs, type Doc } from './coll
 export interface BulkDocumentSource extends DocumentSource {
   getMany(collection: string, keys: readonly Doc[]): Promise<Doc[]>;
   findMany(collection: string, fields: readonly string[], wheres: readonly Doc[]): Promise<Doc[]>;
+  /** Every read is answered from memory (a slot cache known in full): nothing to predict. */
+  knowsAll?(): boolean;
+  /** A document from memory without a round trip: null if known absent, undefined if unknown. */
+  known?(collection: string, key: Doc): Doc | null | undefined;
+  /** A filter's documents from memory, undefined if unknown. */
+  knownFind?(collection: string, where: Doc): Doc[] | undefined;
 }
 
 /**
@@ -19,20 +25,30 @@ export const PREFETCH_MIN_EVENTS = 32;
 
 type Apply = (state: ProjectionState, event: RecordedEvent) => Promise<void>;
 
-/** What a speculative pass over a batch asked the store for, per collection. */
+/**
+ * What a speculative pass over a batch asked the store for, per collection. What the source holds in memory is
+ * answered as it is (so the pass predicts the reads that depend on it) and not asked for.
+ */
 class ReadRecorder implements DocumentSource {
   readonly keys = new Map<string, Map<string, Doc>>();
   readonly wheres = new Map<string, Map<string, Doc>>();
 
-  constructor(private readonly collections: CollectionSpecs) {}
+  constructor(
+    private readonly collections: CollectionSpecs,
+    private readonly source: BulkDocumentSource,
+  ) {}
 
   get(collection: string, key: Doc): Promise<Doc | null> {
+    const known = this.source.known?.(collection, key);
+    if (known !== undefined) return Promise.resolve(known);
     const spec = this.collections[collection]!;
     bucket(this.keys, collection).set(documentId(spec, key), key);
     return Promise.resolve(null);
   }
 
   find(collection: string, where: Doc): Promise<Doc[]> {
+    const known = this.source.knownFind?.(collection, where);
+    if (known) return Promise.resolve(known);
     bucket(this.wheres, collection).set(whereId(where), where);
     return Promise.resolve([]);
   }
@@ -128,10 +144,10 @@ export async function prefetchingSource(
   apply: Apply,
   events: readonly RecordedEvent[],
 ): Promise<DocumentSource> {
-  if (events.length < PREFETCH_MIN_EVENTS || !isBulk(source)) return source;
+  if (events.length < PREFETCH_MIN_EVENTS || !isBulk(source) || source.knowsAll?.()) return source;
   const prefetched = new Prefetched(collections);
   for (let round = 0; round < PREFETCH_ROUNDS; round++) {
-    const recorder = new ReadRecorder(collections);
+    const recorder = new ReadRecorder(collections, source);
     const speculative = new BatchState(prefetched.over(recorder), collections, false);
     for (const e of events) {
       speculative.at(e.position);

@@ -12,7 +12,7 @@ import {
 } from '../documents/collections';
 import type { DocumentSource } from '../documents/batch-state';
 import type { ProjectionTables } from '../projection';
-import type { SlotCache } from './slot-cache';
+import type { SlotCache } from '../documents/slot-cache';
 
 /**
  * Read-model documents as MongoDB stores them. `_id` is the key (its values as JSON), every field keeps its name;
@@ -159,7 +159,7 @@ export class MongoDocumentSource implements DocumentSource {
   }
 
   async find(collection: string, where: Doc): Promise<Doc[]> {
-    if (this.cache.complete) return this.cache.matching(collection, where);
+    if (this.cache.knowsAll(collection)) return this.cache.matching(collection, where);
     const codec = this.codecs.get(collection)!;
     const stored = await this.db.collection(this.tables[collection]!).find(codec.where(where), { session: this.session }).toArray();
     const docs = stored.map((d) => codec.decode(d));

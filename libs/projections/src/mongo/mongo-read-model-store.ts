@@ -9,7 +9,7 @@ import type { ProjectionDefinition, ProjectionSlot, ProjectionStatus, Projection
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type SlotState } from '../read-model-store.port';
 import { physicalTableName, physicalTables } from '../sql/read-model-names';
 import { MongoDocumentSource, codecs, createCollections, writeGuarded, type StoredWrite } from './mongo-documents';
-import { SlotCache } from './slot-cache';
+import { DEFAULT_SLOT_CACHE_DOCUMENTS, SlotCache } from '../documents/slot-cache';
 import { READ_MODEL_JOURNAL, READ_MODEL_STATE, activeId, slotId, type ActiveDoc, type JournalChunk, type PendingBatch, type SlotDoc } from './mongo-layout';
 
 const chunkId = (batch: string, i: number): string => `${batch}:${i}`;
@@ -21,8 +21,8 @@ export interface MongoReadModelStoreOptions {
    */
   readonly retireGraceMs?: number;
   /**
-   * Documents a slot's cache may hold (this process's knowledge of the slot, see SlotCache); past it the cache
-   * starts over. Default 200,000.
+   * Documents a slot's cache may hold (this process's knowledge of the slot, see SlotCache); past it whole
+   * collections are forgotten, those no reducer reads first. Default DEFAULT_SLOT_CACHE_DOCUMENTS.
    */
   readonly cacheDocuments?: number;
   /** Test seam: called at each step of a batch's commit (to SIGKILL a process there). */
@@ -76,7 +76,7 @@ class MongoReadModelStore implements ReadModelStore {
     this.db = mongo.db;
     this.leaseScope = `mongodb:${mongo.db.databaseName}`;
     this.grace = options.retireGraceMs ?? 10_000;
-    this.cacheLimit = options.cacheDocuments ?? 200_000;
+    this.cacheLimit = options.cacheDocuments ?? DEFAULT_SLOT_CACHE_DOCUMENTS;
   }
 
   /** The driver's "no server" errors (FerretDB or MongoDB restarting), and its backend's, are not poison events. */

@@ -9,7 +9,7 @@ import {
 } from '@dob/event-store';
 import type { LeaseFence } from '@dob/leases';
 import { subscribedTypes, type ProjectionDefinition, type ProjectionHeader, type ProjectionSlot } from '../projection';
-import { CheckpointConflictError, type ProjectionFault, type ReadModelStore } from '../read-model-store.port';
+import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type ReducedBatch } from '../read-model-store.port';
 
 export type WorkerEnd =
   | { readonly kind: 'stopped' }
@@ -105,24 +105,52 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
     }
   }
 
-  /** The backlog in large pages (the fast path of rebuilds and catch-up), until a page is not full. */
+  /**
+   * The backlog in large pages (the fast path of rebuilds and catch-up), until a page is not full. Three pages are
+   * in hand at once: the next one is read (its own connection) while this one is reduced and the one before it
+   * commits — where the store can reduce without reading (ReadModelStore.reduceAhead: a slot it knows in full), the
+   * reducers and the database work side by side instead of taking turns.
+   */
   private async catchUp(types: readonly string[] | undefined): Promise<void> {
     const maxCount = this.options.catchUpBatchSize ?? 0;
     if (maxCount <= (this.definition.batchSize ?? this.options.batchSize)) return;
-    // The next page is read while this one applies (reads and the batch's transaction use different connections),
-    // so the event read's round trip and decoding overlap the apply instead of adding to it.
     let next = this.store.readAll({ after: this.position, maxCount, types });
-    for (;;) {
-      const page = await next;
-      if (this.stopping) return;
-      if (!page.hasMore) return this.onPage(page);
-      next = this.store.readAll({ after: page.last, maxCount, types });
-      next.catch(() => undefined); // a failed read-ahead surfaces when awaited, or not at all if we stop first
-      await this.onPage(page);
+    let committing: Promise<void> | undefined;
+    let reducedThrough = this.position;
+    try {
+      for (;;) {
+        const page = await next;
+        if (this.stopping) return;
+        if (page.hasMore) {
+          next = this.store.readAll({ after: page.last, maxCount, types });
+          next.catch(() => undefined); // a failed read-ahead surfaces when awaited, or not at all if we stop first
+        }
+        const reduced = committing ? await this.reduceAhead(reducedThrough, page) : undefined;
+        if (committing) {
+          const previous = committing;
+          committing = undefined;
+          await previous;
+          if (this.stopping) return;
+        }
+        const commit = this.onPage(page, reduced);
+        if (comparePositions(page.last, reducedThrough) > 0) reducedThrough = page.last;
+        if (!page.hasMore) return await commit;
+        if (this.readModels.reduceAhead) committing = commit;
+        else await commit;
+      }
+    } finally {
+      await committing?.catch(() => undefined); // stopping or failing: no commit left running behind the worker
     }
   }
 
-  private async onPage(page: ReadAllPage): Promise<void> {
+  /** The page reduced now, while the previous page commits; undefined if the store cannot (or the reducer threw:
+   *  onPage then applies the page the usual way, which finds the event that fails). */
+  private async reduceAhead(expected: GlobalPosition, page: ReadAllPage): Promise<ReducedBatch | undefined> {
+    if (page.events.length === 0) return undefined;
+    return this.readModels.reduceAhead?.(this.definition, this.slot, expected, page.last, page.events).catch(() => undefined);
+  }
+
+  private async onPage(page: ReadAllPage, reduced?: ReducedBatch): Promise<void> {
     if (this.stopping) return;
     const events = page.events;
     if (events.length === 0) {
@@ -131,7 +159,7 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
       return;
     }
     try {
-      await this.commit(page.last, events);
+      await this.commit(page.last, events, reduced);
     } catch (e) {
       if (e instanceof CheckpointConflictError) throw new Halt({ kind: 'conflict', error: e });
       if (this.readModels.isUnavailable?.(e)) throw e;
@@ -158,8 +186,8 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
     }
   }
 
-  private async commit(next: GlobalPosition, events: readonly RecordedEvent[]): Promise<void> {
-    await this.readModels.commitBatch(this.definition, this.slot, this.position, next, events, this.options.fence);
+  private async commit(next: GlobalPosition, events: readonly RecordedEvent[], reduced?: ReducedBatch): Promise<void> {
+    await this.readModels.commitBatch(this.definition, this.slot, this.position, next, events, this.options.fence, reduced);
     this.position = next;
     this.appliedHere += events.length;
     this.options.onCommitted?.(this.appliedHere, next);

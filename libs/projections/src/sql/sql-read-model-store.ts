@@ -1,18 +1,21 @@
 import { LeaseLostError, assertLeaseHeld, boundFencedTransaction, type LeaseFence } from '@dob/leases';
 import { migrateSchema, type SqlDatabase, type SqlExecutor } from '@dob/sql';
 import { START, positionFromString as parsePosition, positionToString as formatPosition, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
-import { reduceBatch } from '../documents/batch-state';
-import { prefetchingSource } from '../documents/prefetch';
+import { reduceBatch, type DocumentWrite } from '../documents/batch-state';
+import { CachedDocumentSource } from '../documents/cached-source';
+import { PREFETCH_MIN_EVENTS, prefetchingSource, type BulkDocumentSource } from '../documents/prefetch';
+import { DEFAULT_SLOT_CACHE_DOCUMENTS, SlotCache } from '../documents/slot-cache';
 import type { Doc } from '../documents/collections';
 import {
   isSqlProjection,
+  slotKey,
   type ProjectionDefinition,
   type ProjectionSlot,
   type ProjectionStatus,
   type ProjectionTables,
   type SqlProjectionDefinition,
 } from '../projection';
-import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type SlotState } from '../read-model-store.port';
+import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type ReducedBatch, type SlotState } from '../read-model-store.port';
 import { physicalTables, readModelView } from './read-model-names';
 import { SqlDocumentSource, createTablesSql, readAllDocuments, writeDocuments } from './sql-collections';
 
@@ -100,8 +103,19 @@ const notifyChanged = (tx: SqlExecutor, name: string) => tx.query('SELECT pg_not
  * Read models in SQL (PGlite or PostgreSQL through libs/sql): tables per slot generated from the definitions'
  * collections, stable views, checkpoints beside; a batch's rows and its checkpoint commit in one transaction.
  */
-export function createSqlReadModelStore<D extends AnySqlDefinition = ProjectionDefinition>(db: SqlDatabase): ReadModelStore<D> {
-  return new SqlReadModelStore(db);
+export function createSqlReadModelStore<D extends AnySqlDefinition = ProjectionDefinition>(
+  db: SqlDatabase,
+  options: SqlReadModelStoreOptions = {},
+): ReadModelStore<D> {
+  return new SqlReadModelStore(db, options.cacheDocuments ?? DEFAULT_SLOT_CACHE_DOCUMENTS);
+}
+
+export interface SqlReadModelStoreOptions {
+  /**
+   * Documents the cache of a slot working through a backlog may hold (SlotCache; issue 33): past it whole
+   * collections are forgotten, those no reducer reads first. Default DEFAULT_SLOT_CACHE_DOCUMENTS.
+   */
+  readonly cacheDocuments?: number;
 }
 
 /** Read-model projections (documents) and SQL-transactional ones (the webhook fan-out) run side by side here. */
@@ -114,15 +128,58 @@ async function createTables(tx: SqlExecutor, def: AnySqlDefinition, tables: Proj
   else await tx.exec(createTablesSql(tables, def.collections));
 }
 
-async function applyBatch(tx: SqlExecutor, def: AnySqlDefinition, tables: ProjectionTables, events: readonly RecordedEvent[]): Promise<void> {
-  if (isSqlProjection(def)) return def.apply(tx, events, tables);
-  const source = await prefetchingSource(new SqlDocumentSource(tx, tables, def.collections), def.collections, def.apply, events);
+/** Applies a batch in `tx`; a document projection's writes are returned, to be remembered once committed. */
+async function applyBatch(
+  tx: SqlExecutor,
+  def: AnySqlDefinition,
+  tables: ProjectionTables,
+  events: readonly RecordedEvent[],
+  cache: SlotCache | undefined,
+  reduced: SqlReducedBatch | undefined,
+): Promise<DocumentWrite[]> {
+  if (isSqlProjection(def)) {
+    await def.apply(tx, events, tables);
+    return [];
+  }
+  if (reduced) {
+    await writeDocuments(tx, tables, def.collections, reduced.writes);
+    return reduced.writes;
+  }
+  const stored = new SqlDocumentSource(tx, tables, def.collections);
+  const cached: BulkDocumentSource = cache ? new CachedDocumentSource(stored, cache, def.collections) : stored;
+  const source = await prefetchingSource(cached, def.collections, def.apply, events);
   const writes = await reduceBatch(source, def.collections, def.apply, events);
   await writeDocuments(tx, tables, def.collections, writes);
+  return writes;
 }
 
+/** A batch reduced ahead from a slot cache known in full, with that cache already holding its writes. */
+interface SqlReducedBatch extends ReducedBatch {
+  readonly cache: SlotCache;
+  readonly writes: DocumentWrite[];
+}
+
+/** The store behind a cache known in full: never asked (a reducer reading it would be a bug in SlotCache). */
+const NOTHING_STORED: BulkDocumentSource = {
+  get: () => Promise.reject(new Error('slot cache known in full was bypassed')),
+  find: () => Promise.reject(new Error('slot cache known in full was bypassed')),
+  getMany: () => Promise.reject(new Error('slot cache known in full was bypassed')),
+  findMany: () => Promise.reject(new Error('slot cache known in full was bypassed')),
+};
+
 class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
-  constructor(private readonly db: SqlDatabase) {}
+  /**
+   * Per slot, what this process knows of its documents at its checkpoint — kept only while a slot works through a
+   * backlog (a rebuild, a catch-up): from a slot created or reset empty here it knows every document, so a rebuild
+   * reads nothing back. Dropped once the slot is live: a following slot's small batches read the store as before,
+   * and a long-running process holds no copy of its read models.
+   */
+  private readonly caches = new Map<string, SlotCache>();
+
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly cacheLimit: number,
+  ) {}
 
   /**
    * libs/sql turns a lost connection into AppError SERVICE_UNAVAILABLE (checked by its code, so this lib needs no
@@ -171,6 +228,20 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
         [...slotParams(slot), formatPosition(START), status, JSON.stringify(tables)],
       );
     });
+    if (!isSqlProjection(def)) this.caches.set(slotKey(slot), new SlotCache(0, formatPosition(START), true, this.cacheLimit));
+  }
+
+  /** The slot's cache if it still holds at `position`; else, for a batch large enough to be a backlog's, a new one. */
+  private cacheFor(def: AnySqlDefinition, slot: ProjectionSlot, position: string, events: number): SlotCache | undefined {
+    if (isSqlProjection(def)) return undefined;
+    const key = slotKey(slot);
+    const known = this.caches.get(key);
+    if (known?.position === position) return known;
+    this.caches.delete(key);
+    if (events < PREFETCH_MIN_EVENTS) return undefined;
+    const fresh = new SlotCache(0, position, false, this.cacheLimit);
+    this.caches.set(key, fresh);
+    return fresh;
   }
 
   async commitBatch(
@@ -180,7 +251,14 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     next: GlobalPosition,
     events: readonly RecordedEvent[],
     fence?: LeaseFence,
+    reducedAhead?: ReducedBatch,
   ): Promise<void> {
+    let cache: SlotCache | undefined;
+    let writes: DocumentWrite[] = [];
+    // Reduced ahead from the slot's cache: written as reduced while that cache still stands for the slot (and the
+    // checkpoint is where it was reduced from, checked below); otherwise reduced again here.
+    const reduced = reducedAhead as SqlReducedBatch | undefined;
+    const ahead = reduced && this.caches.get(slotKey(slot)) === reduced.cache ? reduced : undefined;
     await this.db.transaction(async (tx) => {
       if (fence) await boundFencedTransaction(tx, fence);
       // Row lock: a second runner, a reset or a drop of this slot waits for us, then sees the new position.
@@ -194,8 +272,9 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       if (row.position !== formatPosition(expected)) {
         throw new CheckpointConflictError(slot, `at ${row.position}, expected ${formatPosition(expected)}`);
       }
+      if (!ahead) cache = this.cacheFor(def, slot, row.position, events.length);
       if (events.length) {
-        await applyBatch(tx, def, row.tables, events);
+        writes = await applyBatch(tx, def, row.tables, events, cache, ahead);
         await notifyChanged(tx, slot.name);
       }
       // Checked last, so the lease row is share-locked only for the checkpoint move and COMMIT.
@@ -206,10 +285,39 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
           WHERE ${WHERE_SLOT}`,
         [...slotParams(slot), formatPosition(next), events.length, fence?.name ?? null, fence?.token ?? null],
       );
+    }).catch((e: unknown) => {
+      this.caches.delete(slotKey(slot)); // what it learned in a batch that did not commit may not hold
+      throw e;
     });
+    cache?.committed(
+      formatPosition(next),
+      writes.map((write) => ({ write })),
+    );
+  }
+
+  async reduceAhead(
+    def: AnySqlDefinition,
+    slot: ProjectionSlot,
+    expected: GlobalPosition,
+    next: GlobalPosition,
+    events: readonly RecordedEvent[],
+  ): Promise<ReducedBatch | undefined> {
+    const cache = this.caches.get(slotKey(slot));
+    if (isSqlProjection(def) || !cache?.complete || cache.position !== formatPosition(expected) || events.length === 0) return undefined;
+    const source = new CachedDocumentSource(NOTHING_STORED, cache, def.collections);
+    const writes = await reduceBatch(source, def.collections, def.apply, events);
+    // Held from now, before it commits, so the next batch reduces on top of it; if this batch does not commit,
+    // commitBatch drops the cache (and with it every batch reduced from it).
+    cache.committed(
+      formatPosition(next),
+      writes.map((write) => ({ write })),
+    );
+    const batch: SqlReducedBatch = { reducedAhead: true, cache, writes };
+    return batch;
   }
 
   async setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void> {
+    if (status !== 'rebuilding' && status !== 'catching_up') this.caches.delete(slotKey(slot));
     if (fault === undefined) {
       await this.db.query(`UPDATE projection_checkpoints SET status = $4, updated_at = now() WHERE ${WHERE_SLOT}`, [...slotParams(slot), status]);
       return;
@@ -223,6 +331,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   }
 
   async activate(slot: ProjectionSlot): Promise<ProjectionSlot | null> {
+    this.caches.delete(slotKey(slot)); // caught up: it serves, and follows in small batches from here
     return this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
       const target = await lockedRow(tx, slot);
@@ -257,6 +366,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   }
 
   async dropSlot(slot: ProjectionSlot): Promise<void> {
+    this.caches.delete(slotKey(slot));
     await this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
       const { rows } = await tx.query('SELECT 1 FROM projection_active WHERE name = $1 AND version = $2 AND generation = $3', slotParams(slot));
@@ -293,6 +403,8 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       );
       if (active) await notifyChanged(tx, slot.name);
     });
+    if (isSqlProjection(def)) this.caches.delete(slotKey(slot));
+    else this.caches.set(slotKey(slot), new SlotCache(0, formatPosition(START), true, this.cacheLimit));
   }
 
   async documents(def: ProjectionDefinition, collection: string): Promise<Doc[]> {

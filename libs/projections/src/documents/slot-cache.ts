@@ -1,0 +1,130 @@
+import type { Doc } from './collections';
+import { FieldIndex, indexFields } from './field-index';
+
+/**
+ * A slot cache's default budget, in documents. About 0.4 KB each held (map entry, id, frozen document, indexes),
+ * so some 200 MB at most per slot in a rebuild — beside the batch in flight, well inside a rebuild's 1 GB.
+ */
+export const DEFAULT_SLOT_CACHE_DOCUMENTS = 500_000;
+
+/** One collection's share of a slot cache. */
+interface CachedCollection {
+  readonly docs: Map<string, Doc | null>;
+  /** Every document of the collection is in `docs`: a miss means absent, a filter is answered here. */
+  complete: boolean;
+  /** A reducer has read it (eviction drops collections nobody reads first: writing them needs no memory of them). */
+  read: boolean;
+  /** Filter fields → index of `docs` on them, built on the first filter of those fields. */
+  readonly indexes: Map<string, FieldIndex>;
+}
+
+/**
+ * What this process knows of one slot's documents as of one checkpoint: the documents it read or wrote (null =
+ * known absent). Valid only while the checkpoint is still where this process left it — any other writer moves the
+ * checkpoint first (a commit is conditional on it), so the store drops the cache on the first mismatch. Both stores
+ * keep one per slot (MongoDB since issue 23, SQL since issue 33).
+ *
+ * `complete` (per collection) means every document of it is here: the slot was created or reset empty by this
+ * process and nothing of the collection was evicted since. A miss is then an absent document and a filter is
+ * answered from an index here, so a rebuild reads nothing back from the server — on FerretDB every round trip is a
+ * PostgreSQL transaction, and on SQL it spares the speculative passes that predict a batch's reads.
+ *
+ * Past `limit` documents one collection at a time is forgotten (and no longer complete), those no reducer has read
+ * first, the largest first: a history-sized collection that is only ever written (a wallet's activity rows) costs
+ * nothing to forget, while the small, hot ones (pools, balances) stay known.
+ */
+export class SlotCache {
+  private readonly collections = new Map<string, CachedCollection>();
+  private size = 0;
+  private forgotten = 0;
+
+  constructor(
+    readonly resets: number,
+    public position: string,
+    private readonly startedComplete: boolean,
+    private readonly limit: number,
+  ) {}
+
+  /** Every collection is known in full (nothing to read from the server at all). */
+  get complete(): boolean {
+    return this.startedComplete && this.forgotten === 0;
+  }
+
+  /** Documents held (known-absent keys included). */
+  get documents(): number {
+    return this.size;
+  }
+
+  /** Whether every document of the collection is known here. */
+  knowsAll(collection: string): boolean {
+    return this.entry(collection).complete;
+  }
+
+  /** The document, null if known absent, undefined if unknown. */
+  lookup(collection: string, id: string): Doc | null | undefined {
+    const entry = this.entry(collection);
+    entry.read = true;
+    const known = entry.docs.get(id);
+    if (known !== undefined) return known;
+    return entry.complete ? null : undefined;
+  }
+
+  /** Documents of a collection matching an equality filter (in no particular order); only meaningful when complete. */
+  matching(collection: string, where: Doc): Doc[] {
+    const entry = this.entry(collection);
+    entry.read = true;
+    const fields = indexFields(where);
+    const name = fields.join(',');
+    let index = entry.indexes.get(name);
+    if (!index) {
+      entry.indexes.set(name, (index = new FieldIndex(fields)));
+      for (const [id, doc] of entry.docs) index.move(id, undefined, doc);
+    }
+    const out: Doc[] = [];
+    for (const id of index.ids(where)) out.push(entry.docs.get(id)!);
+    return out;
+  }
+
+  /** After this process committed a batch: its documents as written, the checkpoint where it moved. */
+  committed(position: string, writes: readonly { write: { collection: string; id: string; doc: Doc } }[]): void {
+    for (const { write } of writes) this.remember(write.collection, write.id, write.doc);
+    this.position = position;
+  }
+
+  remember(collection: string, id: string, doc: Doc | null): void {
+    const entry = this.entry(collection);
+    const before = entry.docs.get(id);
+    if (before === undefined) this.size++;
+    entry.docs.set(id, doc);
+    for (const index of entry.indexes.values()) index.move(id, before, doc);
+    if (this.size > this.limit) this.forgetSome();
+  }
+
+  /** Forgets whole collections until a tenth of the budget is free again (so it does not run on every write). */
+  private forgetSome(): void {
+    const target = Math.floor(this.limit * 0.9);
+    while (this.size > target) {
+      let victim: CachedCollection | undefined;
+      for (const entry of this.collections.values()) {
+        if (entry.docs.size === 0) continue;
+        const better = !victim || (entry.read === victim.read ? entry.docs.size > victim.docs.size : !entry.read);
+        if (better) victim = entry;
+      }
+      if (!victim) return;
+      this.size -= victim.docs.size;
+      victim.docs.clear();
+      victim.indexes.clear();
+      if (victim.complete) this.forgotten++;
+      victim.complete = false;
+    }
+  }
+
+  private entry(collection: string): CachedCollection {
+    let entry = this.collections.get(collection);
+    if (!entry) {
+      entry = { docs: new Map(), complete: this.startedComplete, read: false, indexes: new Map() };
+      this.collections.set(collection, entry);
+    }
+    return entry;
+  }
+}
