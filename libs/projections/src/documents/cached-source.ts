@@ -42,9 +42,7 @@ export class CachedDocumentSource implements BulkDocumentSource {
   async find(collection: string, where: Doc): Promise<Doc[]> {
     const known = this.knownFind(collection, where);
     if (known) return known;
-    const docs = await this.store.find(collection, where);
-    this.rememberAll(collection, docs);
-    return docs;
+    return this.overlaid(collection, [where], await this.store.find(collection, where));
   }
 
   async getMany(collection: string, keys: readonly Doc[]): Promise<Doc[]> {
@@ -67,9 +65,27 @@ export class CachedDocumentSource implements BulkDocumentSource {
 
   async findMany(collection: string, fields: readonly string[], wheres: readonly Doc[]): Promise<Doc[]> {
     if (this.cache.knowsAll(collection)) return wheres.flatMap((w) => this.cache.matching(collection, w));
-    const docs = await this.store.findMany(collection, fields, wheres);
-    this.rememberAll(collection, docs);
-    return docs;
+    return this.overlaid(collection, wheres, await this.store.findMany(collection, fields, wheres));
+  }
+
+  /**
+   * A filter's rows from the store with what the cache knows laid over them: a cached document replaces the
+   * store's row of the same key, whether it still matches or not, and cached documents that match come in. The
+   * same answer when the store is where the cache is; also the right one when the store is a batch behind it (a
+   * batch reduced ahead while the one before commits: every document that batch wrote is cached).
+   */
+  private overlaid(collection: string, wheres: readonly Doc[], stored: readonly Doc[]): Doc[] {
+    const spec = this.collections[collection]!;
+    const out: Doc[] = [];
+    for (const d of stored) {
+      const id = documentId(spec, d);
+      if (this.cache.lookup(collection, id) === undefined) {
+        this.cache.remember(collection, id, d);
+        out.push(d);
+      }
+    }
+    for (const where of wheres) out.push(...this.cache.matching(collection, where));
+    return out;
   }
 
   private rememberAll(collection: string, docs: readonly Doc[]): void {

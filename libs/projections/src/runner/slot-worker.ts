@@ -135,8 +135,11 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
         const commit = this.onPage(page, reduced);
         if (comparePositions(page.last, reducedThrough) > 0) reducedThrough = page.last;
         if (!page.hasMore) return await commit;
-        if (this.readModels.reduceAhead) committing = commit;
-        else await commit;
+        if (this.readModels.reduceAhead) {
+          committing = commit;
+          // Awaited after the next page is read and reduced; until then a failure must not count as unhandled.
+          commit.catch(() => undefined);
+        } else await commit;
       }
     } finally {
       await committing?.catch(() => undefined); // stopping or failing: no commit left running behind the worker

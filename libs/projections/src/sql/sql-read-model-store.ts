@@ -153,7 +153,7 @@ async function applyBatch(
   return writes;
 }
 
-/** A batch reduced ahead from a slot cache known in full, with that cache already holding its writes. */
+/** A batch reduced ahead from a slot cache, with that cache already holding its writes. */
 interface SqlReducedBatch extends ReducedBatch {
   readonly cache: SlotCache;
   readonly writes: DocumentWrite[];
@@ -303,9 +303,14 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     events: readonly RecordedEvent[],
   ): Promise<ReducedBatch | undefined> {
     const cache = this.caches.get(slotKey(slot));
-    if (isSqlProjection(def) || !cache?.complete || cache.position !== formatPosition(expected) || events.length === 0) return undefined;
-    const source = new CachedDocumentSource(NOTHING_STORED, cache, def.collections);
+    if (isSqlProjection(def) || !cache || cache.position !== formatPosition(expected) || events.length === 0) return undefined;
+    // Outside any transaction: the committed tables are at `expected` or, if the batch before is still committing,
+    // one batch behind it — whose every write the cache holds (it was reduced ahead too) and answers first.
+    const stored = cache.complete ? NOTHING_STORED : new SqlDocumentSource(this.db, this.tablesFor(slot, Object.keys(def.collections)), def.collections);
+    const cached = new CachedDocumentSource(stored, cache, def.collections);
+    const source = await prefetchingSource(cached, def.collections, def.apply, events);
     const writes = await reduceBatch(source, def.collections, def.apply, events);
+    if (this.caches.get(slotKey(slot)) !== cache || cache.position !== formatPosition(expected)) return undefined; // dropped meanwhile
     // Held from now, before it commits, so the next batch reduces on top of it; if this batch does not commit,
     // commitBatch drops the cache (and with it every batch reduced from it).
     cache.committed(

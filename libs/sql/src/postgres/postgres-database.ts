@@ -7,6 +7,7 @@ import { listenKeptAlive } from './postgres-listener';
 export interface PostgresOptions {
   readonly connectionString: string;
   readonly schema?: string;
+  /** Pool size. Default DEFAULT_POSTGRES_POOL_SIZE. */
   readonly maxConnections?: number;
   /**
    * Longest wait for a connection (a new one, or a free one from a busy pool) before the statement fails as
@@ -14,6 +15,14 @@ export interface PostgresOptions {
    */
   readonly connectTimeoutMs?: number;
 }
+
+/**
+ * Default pool size. A projector catching up holds up to three connections per projection at once (the next page
+ * being read, the page before committing, the documents a page reduced ahead still reads: docs/projections.md), so
+ * eight read models want about 24; with 10, busy workers waited past connectTimeoutMs for a free connection and
+ * failed their batches (issue 33's catch-up bench). PostgreSQL allows 100 by default.
+ */
+export const DEFAULT_POSTGRES_POOL_SIZE = 24;
 
 /** Default connectTimeoutMs: within the 2 s an API request may wait for a dependency (issue 31). */
 export const POSTGRES_CONNECT_TIMEOUT_MS = 1000;
@@ -38,7 +47,7 @@ export async function createPostgresDatabase(options: PostgresOptions): Promise<
   }
   const pool = new Pool({
     connectionString: options.connectionString,
-    max: options.maxConnections ?? 10,
+    max: options.maxConnections ?? DEFAULT_POSTGRES_POOL_SIZE,
     connectionTimeoutMillis: options.connectTimeoutMs ?? POSTGRES_CONNECT_TIMEOUT_MS,
     options: schema ? `-c search_path=${schema},public` : undefined,
   });
