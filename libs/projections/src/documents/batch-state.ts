@@ -150,7 +150,6 @@ export async function reduceBatch(
   return state.writes();
 }
 
-
 /** Checks a written document against its collection and normalises timestamps, so every store sees one form. */
 function normalise(collection: string, fields: readonly ParsedField[], doc: Doc): Doc {
   const out: Record<string, Doc[string]> = {};

@@ -10,7 +10,10 @@ async function projectCached(cache: SlotCache, store = new CountingStore(), batc
     const source = await prefetchingSource(new CachedDocumentSource(store, cache, collections), collections, apply, batch);
     const writes = await reduceBatch(source, collections, apply, batch);
     store.commit(writes);
-    cache.committed(`after ${batch.at(-1)!.id}`, writes.map((write) => ({ write })));
+    cache.committed(
+      `after ${batch.at(-1)!.id}`,
+      writes.map((write) => ({ write })),
+    );
   }
   return store;
 }
@@ -48,7 +51,10 @@ describe('CachedDocumentSource', () => {
       // The store lacks the previous batch's writes; the cache has them (taken when that batch was reduced).
       const source = await prefetchingSource(new CachedDocumentSource(store, cache, collections), collections, apply, batch);
       const writes = await reduceBatch(source, collections, apply, batch);
-      cache.committed(`after ${batch.at(-1)!.id}`, writes.map((write) => ({ write })));
+      cache.committed(
+        `after ${batch.at(-1)!.id}`,
+        writes.map((write) => ({ write })),
+      );
       store.commit(unstored);
       unstored = writes;
     }

@@ -259,36 +259,38 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     // checkpoint is where it was reduced from, checked below); otherwise reduced again here.
     const reduced = reducedAhead as SqlReducedBatch | undefined;
     const ahead = reduced && this.caches.get(slotKey(slot)) === reduced.cache ? reduced : undefined;
-    await this.db.transaction(async (tx) => {
-      if (fence) await boundFencedTransaction(tx, fence);
-      // Row lock: a second runner, a reset or a drop of this slot waits for us, then sees the new position.
-      const { rows } = await tx.query<{ position: string; status: ProjectionStatus; tables: Record<string, string> }>(
-        `SELECT position, status, tables FROM projection_checkpoints WHERE ${WHERE_SLOT} FOR UPDATE`,
-        slotParams(slot),
-      );
-      const row = rows[0];
-      if (!row) throw new CheckpointConflictError(slot, 'slot no longer exists (switched away or dropped)');
-      if (row.status === 'faulted') throw new CheckpointConflictError(slot, 'slot is faulted');
-      if (row.position !== formatPosition(expected)) {
-        throw new CheckpointConflictError(slot, `at ${row.position}, expected ${formatPosition(expected)}`);
-      }
-      if (!ahead) cache = this.cacheFor(def, slot, row.position, events.length);
-      if (events.length) {
-        writes = await applyBatch(tx, def, row.tables, events, cache, ahead);
-        await notifyChanged(tx, slot.name);
-      }
-      // Checked last, so the lease row is share-locked only for the checkpoint move and COMMIT.
-      if (fence) await assertLeaseHeld(tx, fence).catch(fencedOut(slot));
-      await tx.query(
-        `UPDATE projection_checkpoints SET position = $4, events_applied = events_applied + $5, updated_at = now(),
+    await this.db
+      .transaction(async (tx) => {
+        if (fence) await boundFencedTransaction(tx, fence);
+        // Row lock: a second runner, a reset or a drop of this slot waits for us, then sees the new position.
+        const { rows } = await tx.query<{ position: string; status: ProjectionStatus; tables: Record<string, string> }>(
+          `SELECT position, status, tables FROM projection_checkpoints WHERE ${WHERE_SLOT} FOR UPDATE`,
+          slotParams(slot),
+        );
+        const row = rows[0];
+        if (!row) throw new CheckpointConflictError(slot, 'slot no longer exists (switched away or dropped)');
+        if (row.status === 'faulted') throw new CheckpointConflictError(slot, 'slot is faulted');
+        if (row.position !== formatPosition(expected)) {
+          throw new CheckpointConflictError(slot, `at ${row.position}, expected ${formatPosition(expected)}`);
+        }
+        if (!ahead) cache = this.cacheFor(def, slot, row.position, events.length);
+        if (events.length) {
+          writes = await applyBatch(tx, def, row.tables, events, cache, ahead);
+          await notifyChanged(tx, slot.name);
+        }
+        // Checked last, so the lease row is share-locked only for the checkpoint move and COMMIT.
+        if (fence) await assertLeaseHeld(tx, fence).catch(fencedOut(slot));
+        await tx.query(
+          `UPDATE projection_checkpoints SET position = $4, events_applied = events_applied + $5, updated_at = now(),
                 fence_name = $6, fence_token = $7
           WHERE ${WHERE_SLOT}`,
-        [...slotParams(slot), formatPosition(next), events.length, fence?.name ?? null, fence?.token ?? null],
-      );
-    }).catch((e: unknown) => {
-      this.caches.delete(slotKey(slot)); // what it learned in a batch that did not commit may not hold
-      throw e;
-    });
+          [...slotParams(slot), formatPosition(next), events.length, fence?.name ?? null, fence?.token ?? null],
+        );
+      })
+      .catch((e: unknown) => {
+        this.caches.delete(slotKey(slot)); // what it learned in a batch that did not commit may not hold
+        throw e;
+      });
     cache?.committed(
       formatPosition(next),
       writes.map((write) => ({ write })),

@@ -137,4 +137,3 @@ export async function project(prefetch: boolean): Promise<CountingStore> {
   }
   return store;
 }
-
