@@ -28,12 +28,21 @@ export const EMBEDDED_POSTGRESQL_CONF: readonly string[] = ['shared_buffers = 16
  */
 export async function createPgliteDatabase(options: PgliteOptions = {}): Promise<SqlDatabase> {
   if (options.dataDir) await initPgliteDataDir(options.dataDir, EMBEDDED_POSTGRESQL_CONF);
-  const db = options.dataDir ? await openPglite({ dataDir: options.dataDir }) : await newInMemoryPglite(openPglite, EMBEDDED_POSTGRESQL_CONF);
+  const db = options.dataDir ? await openPglite({ dataDir: options.dataDir }) : await newEmbeddedPglite();
   if (options.schema) {
     assertIdentifier(options.schema);
     await db.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}, public;`);
   }
   return new PgliteDatabase(db);
+}
+
+/**
+ * A bare in-memory PGlite as createPgliteDatabase opens one (the embedded settings, int8 as a string), loaded from the
+ * just-initialised cluster's image instead of running initdb (pglite-cluster-image.ts): for code and tests that need
+ * PGlite itself rather than the SqlDatabase around it.
+ */
+export function newEmbeddedPglite(): Promise<PGlite> {
+  return newInMemoryPglite(openPglite, EMBEDDED_POSTGRESQL_CONF);
 }
 
 const openPglite = (where: { dataDir?: string; loadDataDir?: Blob }): Promise<PGlite> =>

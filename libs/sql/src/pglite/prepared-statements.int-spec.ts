@@ -1,5 +1,4 @@
-import { PGlite, types } from '@electric-sql/pglite';
-import { createPgliteDatabase } from './pglite-database';
+import { createPgliteDatabase, newEmbeddedPglite } from './pglite-database';
 import { PglitePreparedStatements } from './prepared-statements';
 
 describe('PGlite reads as named prepared statements', () => {
@@ -60,7 +59,8 @@ describe('PGlite reads as named prepared statements', () => {
   });
 
   it('keeps at most `capacity` statements, closing the least recently used', async () => {
-    const pg = await PGlite.create({ parsers: { [types.INT8]: (v: string) => v } });
+    // A bare PGlite with the embedded settings, from the cluster image: initdb here cost about 10 s of CPU.
+    const pg = await newEmbeddedPglite();
     try {
       const prepared = new PglitePreparedStatements(pg, 3);
       for (let i = 0; i < 10; i++) expect((await prepared.query(`SELECT ${i} AS i`)).rows).toEqual([{ i }]);
