@@ -12,6 +12,8 @@ class SummaryReporter {
   }
 
   onTestResult(_test, result) {
+    // A file that failed to load never started: its perfStats are zeros, which made the wall time negative.
+    if (!result.perfStats.start) return;
     this.files.push({ start: result.perfStats.start, end: result.perfStats.end });
   }
 

@@ -69,7 +69,10 @@ describe('notifier killed mid-burst (SIGKILL child, PostgreSQL, local HTTPS rece
         WEBHOOK_CA_FILE: caFile,
         WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50,50',
         WEBHOOK_CONCURRENCY: String(CONCURRENCY),
-        WEBHOOK_LEASE_MS: '1500',
+        // Long enough that no lease runs out while its delivery is merely slow (a CI run under load once stalled past
+        // 1.5 s and its own worker re-claimed rows still in flight: 45 repeats), short enough that the restarted child
+        // soon takes what the killed one held. So every repeat counted below is one the kill caused.
+        WEBHOOK_LEASE_MS: '5000',
         WEBHOOK_POLL_MS: '50',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

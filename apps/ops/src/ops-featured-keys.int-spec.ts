@@ -25,7 +25,8 @@ describe('ops CLI: featured pools and key rate limits', () => {
   let db: SqlDatabase;
 
   beforeAll(async () => {
-    db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
+    // A test's own connection, not the product's 1-s budget under test: a CI run under load once took longer.
+    db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema, connectTimeoutMs: 10_000 });
   });
   afterAll(async () => {
     await db.close();
