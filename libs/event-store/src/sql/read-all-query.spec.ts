@@ -32,6 +32,14 @@ describe('buildReadAllQuery', () => {
     expect(q.text).toMatch(/scan AS MATERIALIZED \(\s*SELECT e.transaction_id, e.position, e.type FROM es_events e\s*WHERE \(e.transaction_id, e.position\) >/);
   });
 
+  it("joins payloads only to the page's own rows, picked by key first", () => {
+    const q = buildReadAllQuery(START, 5000, ['PoolOpened']);
+    expect(q.text).toMatch(
+      /matched AS \(\s*SELECT v\.position FROM visible v\s*WHERE v\.type = ANY\(\$4::text\[\]\)\s*ORDER BY v\.transaction_id, v\.position\s*LIMIT \$3\s*\)/,
+    );
+    expect(q.text).toMatch(/page AS \(\s*SELECT [^)]*FROM matched m JOIN es_events e ON e\.position = m\.position\s*\)/);
+  });
+
   it('rejects a non-positive page size', () => {
     expect(() => buildReadAllQuery(START, 0)).toThrow('maxCount');
   });
