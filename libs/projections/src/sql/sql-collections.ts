@@ -18,7 +18,11 @@ const COLUMN: Record<FieldType, string> = {
   bool: 'boolean',
   timestamp: 'timestamptz',
 };
-/** Types in jsonb_to_recordset's column list (a flush sends documents as one JSON array per table). */
+/**
+ * Types in json_to_recordset's column list (a flush sends documents as one JSON array per table). `json`, not
+ * `jsonb`: the array is parsed once and thrown away, and jsonb's binary form cost PostgreSQL about a quarter more per
+ * insert of 5,000 wallet-history rows (50–72 ms against 40–42 ms, same table, back to back).
+ */
 const RECORD: Record<FieldType, string> = { ...COLUMN, text: 'text' };
 
 export function createTablesSql(tables: ProjectionTables, collections: CollectionSpecs): string {
@@ -116,7 +120,7 @@ export class SqlDocumentSource implements BulkDocumentSource {
     });
     const { rows } = await this.tx.query<Record<string, unknown>>(
       `SELECT ${selectList(fields)} FROM ${this.tables[collection]}
-         JOIN (SELECT DISTINCT * FROM jsonb_to_recordset($1::jsonb) AS x(${typed.join(', ')})) k USING (${on.join(', ')})`,
+         JOIN (SELECT DISTINCT * FROM json_to_recordset($1::json) AS x(${typed.join(', ')})) k USING (${on.join(', ')})`,
       [toJson(values.map((v) => Object.fromEntries(on.map((n) => [n, v[n]]))))],
     );
     return rows.map((r) => decode(fields, r));
@@ -158,7 +162,7 @@ export async function writeDocuments(tx: SqlExecutor, tables: ProjectionTables, 
     const json = toJson(docs);
     await tx.query(
       `INSERT INTO ${tables[collection]} (${names.join(', ')})
-       SELECT ${names.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${fields.map((f) => `${f.name} ${RECORD[f.type]}`).join(', ')})
+       SELECT ${names.join(', ')} FROM json_to_recordset($1::json) AS x(${fields.map((f) => `${f.name} ${RECORD[f.type]}`).join(', ')})
        ON CONFLICT (${spec.key.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
       [json],
     );
