@@ -121,7 +121,12 @@ export class SqlDocumentSource implements BulkDocumentSource {
     const { rows } = await this.tx.query<Record<string, unknown>>(
       `SELECT ${selectList(fields)} FROM ${this.tables[collection]}
          JOIN (SELECT DISTINCT * FROM json_to_recordset($1::json) AS x(${typed.join(', ')})) k USING (${on.join(', ')})`,
-      [toJson(values.map((v) => Object.fromEntries(on.map((n) => [n, v[n]]))))],
+      [
+        toJson(
+          values.map((v) => Object.fromEntries(on.map((n) => [n, v[n]]))),
+          fields.filter((f) => on.includes(f.name)),
+        ),
+      ],
     );
     return rows.map((r) => decode(fields, r));
   }
@@ -144,7 +149,22 @@ export class SqlDocumentSource implements BulkDocumentSource {
   }
 }
 
-const toJson = (docs: readonly Doc[]): string => JSON.stringify(docs, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+/**
+ * Documents as one JSON array, exact numbers (the bigint `amount` fields) as decimal strings. Those fields are
+ * converted on a shallow copy: a replacer function costs JSON.stringify a call per value, about twice the time for
+ * a page of 5,000 documents.
+ */
+function toJson(docs: readonly Doc[], fields: readonly ParsedField[]): string {
+  const exact = fields.filter((f) => f.type === 'amount').map((f) => f.name);
+  if (exact.length === 0) return JSON.stringify(docs);
+  return JSON.stringify(
+    docs.map((doc) => {
+      const out: Record<string, unknown> = { ...doc };
+      for (const name of exact) if (typeof out[name] === 'bigint') out[name] = (out[name] as bigint).toString();
+      return out;
+    }),
+  );
+}
 
 /** Persists a batch's writes: one upsert statement per table (documents as a JSON array). */
 export async function writeDocuments(tx: SqlExecutor, tables: ProjectionTables, collections: CollectionSpecs, writes: readonly DocumentWrite[]): Promise<void> {
@@ -159,7 +179,7 @@ export async function writeDocuments(tx: SqlExecutor, tables: ProjectionTables, 
     const fields = parseFields(spec);
     const names = fields.map((f) => f.name);
     const updates = fields.filter((f) => !spec.key.includes(f.name)).map((f) => `${f.name} = EXCLUDED.${f.name}`);
-    const json = toJson(docs);
+    const json = toJson(docs, fields);
     await tx.query(
       `INSERT INTO ${tables[collection]} (${names.join(', ')})
        SELECT ${names.join(', ')} FROM json_to_recordset($1::json) AS x(${fields.map((f) => `${f.name} ${RECORD[f.type]}`).join(', ')})
