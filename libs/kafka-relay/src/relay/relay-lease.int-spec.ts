@@ -62,6 +62,9 @@ describe('kafka relays under a lease (PostgreSQL)', () => {
     const first = await start('first');
     const second = await start('second');
     await append(0, 200);
+    // Caught up at the empty head stays true until the next poll sees the appends (CI 2026-11-28 read 0 here):
+    // wait for what the owner must publish, then for it to be caught up, and count exactly.
+    await until('the owner to publish the first 200', () => first.publisher.acknowledged.length >= 200);
     await first.relay.waitUntilCaughtUp();
     expect(first.publisher.acknowledged.length).toBe(200);
     expect(second.publisher.acknowledged).toEqual([]);
