@@ -188,19 +188,35 @@ interface Client {
   all(path: string): Promise<Json[]>;
 }
 
+/**
+ * A JSON answer as an agent gets it: a 503 or 429 is retried after its Retry-After (for up to 30 s), anything else
+ * that is not 2xx fails with its status and body. (A CI run once read a challenge without `data`: an error envelope.)
+ */
+async function answer<T>(url: string, init?: RequestInit): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const r = await fetch(url, init);
+    const body = (await r.json()) as T;
+    if (r.ok) return body;
+    if ((r.status === 503 || r.status === 429) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Number(r.headers.get('retry-after') ?? 1), 5) * 1000));
+      continue;
+    }
+    throw new Error(`${init?.method ?? 'GET'} ${url}: ${r.status} ${JSON.stringify(body)}`);
+  }
+}
+
 /** A read-scope API key on one API, then every page of a list endpoint. */
 async function client(port: number): Promise<Client> {
   const base = `http://127.0.0.1:${port}/api/agent`;
   const kp = Keypair.random();
-  const challenge = ((await (await fetch(`${base}/auth/challenge/${kp.publicKey()}`)).json()) as { data: { message: string } }).data;
+  const challenge = (await answer<{ data: { message: string } }>(`${base}/auth/challenge/${kp.publicKey()}`)).data;
   const signature = Buffer.from(kp.sign(Buffer.from(challenge.message, 'utf8'))).toString('hex');
-  const registered = (await (
-    await fetch(`${base}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ wallet: kp.publicKey(), signature, label: 'apps-alone test', scopes: ['read'] }),
-    })
-  ).json()) as { data: { api_key: { key: string } } };
+  const registered = await answer<{ data: { api_key: { key: string } } }>(`${base}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ wallet: kp.publicKey(), signature, label: 'apps-alone test', scopes: ['read'] }),
+  });
   const key = registered.data.api_key.key;
   return {
     async all(path) {
