@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
+import { retryingFetch } from '@dobprotocol/agent-client';
 import { freePort, freshDatabaseUrl, ROOT, startApp, until, type AppProcess } from './app-processes';
 import { testServices } from './services';
 
@@ -188,22 +189,15 @@ interface Client {
   all(path: string): Promise<Json[]>;
 }
 
-/**
- * A JSON answer as an agent gets it: a 503 or 429 is retried after its Retry-After (for up to 30 s), anything else
- * that is not 2xx fails with its status and body. (A CI run once read a challenge without `data`: an error envelope.)
- */
+/** Retries a 429 or 503 after its Retry-After, as the agent client does (a CI run once read an error envelope here). */
+const agentFetch = retryingFetch((request) => fetch(request), { retries: 10 });
+
+/** A JSON answer; anything not 2xx after the retries fails with its status and body. */
 async function answer<T>(url: string, init?: RequestInit): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const r = await fetch(url, init);
-    const body = (await r.json()) as T;
-    if (r.ok) return body;
-    if ((r.status === 503 || r.status === 429) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(Number(r.headers.get('retry-after') ?? 1), 5) * 1000));
-      continue;
-    }
-    throw new Error(`${init?.method ?? 'GET'} ${url}: ${r.status} ${JSON.stringify(body)}`);
-  }
+  const r = await agentFetch(new Request(url, init));
+  const body = (await r.json()) as T;
+  if (!r.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: ${r.status} ${JSON.stringify(body)}`);
+  return body;
 }
 
 /** A read-scope API key on one API, then every page of a list endpoint. */

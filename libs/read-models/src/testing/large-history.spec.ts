@@ -5,18 +5,15 @@ import { expectSameDocuments } from '../../../projections/src/testing/same-docum
 import { largeHistory, type LargeHistoryOptions } from './large-history';
 
 const SMALL: LargeHistoryOptions = { seed: 5, events: 30_000, pools: 60, wallets: 1000 };
-const flat = (o: LargeHistoryOptions) => [...largeHistory(o)].flat(2);
-const events = (o: LargeHistoryOptions) => flat(o).flatMap((a) => a.events);
+const eventsOf = (calls: StreamAppend[][][]) => calls.flat(2).flatMap((a) => a.events);
+const events = (o: LargeHistoryOptions) => eventsOf([...largeHistory(o)]);
 /**
  * SMALL's history generated once for the tests that only read it (each generation is about a second of CPU under
  * Jest); the first test still generates it a second time on its own to show the same seed gives the same history.
  */
 let small: StreamAppend[][][] | undefined;
 const smallCalls = () => (small ??= [...largeHistory(SMALL)]);
-const smallEvents = () =>
-  smallCalls()
-    .flat(2)
-    .flatMap((a) => a.events);
+const smallEvents = () => eventsOf(smallCalls());
 
 /** Emitted by the scheduler from time, not by a chain history. */
 const NOT_FROM_CHAIN = new Set(['CampaignEffectivelyFailed', 'CampaignActivationExpired', 'PoolScheduleDisabled', 'ParticipationTokenClawedBack']);
