@@ -32,6 +32,13 @@ export type Doc = { readonly [field: string]: DocValue };
  */
 export interface IndexSpec {
   readonly keys: readonly string[];
+  /**
+   * A reducer's `find` reads through this index. A slot being built (a rebuild, a new version) gets its table with
+   * the primary key and these indexes only; the others serve queries and are built in bulk just before the slot
+   * starts serving: maintaining them row by row cost a rebuild about a third of its database CPU (issue 33).
+   * libs/read-models/src/lookup-indexes.spec.ts checks that every find of the read models is served by one.
+   */
+  readonly lookup?: boolean;
 }
 
 export interface CollectionSpec {

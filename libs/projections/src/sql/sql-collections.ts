@@ -1,5 +1,15 @@
+import { createHash } from 'node:crypto';
 import type { SqlExecutor } from '@dob/sql';
-import { parseFields, parseIndexKey, type CollectionSpec, type CollectionSpecs, type Doc, type FieldType, type ParsedField } from '../documents/collections';
+import {
+  parseFields,
+  parseIndexKey,
+  type CollectionSpec,
+  type CollectionSpecs,
+  type Doc,
+  type FieldType,
+  type IndexSpec,
+  type ParsedField,
+} from '../documents/collections';
 import type { DocumentWrite } from '../documents/batch-state';
 import type { BulkDocumentSource } from '../documents/prefetch';
 import type { ProjectionTables } from '../projection';
@@ -25,23 +35,52 @@ const COLUMN: Record<FieldType, string> = {
  */
 const RECORD: Record<FieldType, string> = { ...COLUMN, text: 'text' };
 
-export function createTablesSql(tables: ProjectionTables, collections: CollectionSpecs): string {
+/**
+ * The tables of a slot with their primary keys and indexes. `deferServing`: only the lookup indexes (IndexSpec.lookup)
+ * now; the others are left to servingIndexesSql, to be built in bulk before the slot serves.
+ */
+export function createTablesSql(tables: ProjectionTables, collections: CollectionSpecs, options: { deferServing?: boolean } = {}): string {
   return Object.entries(collections)
-    .map(([name, spec]) => createTableSql(tables[name]!, spec))
+    .map(([name, spec]) => createTableSql(tables[name]!, spec, options.deferServing ?? false))
     .join(';\n');
 }
 
-function createTableSql(table: string, spec: CollectionSpec): string {
+function createTableSql(table: string, spec: CollectionSpec, deferServing: boolean): string {
   const columns = parseFields(spec).map((f) => `${f.name} ${COLUMN[f.type]}${f.nullable ? '' : ' NOT NULL'}`);
   const statements = [`CREATE TABLE ${table} (${columns.join(', ')}, PRIMARY KEY (${spec.key.join(', ')}))`];
   for (const index of spec.indexes ?? []) {
-    const keys = index.keys.map((k) => {
-      const key = parseIndexKey(k);
-      return `${key.field} ${key.direction.toUpperCase()}${key.nulls ? ` NULLS ${key.nulls.toUpperCase()}` : ''}`;
-    });
-    statements.push(`CREATE INDEX ON ${table} (${keys.join(', ')})`);
+    if (!deferServing || index.lookup) statements.push(`CREATE INDEX ON ${table} (${indexColumns(index)})`);
   }
   return statements.join(';\n');
+}
+
+function indexColumns(index: IndexSpec): string {
+  return index.keys
+    .map((k) => {
+      const key = parseIndexKey(k);
+      return `${key.field} ${key.direction.toUpperCase()}${key.nulls ? ` NULLS ${key.nulls.toUpperCase()}` : ''}`;
+    })
+    .join(', ');
+}
+
+/**
+ * The statements that build the indexes createTablesSql deferred, one per index (each its own short transaction:
+ * a long one would hold back every gap-safe `$all` read of the cluster). Named, so a run cut short and repeated
+ * skips what it built.
+ */
+export function servingIndexesSql(tables: ProjectionTables, collections: CollectionSpecs): string[] {
+  return Object.entries(collections).flatMap(([name, spec]) =>
+    (spec.indexes ?? []).flatMap((index, i) =>
+      index.lookup ? [] : [`CREATE INDEX IF NOT EXISTS ${servingIndexName(tables[name]!, i)} ON ${tables[name]} (${indexColumns(index)})`],
+    ),
+  );
+}
+
+/** `<table>_s<i>`; PostgreSQL cuts names at 63 bytes, so a long table's names keep a hash of it instead of its tail. */
+export function servingIndexName(table: string, i: number): string {
+  const name = `${table}_s${i}`;
+  if (name.length <= 63) return name;
+  return `${table.slice(0, 48)}_${createHash('sha256').update(table).digest('hex').slice(0, 8)}_s${i}`;
 }
 
 /** Columns as selected: exact numbers and int8 as text, so no driver turns them into floats. */

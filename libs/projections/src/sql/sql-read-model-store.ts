@@ -17,7 +17,7 @@ import {
 } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type ReducedBatch, type SlotState } from '../read-model-store.port';
 import { physicalTables, readModelView } from './read-model-names';
-import { SqlDocumentSource, createTablesSql, readAllDocuments, writeDocuments } from './sql-collections';
+import { SqlDocumentSource, createTablesSql, readAllDocuments, servingIndexesSql, writeDocuments } from './sql-collections';
 
 /**
  * The lease (name and token) each checkpoint's last move was committed under, NULL if unfenced: who wrote the
@@ -25,6 +25,12 @@ import { SqlDocumentSource, createTablesSql, readAllDocuments, writeDocuments } 
  * checkpoints). A migration run once (ALTER TABLE locks the table even when the columns exist).
  */
 const CHECKPOINT_FENCE = `ALTER TABLE projection_checkpoints ADD COLUMN IF NOT EXISTS fence_name text, ADD COLUMN IF NOT EXISTS fence_token int8`;
+
+/**
+ * The CREATE INDEX statements a slot still owes before it may serve (servingIndexesSql), NULL when it has every
+ * index: a slot created to be built gets its serving indexes in bulk at activate() instead of row by row.
+ */
+const PENDING_INDEXES = `ALTER TABLE projection_checkpoints ADD COLUMN IF NOT EXISTS pending_indexes jsonb`;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS projection_checkpoints (
@@ -123,9 +129,18 @@ export type AnySqlDefinition = ProjectionDefinition | SqlProjectionDefinition;
 
 const logicalTables = (def: AnySqlDefinition): string[] => (isSqlProjection(def) ? [...def.tables] : Object.keys(def.collections));
 
-async function createTables(tx: SqlExecutor, def: AnySqlDefinition, tables: ProjectionTables): Promise<void> {
-  if (isSqlProjection(def)) await def.setup(tx, tables);
-  else await tx.exec(createTablesSql(tables, def.collections));
+/**
+ * Creates a slot's tables; returns the index statements it left for activate() (JSON for `pending_indexes`), or
+ * null. Only a slot that does not serve yet leaves any: one that serves needs every index from its first row.
+ */
+async function createTables(tx: SqlExecutor, def: AnySqlDefinition, tables: ProjectionTables, serving: boolean): Promise<string | null> {
+  if (isSqlProjection(def)) {
+    await def.setup(tx, tables);
+    return null;
+  }
+  await tx.exec(createTablesSql(tables, def.collections, { deferServing: !serving }));
+  const pending = serving ? [] : servingIndexesSql(tables, def.collections);
+  return pending.length ? JSON.stringify(pending) : null;
 }
 
 /** Applies a batch in `tx`; a document projection's writes are returned, to be remembered once committed. */
@@ -194,6 +209,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       await tx.query(lockKey('projection_init'));
       await tx.exec(SCHEMA);
       await migrateSchema(tx, 'dob.projections.checkpoint-fence', CHECKPOINT_FENCE);
+      await migrateSchema(tx, 'dob.projections.pending-indexes', PENDING_INDEXES);
     });
   }
 
@@ -221,11 +237,12 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   async createSlot(def: AnySqlDefinition, slot: ProjectionSlot, status: ProjectionStatus): Promise<void> {
     const tables = this.tablesFor(slot, logicalTables(def));
     await this.db.transaction(async (tx) => {
-      await createTables(tx, def, tables);
+      // A slot created to be rebuilt serves only once activated; the first slot of a projection serves at once.
+      const pending = await createTables(tx, def, tables, status !== 'rebuilding');
       await tx.query(
-        `INSERT INTO projection_checkpoints (name, version, generation, position, status, tables)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [...slotParams(slot), formatPosition(START), status, JSON.stringify(tables)],
+        `INSERT INTO projection_checkpoints (name, version, generation, position, status, tables, pending_indexes)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [...slotParams(slot), formatPosition(START), status, JSON.stringify(tables), pending],
       );
     });
     if (!isSqlProjection(def)) this.caches.set(slotKey(slot), new SlotCache(0, formatPosition(START), true, this.cacheLimit));
@@ -339,11 +356,23 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
 
   async activate(slot: ProjectionSlot): Promise<ProjectionSlot | null> {
     this.caches.delete(slotKey(slot)); // caught up: it serves, and follows in small batches from here
+    // Its serving indexes first, each in a transaction of its own while the old slot still serves: the switch's
+    // transaction stays short. A batch committed meanwhile waits for each index's table lock, not the other way.
+    const { rows } = await this.db.query<{ pending_indexes: string[] | null }>(
+      `SELECT pending_indexes FROM projection_checkpoints WHERE ${WHERE_SLOT}`,
+      slotParams(slot),
+    );
+    for (const statement of rows[0]?.pending_indexes ?? []) await this.db.exec(statement);
     return this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
       const target = await lockedRow(tx, slot);
       if (!target) throw new CheckpointConflictError(slot, 'cannot activate: slot does not exist');
       if (target.status === 'faulted') throw new CheckpointConflictError(slot, 'cannot activate: slot is faulted');
+      if (target.pending_indexes) {
+        // Built above, unless a reset came in between (IF NOT EXISTS: the ones built are skipped).
+        for (const statement of target.pending_indexes) await tx.exec(statement);
+        await tx.query(`UPDATE projection_checkpoints SET pending_indexes = NULL WHERE ${WHERE_SLOT}`, slotParams(slot));
+      }
       const { rows } = await tx.query<ProjectionSlot>('SELECT name, version, generation FROM projection_active WHERE name = $1', [slot.name]);
       const previous = rows[0] ?? null;
       const previousTables = previous ? ((await lockedRow(tx, previous))?.tables ?? {}) : {};
@@ -397,16 +426,16 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       if (active) for (const t of Object.keys(row.tables)) await tx.exec(`DROP VIEW IF EXISTS ${readModelView(slot.name, t)}`);
       const physical = Object.values(row.tables);
       if (physical.length) await tx.exec(`DROP TABLE IF EXISTS ${physical.join(', ')}`);
-      await createTables(tx, def, tables);
+      const pending = await createTables(tx, def, tables, active);
       if (active) {
         for (const [t, p] of Object.entries(tables)) await tx.exec(`CREATE VIEW ${readModelView(slot.name, t)} AS SELECT * FROM ${p}`);
       }
       await tx.query(
         `UPDATE projection_checkpoints
             SET position = $4, status = 'catching_up', events_applied = 0, error = NULL, failed_event_id = NULL,
-                failed_position = NULL, tables = $5, updated_at = now()
+                failed_position = NULL, tables = $5, pending_indexes = $6, updated_at = now()
           WHERE ${WHERE_SLOT}`,
-        [...slotParams(slot), formatPosition(START), JSON.stringify(tables)],
+        [...slotParams(slot), formatPosition(START), JSON.stringify(tables), pending],
       );
       if (active) await notifyChanged(tx, slot.name);
     });
@@ -426,9 +455,15 @@ const fencedOut = (slot: ProjectionSlot) => (e: unknown) => {
   throw e instanceof LeaseLostError ? new CheckpointConflictError(slot, e.message) : e;
 };
 
-async function lockedRow(tx: SqlExecutor, slot: ProjectionSlot): Promise<{ status: ProjectionStatus; tables: Record<string, string> } | undefined> {
-  const { rows } = await tx.query<{ status: ProjectionStatus; tables: Record<string, string> }>(
-    `SELECT status, tables FROM projection_checkpoints WHERE ${WHERE_SLOT} FOR UPDATE`,
+interface LockedRow {
+  status: ProjectionStatus;
+  tables: Record<string, string>;
+  pending_indexes: string[] | null;
+}
+
+async function lockedRow(tx: SqlExecutor, slot: ProjectionSlot): Promise<LockedRow | undefined> {
+  const { rows } = await tx.query<LockedRow>(
+    `SELECT status, tables, pending_indexes FROM projection_checkpoints WHERE ${WHERE_SLOT} FOR UPDATE`,
     slotParams(slot),
   );
   return rows[0];

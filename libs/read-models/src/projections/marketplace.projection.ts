@@ -64,7 +64,7 @@ export const marketplaceProjection: ProjectionDefinition = {
       // One index per listing sort, in the exact order of marketplace-queries, behind the status filter every list
       // has by default (active): a page reads LIMIT index entries instead of sorting every listing.
       indexes: [
-        { keys: ['network_id', 'pool', 'seller', 'status'] },
+        { keys: ['network_id', 'pool', 'seller', 'status'], lookup: true }, // a seller's active listings in a pool
         ...Object.values(LISTING_ORDERS).map((order) => ({ keys: ['status', ...order, 'sale_address'] })),
         { keys: ['seller', 'status', 'created_at desc', 'chain_event_id desc', 'sale_address'] },
       ],

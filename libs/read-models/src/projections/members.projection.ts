@@ -68,7 +68,7 @@ export const membersProjection: ProjectionDefinition = {
     members: {
       fields: MEMBER_FIELDS,
       key: ['network_id', 'pool', 'holder'],
-      indexes: [{ keys: ['holder', 'network_id'] }, { keys: ['network_id', 'pool', 'shares desc', 'holder'] }],
+      indexes: [{ keys: ['holder', 'network_id'] }, { keys: ['network_id', 'pool', 'shares desc', 'holder'], lookup: true }],
     },
     versions: POOL_VERSIONS,
     stats: {

@@ -78,7 +78,7 @@ export const roundsProjection: ProjectionDefinition = {
     v1_pending: {
       fields: { ...HOLDER_AMOUNT, open: 'bool' },
       key: ['network_id', 'pool', 'holder', 'token'],
-      indexes: [{ keys: ['network_id', 'pool', 'token', 'open'] }],
+      indexes: [{ keys: ['network_id', 'pool', 'token', 'open'], lookup: true }],
     },
     withdrawals: { fields: HOLDER_AMOUNT, key: ['network_id', 'pool', 'holder', 'token'], indexes: [{ keys: ['holder', 'network_id', 'pool'] }] },
   },
