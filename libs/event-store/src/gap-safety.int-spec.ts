@@ -80,7 +80,7 @@ describe('gap-safe $all on PostgreSQL', () => {
     }
   });
 
-  it('8 concurrent writers, 20,000 events, delayed commits: the subscriber sees every event exactly once', async () => {
+  it('8 concurrent writers, 20,000 events, delayed commits: the subscriber sees every event exactly once, a filtered one every match', async () => {
     const WRITERS = 8;
     const TOTAL = 20_000;
     // Some transactions sleep after their rows got sequence numbers, so later-numbered ones commit first.
@@ -92,6 +92,10 @@ describe('gap-safe $all on PostgreSQL', () => {
     const from = await store.headPosition();
     const seen: RecordedEvent[] = [];
     const sub = store.subscribeToAll({ after: from, maxCount: 500, onPage: async (p) => void seen.push(...p.events) });
+    // A subscriber reading one of the two types: its pages merge type ranges (buildReadAllQuery), held against the
+    // same horizon.
+    const seenTocks: RecordedEvent[] = [];
+    const tocks = store.subscribeToAll({ after: from, maxCount: 200, types: ['Tock'], onPage: async (p) => void seenTocks.push(...p.events) });
 
     // Control: a reader following `position` alone, to show the scenario really produces out-of-order commits.
     const naiveSeen = new Set<string>();
@@ -110,6 +114,7 @@ describe('gap-safe $all on PostgreSQL', () => {
     })();
 
     const written: string[] = [];
+    const writtenTocks: string[] = [];
     const writer = async (w: number): Promise<void> => {
       let left = TOTAL / WRITERS;
       while (left > 0) {
@@ -118,8 +123,9 @@ describe('gap-safe $all on PostgreSQL', () => {
         const streams = new Map<string, StreamAppend['events'][number][]>();
         for (let k = 0; k < size; k++) {
           const stream = randomInt(10) === 0 ? `shared-${randomInt(3)}` : `writer-${w}-${randomInt(5)}`;
-          const e = event('Tick', { w, k });
+          const e = event(randomInt(3) === 0 ? 'Tock' : 'Tick', { w, k });
           written.push(e.id);
+          if (e.type === 'Tock') writtenTocks.push(e.id);
           streams.set(stream, [...(streams.get(stream) ?? []), e]);
         }
         await store.appendMany([...streams].map(([streamId, events]) => ({ streamId, events })));
@@ -128,8 +134,9 @@ describe('gap-safe $all on PostgreSQL', () => {
     try {
       await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
       expect(written).toHaveLength(TOTAL);
-      await waitFor(async () => seen.length >= TOTAL, 60_000);
+      await waitFor(async () => seen.length >= TOTAL && seenTocks.length >= writtenTocks.length, 60_000);
       await sub.stop();
+      await tocks.stop();
       naiveDone = true;
       await naive;
 
@@ -142,6 +149,9 @@ describe('gap-safe $all on PostgreSQL', () => {
         delivered: TOTAL,
       });
       for (let i = 1; i < seen.length; i++) expect(comparePositions(seen[i - 1]!.position, seen[i]!.position)).toBe(-1);
+      // The filtered subscriber: exactly the Tock events, each once, in the unfiltered subscriber's order.
+      expect(seenTocks.map((e) => e.id)).toEqual(seen.filter((e) => e.type === 'Tock').map((e) => e.id));
+      expect(new Set(seenTocks.map((e) => e.id))).toEqual(new Set(writtenTocks));
       // per stream, revisions arrive in order and without holes (the xid is drawn only after the stream lock)
       const revisions = new Map<string, number>();
       for (const e of seen) {
@@ -155,6 +165,7 @@ describe('gap-safe $all on PostgreSQL', () => {
     } finally {
       naiveDone = true;
       await sub.stop();
+      await tocks.stop();
       await db.exec('DROP TRIGGER IF EXISTS random_commit_delay ON es_events; DROP FUNCTION IF EXISTS random_commit_delay();');
     }
   });

@@ -1,6 +1,6 @@
 import { START } from '../event-store.port';
 import { position } from '../position';
-import { MIN_SCAN_WINDOW, buildReadAllQuery, scanWindow } from './read-all-query';
+import { buildReadAllQuery } from './read-all-query';
 
 describe('buildReadAllQuery', () => {
   it('reads only finished transactions, in (transaction, sequence) order, strictly after the position', () => {
@@ -17,27 +17,33 @@ describe('buildReadAllQuery', () => {
     expect(buildReadAllQuery(START, 10).params).toEqual(['0', '-1', 11]);
   });
 
-  it('adds a type filter as an array parameter', () => {
-    const q = buildReadAllQuery(START, 10, ['PoolOpened', 'Deposited']);
-    expect(q.text).toContain('v.type = ANY($4::text[])');
-    expect(q.params[3]).toEqual(['PoolOpened', 'Deposited']);
+  it('reads a type filter as one ordered range per distinct type, merged and cut at the page size', () => {
+    const q = buildReadAllQuery(START, 10, ['PoolOpened', 'Deposited', 'PoolOpened']);
+    expect(q.params).toEqual(['0', '-1', 11, 'PoolOpened', 'Deposited']);
+    for (const n of [4, 5]) {
+      expect(q.text).toContain(
+        `WHERE e.type = $${n}::text AND (e.transaction_id, e.position) > ($1::text::xid8, $2::bigint)\n    ORDER BY e.transaction_id, e.position LIMIT $3)`,
+      );
+    }
+    expect(q.text.match(/UNION ALL/g)).toHaveLength(1);
+    expect(q.text).toMatch(
+      /matched AS MATERIALIZED \(\s*SELECT u\.transaction_id, u\.position FROM \([\s\S]*\) u\s*ORDER BY u\.transaction_id, u\.position\s*LIMIT \$3\s*\)/,
+    );
+    expect(q.text).not.toContain('$6');
   });
 
-  it('bounds a filtered page by a scan window of $all rows, walked in index order before the horizon applies', () => {
-    const q = buildReadAllQuery(START, 5000, ['PoolOpened']);
-    expect(q.params[4]).toBe(scanWindow(5000));
-    expect(scanWindow(5000)).toBe(4 * 5001);
-    expect(scanWindow(10)).toBe(MIN_SCAN_WINDOW);
-    expect(q.text).toContain('LIMIT $5');
-    expect(q.text).toMatch(/scan AS MATERIALIZED \(\s*SELECT e.transaction_id, e.position, e.type FROM es_events e\s*WHERE \(e.transaction_id, e.position\) >/);
-  });
-
-  it("joins payloads only to the page's own rows, picked by key first", () => {
+  it("joins payloads only to the page's own rows, and holds them against the horizon after the merge", () => {
     const q = buildReadAllQuery(START, 5000, ['PoolOpened']);
     expect(q.text).toMatch(
-      /matched AS \(\s*SELECT v\.position FROM visible v\s*WHERE v\.type = ANY\(\$4::text\[\]\)\s*ORDER BY v\.transaction_id, v\.position\s*LIMIT \$3\s*\)/,
+      /page AS \(\s*SELECT [^)]*FROM matched m JOIN es_events e ON e\.position = m\.position, horizon h\s*WHERE m\.transaction_id < h\.xmin\s*\)/,
     );
-    expect(q.text).toMatch(/page AS \(\s*SELECT [^)]*FROM matched m JOIN es_events e ON e\.position = m\.position\s*\)/);
+  });
+
+  it('an empty type filter matches nothing and still returns the head', () => {
+    const q = buildReadAllQuery(START, 10, []);
+    expect(q.params).toEqual(['0', '-1', 11]);
+    expect(q.text).toContain('WHERE false');
+    expect(q.text).toContain('FROM head LEFT JOIN page ON true');
   });
 
   it('rejects a non-positive page size', () => {

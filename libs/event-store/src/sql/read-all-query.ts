@@ -9,24 +9,13 @@ export interface SqlQuery {
 }
 
 /**
- * A filtered read looks at no more than this many rows of $all (and at least `SCAN_WINDOW_PAGES` pages' worth):
- * without a bound, a page of a projection that reads a few event types scanned and sorted every later event to find
- * its first matches, so reading a history page by page grew with the square of its length.
- */
-export const MIN_SCAN_WINDOW = 2000;
-const SCAN_WINDOW_PAGES = 4;
-
-export const scanWindow = (limit: number): number => Math.max(SCAN_WINDOW_PAGES * (limit + 1), MIN_SCAN_WINDOW);
-
-/**
  * One statement returning a page of $all plus the readable head, both taken from the same snapshot:
  * rows only from transactions below pg_snapshot_xmin(pg_current_snapshot()) — all of them finished, so nothing
  * can still commit in front of what is returned — strictly after `after` in (transaction_id, position) order.
  * The head lets a filtered read move past the events it skipped. `limit + 1` rows are asked for so a cut page is
  * told apart from an exact fit. Every result row carries the head; with no page rows the one row has NULL events.
- * A filtered read takes its matches from the next scanWindow(limit) rows of $all, walked in index order, and also
- * returns the last row of that window and how many rows it held: a full window that gave fewer than `limit`
- * matches ends the page there (the caller moves past the skipped rows and reads on).
+ * A filtered read walks one ordered range of es_events_type_order_idx per type and merges them (see below): its
+ * cost is the matches it returns, not the rows of $all between them.
  */
 export function buildReadAllQuery(after: GlobalPosition, limit: number, types?: readonly string[]): SqlQuery {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`maxCount must be a positive integer, got ${limit}`);
@@ -62,29 +51,30 @@ FROM head LEFT JOIN page ON true
 ORDER BY page.commit::xid8, page.position`;
     return { text, params };
   }
-  params.push([...types], scanWindow(limit));
-  // The page's rows are picked by key first (matched) and only those `limit + 1` joined to their payloads: joining
-  // every match of the window first fetched up to four pages of payloads and sorted them on disk (EXPLAIN on a
-  // 200,000-event history, a dense projection: 100 ms -> 70 ms a page; PostgreSQL's CPU for every read model's
-  // filtered reads 12.9 -> 6.9 s). The window's row count is an aggregate, not a window function (no sort for it).
-
-  const text = `${horizon}, scan AS MATERIALIZED (${scanned('$5')}
-), visible AS (
-  SELECT s.* FROM scan s, horizon h WHERE s.transaction_id < h.xmin
-), scanned AS (
-  SELECT v.transaction_id, v.position, (SELECT count(*) FROM visible) AS n FROM visible v
-  ORDER BY v.transaction_id DESC, v.position DESC LIMIT 1
-), matched AS (
-  SELECT v.position FROM visible v
-  WHERE v.type = ANY($4::text[])
-  ORDER BY v.transaction_id, v.position
+  // One branch per type, each an ordered range of es_events_type_order_idx (type, transaction_id, position) cut at
+  // limit + 1, merged in order (PostgreSQL plans a Merge Append and stops at the LIMIT): a page costs its matches.
+  // The scan of $all this replaced walked every row between them, for every projection — 42 % of PostgreSQL's CPU
+  // in a rebuild of all eight read models over a 200,000-event history (9.3 s; the merged ranges 3.5 s,
+  // docs/benchmarks.md "Sixth look"). The horizon applies after the merge, as for the unfiltered read: matches of
+  // transactions at or past it sort after every readable one, so dropping them only ends the page early.
+  const distinct = [...new Set(types)];
+  const branches = distinct.map((type) => {
+    params.push(type);
+    return `(SELECT e.transaction_id, e.position FROM es_events e
+    WHERE e.type = $${params.length}::text AND (e.transaction_id, e.position) > ($1::text::xid8, $2::bigint)
+    ORDER BY e.transaction_id, e.position LIMIT $3)`;
+  });
+  const matches = branches.length ? branches.join('\n  UNION ALL ') : 'SELECT NULL::xid8 AS transaction_id, NULL::bigint AS position WHERE false';
+  const text = `${horizon}, matched AS MATERIALIZED (
+  SELECT u.transaction_id, u.position FROM (${matches}) u
+  ORDER BY u.transaction_id, u.position
   LIMIT $3
 ), page AS (
-  SELECT ${EVENT_COLUMNS} FROM matched m JOIN es_events e ON e.position = m.position
+  SELECT ${EVENT_COLUMNS} FROM matched m JOIN es_events e ON e.position = m.position, horizon h
+  WHERE m.transaction_id < h.xmin
 )
-SELECT head.transaction_id::text AS head_commit, head.position AS head_prepare,
-       scanned.transaction_id::text AS scanned_commit, scanned.position AS scanned_prepare, scanned.n AS scanned_rows, page.*
-FROM head LEFT JOIN scanned ON true LEFT JOIN page ON true
+SELECT head.transaction_id::text AS head_commit, head.position AS head_prepare, page.*
+FROM head LEFT JOIN page ON true
 ORDER BY page.commit::xid8, page.position`;
   return { text, params };
 }

@@ -20,15 +20,12 @@ import { OpenSubscriptions, startPollingSubscription } from '../polling-subscrip
 import { isAfter, position } from '../position';
 import { buildAppendBatch, serializeAppendBatch, type AppendBatch } from '../append-batch';
 import { APPENDED_CHANNEL, migrateEventStore } from './migrations';
-import { buildReadAllQuery, EVENT_COLUMNS, HEAD_SQL, scanWindow } from './read-all-query';
+import { buildReadAllQuery, EVENT_COLUMNS, HEAD_SQL } from './read-all-query';
 
-/** Besides the event columns, a readAll row carries the readable head and, for a filtered read, its scan window's end. */
+/** Besides the event columns, a readAll row carries the readable head. */
 interface ReadAllRowExtras {
   head_commit: string;
   head_prepare: string;
-  scanned_commit?: string | null;
-  scanned_prepare?: string | null;
-  scanned_rows?: string | null;
 }
 import { toRecordedEvent, type EventRow } from './rows';
 import { StreamHeads } from './stream-heads';
@@ -135,11 +132,9 @@ class SqlEventStore implements EventStore {
     const events = eventRows.slice(0, maxCount).map((r) => toRecordedEvent(r, this.options.catalog));
     let last = after;
     if (cut) last = events[events.length - 1]!.position;
-    else if (rows[0]?.scanned_rows != null && Number(rows[0].scanned_rows) >= scanWindow(maxCount)) {
-      // A filtered read whose scan window was full: everything up to the window's end was looked at.
-      return { events, last: position(rows[0].scanned_commit!, rows[0].scanned_prepare!), hasMore: true };
-    } else if (rows.length > 0) {
-      // Not cut: everything readable up to the head was scanned, including events the type filter skipped.
+    else if (rows.length > 0) {
+      // Not cut: every readable match up to the head was read, so the reader moves past the events the type
+      // filter skipped.
       const head = position(rows[0]!.head_commit, rows[0]!.head_prepare);
       if (isAfter(head, after)) last = head;
     }

@@ -100,7 +100,7 @@ export interface RelayStatus {
   readonly updatedAt: string | null;
 }
 
-/** The first relayed event after `position`: a filtered page may end at the store's scan window with none, so read on. */
+/** The first relayed event after `position`: a store may end a filtered page with none (the port allows it), so read on. */
 async function firstRelayedAfter(events: EventStore, position: GlobalPosition): Promise<RecordedEvent | undefined> {
   for (let after = position; ;) {
     const page = await events.readAll({ after, maxCount: 1, types: RELAYED_EVENT_TYPES });

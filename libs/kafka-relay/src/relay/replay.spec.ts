@@ -14,7 +14,7 @@ const event = (n: number): RecordedEvent => ({
   recordedAt: new Date(0),
 });
 
-/** An event store whose filtered pages end at a scan window: the first with no events at all. */
+/** An event store whose filtered pages end early (the port allows it): the first with no events at all. */
 function windowedStore(pages: ReadAllPage[]): { store: EventStore; reads: (GlobalPosition | undefined)[] } {
   const reads: (GlobalPosition | undefined)[] = [];
   const store = {
@@ -29,7 +29,7 @@ function windowedStore(pages: ReadAllPage[]): { store: EventStore; reads: (Globa
 }
 
 describe('replayRange', () => {
-  it('reads on from where a page without events ended (a filtered read stopped at its scan window)', async () => {
+  it('reads on from where a page without events ended (a filtered read that ended early)', async () => {
     const { store, reads } = windowedStore([
       { events: [], last: at(5), hasMore: true },
       { events: [event(6), event(7)], last: at(9), hasMore: true },

@@ -31,7 +31,7 @@ export async function replayRange(o: ReplayOptions): Promise<{ published: number
     await o.publisher.publish(messages);
     published += messages.length;
     const reachedEnd = inRange.length < page.events.length || !page.hasMore || isAfter(page.last, o.upTo);
-    // A filtered page may end at the store's scan window with few events or none: read on from where it ended.
+    // A store may end a filtered page with few events or none (the port allows it): read on from where it ended.
     after = reachedEnd ? (inRange.at(-1)?.position ?? after) : page.last;
     o.onProgress?.({ published, position: after });
     if (reachedEnd) return { published, last: after };

@@ -12,9 +12,12 @@ export class FieldIndex {
 
   /** `before` → `after` for document `id` (before undefined: new; after undefined: gone). */
   move(id: string, before: Doc | null | undefined, after: Doc | null | undefined): void {
-    if (before) this.byValues.get(this.valuesOf(before))?.delete(id);
-    if (!after) return;
-    const values = this.valuesOf(after);
+    const from = before ? this.valuesOf(before) : undefined;
+    const values = after ? this.valuesOf(after) : undefined;
+    // Most writes leave the indexed fields as they were (a balance changes, the pool and holder do not).
+    if (from === values) return;
+    if (from !== undefined) this.byValues.get(from)?.delete(id);
+    if (values === undefined) return;
     let ids = this.byValues.get(values);
     if (!ids) this.byValues.set(values, (ids = new Set()));
     ids.add(id);
