@@ -122,15 +122,52 @@ export function indexDescriptions(spec: CollectionSpec): IndexDescription[] {
   });
 }
 
-/** Creates a slot's (empty) collections and their indexes; an existing collection of the same name is reused. */
-export async function createCollections(db: Db, tables: ProjectionTables, collections: CollectionSpecs): Promise<void> {
+/**
+ * Indexes a slot's collections still owe before it serves (see createCollections), as the slot's bookkeeping
+ * document holds them: keys as a list of { field, direction } — a stored field name may not contain the dot of a
+ * decimal's sort key (`estimated_apr.k`) and FerretDB stores no nested arrays — and the collections as a list, not
+ * an object keyed by name: FerretDB 1.24's `$set` left an object-valued field as it was when only its keys changed
+ * (`{ a: [1] }` → `{ b: [1] }`), so a reset kept the indexes its old collections owed.
+ */
+export type DeferredIndexes = { collection: string; indexes: { name: string; key: { field: string; direction: 1 | -1 }[] }[] }[];
+
+/**
+ * Creates a slot's (empty) collections and their indexes; an existing collection of the same name is reused.
+ * `deferServing`: only the lookup indexes (IndexSpec.lookup) — a slot being built serves no query — and the others
+ * are returned, for createDeferredIndexes when the slot is activated; null when nothing is deferred.
+ */
+export async function createCollections(
+  db: Db,
+  tables: ProjectionTables,
+  collections: CollectionSpecs,
+  options: { deferServing?: boolean } = {},
+): Promise<DeferredIndexes | null> {
+  const deferred: DeferredIndexes = [];
   for (const [name, spec] of Object.entries(collections)) {
     const physical = tables[name]!;
     await db.createCollection(physical).catch((e: { code?: number }) => {
       if (e.code !== 48) throw e; // NamespaceExists: a crashed createSlot/resetSlot left it
     });
-    const indexes = indexDescriptions(spec);
-    if (indexes.length) await db.collection(physical).createIndexes(indexes);
+    const all = indexDescriptions(spec);
+    const later = options.deferServing ? all.filter((_, i) => !spec.indexes![i]!.lookup) : [];
+    const now = all.filter((index) => !later.includes(index));
+    if (now.length) await db.collection(physical).createIndexes(now);
+    if (later.length) {
+      const indexes = later.map((index) => ({
+        name: index.name!,
+        key: Object.entries(index.key as Record<string, 1 | -1>).map(([field, direction]) => ({ field, direction })),
+      }));
+      deferred.push({ collection: physical, indexes });
+    }
+  }
+  return deferred.length ? deferred : null;
+}
+
+/** Builds the indexes createCollections deferred (createIndexes is idempotent: a repeated call changes nothing). */
+export async function createDeferredIndexes(db: Db, deferred: DeferredIndexes): Promise<void> {
+  for (const { collection: physical, indexes } of deferred) {
+    const descriptions = indexes.map((index) => ({ name: index.name, key: Object.fromEntries(index.key.map((k) => [k.field, k.direction])) }));
+    await db.collection(physical).createIndexes(descriptions);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { slotKey, type ProjectionSlot, type ProjectionStatus, type ProjectionTables } from '../projection';
-import type { StoredWrite } from './mongo-documents';
+import type { DeferredIndexes, StoredWrite } from './mongo-documents';
 
 /**
  * The MongoDB store's bookkeeping, in one collection so a query resolves every projection's serving collections
@@ -36,6 +36,8 @@ export interface SlotDoc extends ProjectionSlot {
   /** Bumped by every reset (new collections): a batch read before a reset cannot commit after it. */
   resets: number;
   pending: PendingBatch | null;
+  /** Serving indexes a slot built for a rebuild still owes; built by activate() (absent on older slots: none). */
+  deferred_indexes?: DeferredIndexes | null;
   /** Several processes: the highest lease token that committed here; a lower one (a stale owner) is refused. */
   fence?: number | null;
   /** The lease that token belongs to (tokens count per lease name); absent on checkpoints fenced before it was kept. */

@@ -8,7 +8,7 @@ import type { Doc } from '../documents/collections';
 import type { ProjectionDefinition, ProjectionSlot, ProjectionStatus, ProjectionTables } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type SlotState } from '../read-model-store.port';
 import { physicalTableName, physicalTables } from '../sql/read-model-names';
-import { MongoDocumentSource, codecs, createCollections, writeGuarded, type StoredWrite } from './mongo-documents';
+import { MongoDocumentSource, codecs, createCollections, createDeferredIndexes, writeGuarded, type StoredWrite } from './mongo-documents';
 import { DEFAULT_SLOT_CACHE_DOCUMENTS, SlotCache } from '../documents/slot-cache';
 import { READ_MODEL_JOURNAL, READ_MODEL_STATE, activeId, slotId, type ActiveDoc, type JournalChunk, type PendingBatch, type SlotDoc } from './mongo-layout';
 
@@ -127,7 +127,8 @@ class MongoReadModelStore implements ReadModelStore {
 
   async createSlot(def: ProjectionDefinition, slot: ProjectionSlot, status: ProjectionStatus): Promise<void> {
     const tables = this.tablesFor(slot, Object.keys(def.collections));
-    await createCollections(this.db, tables, def.collections);
+    // A slot created to be rebuilt serves only once activated: its serving indexes are built then, in bulk.
+    const deferred = await createCollections(this.db, tables, def.collections, { deferServing: status === 'rebuilding' });
     const doc: SlotDoc = {
       _id: slotId(slot),
       kind: 'slot',
@@ -141,6 +142,7 @@ class MongoReadModelStore implements ReadModelStore {
       tables,
       resets: 0,
       pending: null,
+      deferred_indexes: deferred,
       updated_at: new Date(),
     };
     await this.bookkeeping.insertOne(doc);
@@ -314,6 +316,11 @@ class MongoReadModelStore implements ReadModelStore {
     const target = await this.slotDoc(slot);
     if (!target) throw new CheckpointConflictError(slot, 'cannot activate: slot does not exist');
     if (target.status === 'faulted') throw new CheckpointConflictError(slot, 'cannot activate: slot is faulted');
+    // The serving indexes a slot built for a rebuild went without (createCollections), before it serves.
+    if (target.deferred_indexes) {
+      await createDeferredIndexes(this.db, target.deferred_indexes);
+      await this.bookkeeping.updateOne({ _id: slotId(slot), resets: target.resets }, { $set: { deferred_indexes: null } });
+    }
     const previous = await this.activeSlot(slot.name);
     const active: ActiveDoc = { _id: activeId(slot.name), kind: 'active', ...slot, switched_at: new Date() };
     await this.bookkeeping.replaceOne({ _id: active._id }, active, { upsert: true });
@@ -344,7 +351,9 @@ class MongoReadModelStore implements ReadModelStore {
     if (!cp) throw new CheckpointConflictError(slot, 'cannot reset: slot does not exist');
     const resets = cp.resets + 1;
     const tables = Object.fromEntries(Object.keys(def.collections).map((t) => [t, physicalTableName(slot, `r${resets}_${t}`)]));
-    await createCollections(this.db, tables, def.collections);
+    const active = await this.activeSlot(slot.name);
+    const serving = active !== null && active.version === slot.version && active.generation === slot.generation;
+    const deferred = await createCollections(this.db, tables, def.collections, { deferServing: !serving });
     const reset = await this.bookkeeping.updateOne(
       { _id: cp._id, resets: cp.resets },
       {
@@ -358,6 +367,7 @@ class MongoReadModelStore implements ReadModelStore {
           failed_event_id: null,
           failed_position: null,
           pending: null,
+          deferred_indexes: deferred,
           updated_at: new Date(),
         },
       },

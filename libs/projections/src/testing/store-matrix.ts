@@ -12,6 +12,8 @@ export interface StoreUnderTest {
   readonly events: EventStore;
   /** Physical tables / collections whose name starts with `prefix` (views excluded), sorted. */
   physicalNames(prefix: string): Promise<string[]>;
+  /** The leading field of each secondary index of a physical table / collection (key and `_id` left out), sorted. */
+  indexLeads(physical: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,13 @@ async function sqlStore(db: SqlDatabase): Promise<StoreUnderTest> {
       );
       return rows.map((r) => r.table_name);
     },
+    async indexLeads(physical) {
+      const { rows } = await db.query<{ indexdef: string }>(
+        `SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 AND indexname NOT LIKE '%_pkey'`,
+        [physical],
+      );
+      return rows.map((r) => /USING btree \((\w+)/.exec(r.indexdef)![1]!).sort();
+    },
     async close() {
       await events.close();
       await db.close();
@@ -51,6 +60,13 @@ export async function mongoStore(options: MongoReadModelStoreOptions = {}): Prom
     async physicalNames(prefix) {
       const names = (await mongo.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
       return names.filter((n) => n.startsWith(prefix)).sort();
+    },
+    async indexLeads(physical) {
+      const indexes = await mongo.db.collection(physical).listIndexes().toArray();
+      return indexes
+        .filter((i) => i.name !== '_id_')
+        .map((i) => Object.keys(i.key as object)[0]!.replace(/\.k$/, ''))
+        .sort();
     },
     async close() {
       await events.close();
