@@ -15,6 +15,7 @@ module.exports = {
   testTimeout: 120000,
   // npm test: one PostgreSQL cluster per worker (test/worker-databases.js), so files run WORKERS at a time.
   ...(process.env[PER_WORKER_FLAG] === '1' ? { maxWorkers: WORKERS } : {}),
+  workerIdleMemoryLimit: process.env.JEST_WORKER_MEMORY ?? '1GB',
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   // Longest files first, also on a fresh clone without Jest's timing cache (test/file-durations.json).
   testSequencer: '<rootDir>/test/duration-sequencer.js',

@@ -2,6 +2,7 @@
 # The Python agent client (packages/agent-client-py) in a cached virtualenv with pinned tools:
 #   generate  writes its pydantic models from the OpenAPI document the TypeScript client was generated from
 #             (packages/agent-client/src/generated/openapi.json, itself checked against the served document)
+#   install   creates the virtualenv only
 #   check     fails when the committed models differ from a fresh generation (drift)
 #   test      installs the package from the repository with pip, starts the system (`npm start`, fresh data folder,
 #             free ports) and runs its pytest suite against it: sign in, buy, holdings, the event feed
@@ -34,6 +35,9 @@ generate() { # $1 = output file
 }
 
 case "${1:-}" in
+  install) # only the virtualenv above (CI installs it beside its lint)
+    echo "python-client: tools ready in $VENV"
+    ;;
   generate)
     generate "$MODELS"
     echo "python-client: wrote $MODELS"
