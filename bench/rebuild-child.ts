@@ -4,11 +4,13 @@
  * CLI builds (`ops projections rebuild`: catch-up pages of DEFAULT_CATCH_UP_BATCH_SIZE), one after another, and
  * prints one JSON line.
  *   DATABASE_URL=postgres://… SCHEMA=… node -r @swc-node/register bench/rebuild-child.ts
+ * With MONGODB_URL (a database of its own), the read models are rebuilt there (the events stay on PostgreSQL).
  */
 import { performance } from 'node:perf_hooks';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
-import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
+import { openMongoDatabase } from '@dob/mongo';
+import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner, createMongoReadModelStore, createSqlReadModelStore, type ReadModelStore } from '@dob/projections';
 import { readModelProjections } from '@dob/read-models';
 import { createPostgresDatabase } from '@dob/sql';
 
@@ -21,7 +23,11 @@ async function main(): Promise<void> {
   const cacheDocuments = process.env.REBUILD_CACHE_DOCUMENTS ? Number(process.env.REBUILD_CACHE_DOCUMENTS) : undefined;
   const only = process.env.REBUILD_ONLY?.split(',');
   const definitions = readModelProjections.filter((d) => !only || only.includes(d.name));
-  const runner = new ProjectionRunner(events, createSqlReadModelStore(db, { cacheDocuments }), definitions, { catchUpBatchSize });
+  const mongo = process.env.MONGODB_URL ? await openMongoDatabase(process.env.MONGODB_URL) : undefined;
+  const readModels: ReadModelStore = mongo
+    ? createMongoReadModelStore(mongo, { retireGraceMs: 0, cacheDocuments })
+    : createSqlReadModelStore(db, { cacheDocuments });
+  const runner = new ProjectionRunner(events, readModels, definitions, { catchUpBatchSize });
   const cpu = process.cpuUsage();
   const perProjection: Record<string, { seconds: number; events: number }> = {};
   let applied = 0;
@@ -41,6 +47,7 @@ async function main(): Promise<void> {
   const used = process.cpuUsage(cpu);
   await events.close();
   await db.close();
+  await mongo?.close();
   console.log(
     JSON.stringify({
       seconds: +seconds.toFixed(2),

@@ -6,6 +6,8 @@
  * ops CLI's runner) so its peak RSS is its own.
  *   npm run bench -- rebuild                       (100,000 events)
  *   REBUILD_EVENTS=1000000 npm run bench -- rebuild (the issue's size)  → bench/results/rebuild.json
+ *   REBUILD_STORE=mongodb …: the read models on MongoDB (FerretDB here; the events stay on PostgreSQL), against a
+ *   raw insertMany of the same documents with the same indexes  → bench/results/rebuild-mongodb.json
  * Goals: ≥ 17,000 history events/s (1,000,000 in ≤ 60 s), raw COPY time / rebuild time ≥ 0.5, peak RSS < 1 GiB.
  */
 import { spawn } from 'node:child_process';
@@ -16,7 +18,10 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
-import { createSqlReadModelStore, createTablesSql, parseFields, type ReadModelStore } from '@dob/projections';
+import { openMongoDatabase } from '@dob/mongo';
+import { createMongoReadModelStore, createSqlReadModelStore, createTablesSql, parseFields, type ReadModelStore } from '@dob/projections';
+import { createTestMongoDatabase, testMongoUrl } from '../libs/mongo/src/testing/test-mongo';
+import { rawInsertMany } from './read-models.bench';
 import { readModelProjections } from '@dob/read-models';
 import { createPostgresDatabase } from '@dob/sql';
 import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
@@ -42,10 +47,10 @@ function opsNodeFlags(): string[] {
   return pkg.scripts.ops!.split(/\s+/).filter((arg) => arg.startsWith('--max-old-space-size='));
 }
 
-function rebuildInChild(schema: string): Promise<ChildResult> {
+function rebuildInChild(schema: string, mongoUrl?: string): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...opsNodeFlags(), '-r', '@swc-node/register', join(__dirname, 'rebuild-child.ts')], {
-      env: { ...process.env, DATABASE_URL: TEST_POSTGRES_URL, SCHEMA: schema },
+      env: { ...process.env, DATABASE_URL: TEST_POSTGRES_URL, SCHEMA: schema, ...(mongoUrl ? { MONGODB_URL: mongoUrl } : {}) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -85,6 +90,20 @@ async function rawCopy(store: ReadModelStore, schema: string): Promise<{ seconds
   return { seconds: +seconds.toFixed(2), rows, rowsPerSecond: Math.round(rows / seconds) };
 }
 
+/** The MongoDB rebuild's documents inserted raw (insertMany, same encoding and indexes) into a fresh database. */
+async function rawMongoInsert(rebuilt: { url: string; drop(): Promise<void> }): Promise<{ seconds: number; rows: number; rowsPerSecond: number }> {
+  const source = await openMongoDatabase(rebuilt.url);
+  const raw = await createTestMongoDatabase();
+  try {
+    const r = await rawInsertMany(createMongoReadModelStore(source, { retireGraceMs: 0 }), raw);
+    return { seconds: r.seconds, rows: r.documents, rowsPerSecond: r.documentsPerSecond };
+  } finally {
+    await raw.close();
+    await source.close();
+    await rebuilt.drop();
+  }
+}
+
 export async function run(events = Number(process.env.REBUILD_EVENTS ?? 100_000)): Promise<object> {
   const machine = startMachineRecord();
   const schema = `bench_rebuild_${randomBytes(4).toString('hex')}`;
@@ -98,23 +117,33 @@ export async function run(events = Number(process.env.REBUILD_EVENTS ?? 100_000)
     await store.close();
     console.log(`history: ${written.events} events in ${generateSeconds} s`);
 
-    const rebuild = await rebuildInChild(schema);
+    const onMongo = process.env.REBUILD_STORE === 'mongodb' ? testMongoUrl() : undefined;
+    const rebuild = await rebuildInChild(schema, onMongo?.url);
     const historyEventsPerSecond = Math.round(written.events / rebuild.seconds);
     console.log(`rebuild of every read model: ${rebuild.seconds} s, ${historyEventsPerSecond} history events/s, peak RSS ${rebuild.peakRssMiB} MiB`);
-    const baseline = await rawCopy(createSqlReadModelStore(db), schema);
-    console.log(`raw COPY of the same ${baseline.rows} rows: ${baseline.seconds} s`);
+    const baseline = onMongo ? await rawMongoInsert(onMongo) : await rawCopy(createSqlReadModelStore(db), schema);
+    console.log(`raw ${onMongo ? 'insertMany' : 'COPY'} of the same ${baseline.rows} ${onMongo ? 'documents' : 'rows'}: ${baseline.seconds} s`);
 
     const result = {
       benchmark: 'rebuild',
       at: new Date().toISOString(),
-      machine: machine('shared 2-core machine; event store, read models and the baseline on the local PostgreSQL'),
+      machine: machine(
+        onMongo
+          ? 'shared 2-core machine; event store on the local PostgreSQL, read models and the baseline on FerretDB 1.24 (on the same PostgreSQL)'
+          : 'shared 2-core machine; event store, read models and the baseline on the local PostgreSQL',
+      ),
       parameters: {
         history: { ...history, written: written.events, appendCalls: written.appendCalls, generateSeconds },
         projections: readModelProjections.map((p) => p.name),
         catchUpBatchSize: rebuild.catchUpBatchSize,
-        baseline: 'COPY … FROM STDIN of the rebuilt rows into fresh tables with the same columns, primary keys and indexes (DDL + load timed)',
+        store: onMongo ? 'mongodb' : 'postgres',
+        baseline: onMongo
+          ? 'insertMany (1,000 a call) of the rebuilt documents, same encoding, into fresh collections with the same indexes (load timed)'
+          : 'COPY … FROM STDIN of the rebuilt rows into fresh tables with the same columns, primary keys and indexes (DDL + load timed)',
       },
-      goals: { historyEventsPerSecond: 17_000, secondsPer1MEvents: 60, copyVsRebuild: 0.5, peakRssMiB: 1024 },
+      goals: onMongo
+        ? { historyEventsPerSecond: 5_556, secondsPer1MEvents: 180, copyVsRebuild: 0.5, peakRssMiB: 1024 }
+        : { historyEventsPerSecond: 17_000, secondsPer1MEvents: 60, copyVsRebuild: 0.5, peakRssMiB: 1024 },
       results: {
         rebuild: { ...rebuild, historyEventsPerSecond, applicationsPerSecond: Math.round(rebuild.applications / rebuild.seconds) },
         rawCopySameRows: baseline,
@@ -123,7 +152,7 @@ export async function run(events = Number(process.env.REBUILD_EVENTS ?? 100_000)
         secondsPer1MEventsProjected: +((rebuild.seconds * 1_000_000) / written.events).toFixed(1),
       },
     };
-    writeBenchResult('rebuild', result);
+    writeBenchResult(onMongo ? 'rebuild-mongodb' : 'rebuild', result);
     return result;
   } finally {
     await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
