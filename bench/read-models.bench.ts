@@ -70,7 +70,10 @@ async function rebuildAll(events: EventStore, store: ReadModelStore): Promise<Re
 }
 
 /** The same documents the MongoDB store holds, inserted raw (same encoding and indexes) into fresh collections. */
-export async function rawInsertMany(source: ReadModelStore, target: MongoDatabase): Promise<{ seconds: number; documents: number; documentsPerSecond: number }> {
+export async function rawInsertMany(
+  source: ReadModelStore,
+  target: MongoDatabase,
+): Promise<{ seconds: number; documents: number; documentsPerSecond: number }> {
   let seconds = 0;
   let documents = 0;
   for (const def of readModelProjections) {
