@@ -27,46 +27,32 @@ export function buildReadAllQuery(after: GlobalPosition, limit: number, types?: 
   // a bitmap scan of every later row and sorted them all, so each page cost the rest of the history. Rows of
   // transactions at or past the horizon sort after every readable row, so dropping them afterwards only ends the
   // page early, at the head.
-  const scanned = (rows: string) => `
-  SELECT e.transaction_id, e.position, e.type FROM es_events e
-  WHERE (e.transaction_id, e.position) > ($1::text::xid8, $2::bigint)
-  ORDER BY e.transaction_id, e.position
-  LIMIT ${rows}`;
-  const horizon = `
+  const after$ = '(e.transaction_id, e.position) > ($1::text::xid8, $2::bigint)';
+  // A filtered read: one branch per type, each an ordered range of es_events_type_order_idx (type, transaction_id,
+  // position) cut at limit + 1, merged in order (PostgreSQL plans a Merge Append and stops at the LIMIT), so a page
+  // costs its matches. The scan of $all this replaced walked every row between them, for every projection — 42 % of
+  // PostgreSQL's CPU in a rebuild of all eight read models over a 200,000-event history (9.3 s; the merged ranges
+  // 3.5 s, docs/benchmarks.md "Sixth look").
+  const range = (condition: string) => `(SELECT e.transaction_id, e.position FROM es_events e
+    WHERE ${condition}
+    ORDER BY e.transaction_id, e.position LIMIT $3)`;
+  const ranges =
+    types === undefined
+      ? [range(after$)]
+      : [...new Set(types)].map((type) => {
+          params.push(type);
+          return range(`e.type = $${params.length}::text AND ${after$}`);
+        });
+  const rows = ranges.length ? ranges.join('\n  UNION ALL ') : 'SELECT NULL::xid8 AS transaction_id, NULL::bigint AS position WHERE false';
+  const text = `
 WITH horizon AS MATERIALIZED (
   SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin
 ), head AS (
   SELECT e.transaction_id, e.position FROM es_events e, horizon h
   WHERE e.transaction_id < h.xmin
   ORDER BY e.transaction_id DESC, e.position DESC LIMIT 1
-)`;
-  if (types === undefined) {
-    const text = `${horizon}, scan AS MATERIALIZED (${scanned('$3')}
-), page AS (
-  SELECT ${EVENT_COLUMNS} FROM scan s JOIN es_events e ON e.position = s.position, horizon h
-  WHERE s.transaction_id < h.xmin
-)
-SELECT head.transaction_id::text AS head_commit, head.position AS head_prepare, page.*
-FROM head LEFT JOIN page ON true
-ORDER BY page.commit::xid8, page.position`;
-    return { text, params };
-  }
-  // One branch per type, each an ordered range of es_events_type_order_idx (type, transaction_id, position) cut at
-  // limit + 1, merged in order (PostgreSQL plans a Merge Append and stops at the LIMIT): a page costs its matches.
-  // The scan of $all this replaced walked every row between them, for every projection — 42 % of PostgreSQL's CPU
-  // in a rebuild of all eight read models over a 200,000-event history (9.3 s; the merged ranges 3.5 s,
-  // docs/benchmarks.md "Sixth look"). The horizon applies after the merge, as for the unfiltered read: matches of
-  // transactions at or past it sort after every readable one, so dropping them only ends the page early.
-  const distinct = [...new Set(types)];
-  const branches = distinct.map((type) => {
-    params.push(type);
-    return `(SELECT e.transaction_id, e.position FROM es_events e
-    WHERE e.type = $${params.length}::text AND (e.transaction_id, e.position) > ($1::text::xid8, $2::bigint)
-    ORDER BY e.transaction_id, e.position LIMIT $3)`;
-  });
-  const matches = branches.length ? branches.join('\n  UNION ALL ') : 'SELECT NULL::xid8 AS transaction_id, NULL::bigint AS position WHERE false';
-  const text = `${horizon}, matched AS MATERIALIZED (
-  SELECT u.transaction_id, u.position FROM (${matches}) u
+), matched AS MATERIALIZED (
+  SELECT u.transaction_id, u.position FROM (${rows}) u
   ORDER BY u.transaction_id, u.position
   LIMIT $3
 ), page AS (

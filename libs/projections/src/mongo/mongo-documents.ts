@@ -149,8 +149,9 @@ export async function createCollections(
       if (e.code !== 48) throw e; // NamespaceExists: a crashed createSlot/resetSlot left it
     });
     const all = indexDescriptions(spec);
-    const later = options.deferServing ? all.filter((_, i) => !spec.indexes![i]!.lookup) : [];
-    const now = all.filter((index) => !later.includes(index));
+    const waits = (i: number) => options.deferServing === true && !spec.indexes![i]!.lookup;
+    const now = all.filter((_, i) => !waits(i));
+    const later = all.filter((_, i) => waits(i));
     if (now.length) await db.collection(physical).createIndexes(now);
     if (later.length) {
       const indexes = later.map((index) => ({

@@ -77,7 +77,7 @@ export function servingIndexesSql(tables: ProjectionTables, collections: Collect
 }
 
 /** `<table>_s<i>`; PostgreSQL cuts names at 63 bytes, so a long table's names keep a hash of it instead of its tail. */
-export function servingIndexName(table: string, i: number): string {
+function servingIndexName(table: string, i: number): string {
   const name = `${table}_s${i}`;
   if (name.length <= 63) return name;
   return `${table.slice(0, 48)}_${createHash('sha256').update(table).digest('hex').slice(0, 8)}_s${i}`;

@@ -362,15 +362,16 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       `SELECT pending_indexes FROM projection_checkpoints WHERE ${WHERE_SLOT}`,
       slotParams(slot),
     );
-    for (const statement of rows[0]?.pending_indexes ?? []) await this.db.exec(statement);
+    const built = rows[0]?.pending_indexes ?? [];
+    for (const statement of built) await this.db.exec(statement);
     return this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
       const target = await lockedRow(tx, slot);
       if (!target) throw new CheckpointConflictError(slot, 'cannot activate: slot does not exist');
       if (target.status === 'faulted') throw new CheckpointConflictError(slot, 'cannot activate: slot is faulted');
       if (target.pending_indexes) {
-        // Built above, unless a reset came in between (IF NOT EXISTS: the ones built are skipped).
-        for (const statement of target.pending_indexes) await tx.exec(statement);
+        // Built above, unless a reset came in between and left others (then built here, under the switch's lock).
+        for (const statement of target.pending_indexes) if (!built.includes(statement)) await tx.exec(statement);
         await tx.query(`UPDATE projection_checkpoints SET pending_indexes = NULL WHERE ${WHERE_SLOT}`, slotParams(slot));
       }
       const { rows } = await tx.query<ProjectionSlot>('SELECT name, version, generation FROM projection_active WHERE name = $1', [slot.name]);
