@@ -148,6 +148,35 @@ describe.each(testDatabases())('SQL event store on $name', (factory) => {
     }
   });
 
+  it('stats count each appended event once, calls side by side with appends included, and agree with a fresh count', async () => {
+    const db = await factory.create();
+    const [counting, fresh] = [await createSqlEventStore(db), await createSqlEventStore(db)];
+    try {
+      const type = `Counted${randomUUID().slice(0, 8)}`;
+      const event = () => ({ id: randomUUID(), type, version: 1, data: {} });
+      const before = await counting.stats();
+      const calls: Promise<unknown>[] = [];
+      for (let i = 0; i < 10; i++) {
+        calls.push(counting.stats());
+        await counting.appendMany([
+          { streamId: `counted-${randomUUID()}`, events: [event(), event()] },
+          { streamId: `counted-${randomUUID()}`, events: [event()] },
+        ]);
+        calls.push(counting.stats());
+      }
+      await Promise.all(calls);
+      const [after, recounted] = [await counting.stats(), await fresh.stats()];
+      expect(after.byType[type]).toBe(30);
+      expect(after.events - before.events).toBe(30);
+      expect(after.streams - before.streams).toBe(20);
+      expect(after).toEqual(recounted);
+      expect(after.last).toEqual(await counting.headPosition());
+    } finally {
+      await Promise.all([counting.close(), fresh.close()]);
+      await db.close();
+    }
+  });
+
   it('migrates once and is idempotent on restart', async () => {
     const db = await factory.create();
     try {

@@ -31,6 +31,7 @@ import { toRecordedEvent, type EventRow } from './rows';
 import { StreamHeads } from './stream-heads';
 import { isConcurrentDuplicateId, isNumberedBatchRefusal, toEventStoreError } from './sql-errors';
 import { numberBatch } from './numbered-batch';
+import { EventCounts } from './event-counts';
 
 export interface SqlEventStoreOptions {
   /** Validates payloads on append and upcasts them on read. */
@@ -58,11 +59,15 @@ class SqlEventStore implements EventStore {
   /** Heads this process saw its appends reach, sent with each batch so es_append need not look them up. */
   private readonly heads = new StreamHeads();
   private closed = false;
+  /** stats(), counted incrementally (each event once per process). */
+  private readonly counts: EventCounts;
 
   constructor(
     private readonly db: SqlDatabase,
     private readonly options: SqlEventStoreOptions,
-  ) {}
+  ) {
+    this.counts = new EventCounts(db);
+  }
 
   appendToStream(streamId: string, events: readonly NewEvent[], expectedVersion: ExpectedVersion = 'any'): Promise<AppendResult> {
     return this.appendMany([{ streamId, events, expectedVersion }]).then((r) => r[0]!);
@@ -161,24 +166,9 @@ class SqlEventStore implements EventStore {
     return rows.length === 0 ? START : position(rows[0]!.commit, rows[0]!.position);
   }
 
-  async stats(): Promise<EventStoreStats> {
+  stats(): Promise<EventStoreStats> {
     this.assertOpen();
-    // One scan: every stream has exactly one event at revision 0 (revisions are gapless from 0, events never removed).
-    const [byType, last] = await Promise.all([
-      this.db.query<{ type: string; n: string; first: string }>(
-        'SELECT type, count(*) AS n, count(*) FILTER (WHERE revision = 0) AS first FROM es_events GROUP BY type ORDER BY type',
-      ),
-      this.headPosition(),
-    ]);
-    const counts: Record<string, number> = {};
-    let events = 0;
-    let streams = 0;
-    for (const r of byType.rows) {
-      counts[r.type] = Number(r.n);
-      events += Number(r.n);
-      streams += Number(r.first);
-    }
-    return { events, streams, last, byType: counts };
+    return this.counts.stats();
   }
 
   async close(): Promise<void> {
