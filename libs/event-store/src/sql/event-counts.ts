@@ -1,22 +1,16 @@
 import type { SqlDatabase } from '@dob/sql';
 import { START, type EventStoreStats, type GlobalPosition } from '../event-store.port';
-import { isAfter, position } from '../position';
-import { HEAD_SQL } from './read-all-query';
+import { isAfter } from '../position';
+import { positionParams } from './read-all-query';
 
 /**
  * Counts the range (after, upTo] of $all per type, and the streams it starts (every stream has exactly one event at
- * revision 0: revisions are gapless from 0 and events are never removed). START is (-1, -1); xid8 has no negative
- * values, so (0, -1) is below every row.
+ * revision 0: revisions are gapless from 0 and events are never removed).
  */
 const COUNT_RANGE_SQL = `
 SELECT type, count(*) AS n, count(*) FILTER (WHERE revision = 0) AS first FROM es_events
 WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint) AND (transaction_id, position) <= ($3::text::xid8, $4::bigint)
-GROUP BY type`;
-
-interface Counted {
-  readonly last: GlobalPosition;
-  readonly byType: ReadonlyMap<string, { n: number; first: number }>;
-}
+GROUP BY type ORDER BY type`;
 
 /**
  * stats() for the SQL event store, counting each event once per process. Counting all of es_events on every call
@@ -27,11 +21,15 @@ interface Counted {
  * (transaction_id, position) index, empty while nothing is appended. The counts are of the events up to `last`.
  */
 export class EventCounts {
-  private counted: Counted = { last: START, byType: new Map() };
+  private counted: EventStoreStats = { events: 0, streams: 0, last: START, byType: {} };
   /** One count at a time: each starts from the one before it. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly db: SqlDatabase) {}
+  /** `head`: the store's gap-safe head (SqlEventStore.headPosition). */
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly head: () => Promise<GlobalPosition>,
+  ) {}
 
   stats(): Promise<EventStoreStats> {
     const next = this.queue.then(() => this.countUpToHead());
@@ -40,31 +38,20 @@ export class EventCounts {
   }
 
   private async countUpToHead(): Promise<EventStoreStats> {
-    const { rows: head } = await this.db.query<{ commit: string; position: string }>(HEAD_SQL);
-    const last = head.length === 0 ? START : position(head[0]!.commit, head[0]!.position);
-    if (isAfter(last, this.counted.last)) {
-      const from = this.counted.last;
-      const { rows } = await this.db.query<{ type: string; n: string; first: string }>(COUNT_RANGE_SQL, [
-        from.commit < 0n ? '0' : from.commit.toString(),
-        from.prepare.toString(),
-        last.commit.toString(),
-        last.prepare.toString(),
-      ]);
-      const byType = new Map(this.counted.byType);
-      for (const r of rows) {
-        const was = byType.get(r.type) ?? { n: 0, first: 0 };
-        byType.set(r.type, { n: was.n + Number(r.n), first: was.first + Number(r.first) });
-      }
-      this.counted = { last, byType };
+    const last = await this.head();
+    const was = this.counted;
+    if (!isAfter(last, was.last)) return was;
+    const { rows } = await this.db.query<{ type: string; n: string; first: string }>(COUNT_RANGE_SQL, [...positionParams(was.last), ...positionParams(last)]);
+    const byType = { ...was.byType };
+    let { events, streams } = was;
+    for (const r of rows) {
+      byType[r.type] = (byType[r.type] ?? 0) + Number(r.n);
+      events += Number(r.n);
+      streams += Number(r.first);
     }
-    const byType: Record<string, number> = {};
-    let events = 0;
-    let streams = 0;
-    for (const [type, c] of [...this.counted.byType].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      byType[type] = c.n;
-      events += c.n;
-      streams += c.first;
-    }
-    return { events, streams, last: this.counted.last, byType };
+    // Types in order, as one GROUP BY … ORDER BY type gave them; frozen: every caller gets this object until the next append.
+    const sorted = Object.fromEntries(Object.entries(byType).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    this.counted = Object.freeze({ events, streams, last, byType: Object.freeze(sorted) });
+    return this.counted;
   }
 }

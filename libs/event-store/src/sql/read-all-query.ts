@@ -9,6 +9,14 @@ export interface SqlQuery {
 }
 
 /**
+ * A position as the ($n::text::xid8, $n::bigint) pair of a row comparison on (transaction_id, position). START is
+ * (-1, -1); xid8 has no negative values and no real transaction has id 0, so (0, -1) is below all rows.
+ */
+export function positionParams(p: GlobalPosition): [commit: string, prepare: string] {
+  return [p.commit < 0n ? '0' : p.commit.toString(), p.prepare.toString()];
+}
+
+/**
  * One statement returning a page of $all plus the readable head, both taken from the same snapshot:
  * rows only from transactions below pg_snapshot_xmin(pg_current_snapshot()) — all of them finished, so nothing
  * can still commit in front of what is returned — strictly after `after` in (transaction_id, position) order.
@@ -19,9 +27,7 @@ export interface SqlQuery {
  */
 export function buildReadAllQuery(after: GlobalPosition, limit: number, types?: readonly string[]): SqlQuery {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`maxCount must be a positive integer, got ${limit}`);
-  // START is (-1, -1); xid8 has no negative values and no real transaction has id 0, so (0, -1) is below all rows.
-  const commit = after.commit < 0n ? '0' : after.commit.toString();
-  const params: unknown[] = [commit, after.prepare.toString(), limit + 1];
+  const params: unknown[] = [...positionParams(after), limit + 1];
   // The next rows after `after` are walked in index order (LIMIT), and only then held against the horizon: with
   // the horizon (an unknown value to the planner) inside the scan, PostgreSQL estimated a third of the table, chose
   // a bitmap scan of every later row and sorted them all, so each page cost the rest of the history. Rows of

@@ -66,7 +66,7 @@ class SqlEventStore implements EventStore {
     private readonly db: SqlDatabase,
     private readonly options: SqlEventStoreOptions,
   ) {
-    this.counts = new EventCounts(db);
+    this.counts = new EventCounts(db, () => this.headPosition());
   }
 
   appendToStream(streamId: string, events: readonly NewEvent[], expectedVersion: ExpectedVersion = 'any'): Promise<AppendResult> {

@@ -482,7 +482,8 @@ function chunk(batch: string, slot: string, writes: readonly StoredWrite[]): Jou
 /** A journal chunk's writes, packed or (chunks journalled before packing) as plain documents. */
 function unpack(chunk: JournalChunk): StoredWrite[] {
   if (chunk.packed) return (BSON.deserialize(chunk.packed.buffer.subarray(0, chunk.packed.length())) as { w: StoredWrite[] }).w;
-  return chunk.writes ?? [];
+  if (chunk.writes) return chunk.writes;
+  throw new Error(`journal chunk ${chunk._id} holds no writes`);
 }
 
 /**
