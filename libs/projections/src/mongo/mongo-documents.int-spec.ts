@@ -1,6 +1,6 @@
 import type { MongoDatabase } from '@dob/mongo';
 import { createTestMongoDatabase } from '../../../mongo/src/testing/test-mongo';
-import { writeGuarded, type StoredDoc, type StoredWrite } from './mongo-documents';
+import { writeGuarded, writeUnserved, type StoredDoc, type StoredWrite } from './mongo-documents';
 
 /** More than FerretDB's pool of PostgreSQL connections (50 unless its URL says otherwise). */
 const DOCS = 120;
@@ -41,5 +41,36 @@ describe('writeGuarded on the MongoDB-protocol server of npm run services', () =
     expect(stored).toHaveLength(DOCS);
     expect(stored.every((d) => d._pos === '0002' && d.value === 2)).toBe(true);
     expect(await answered(mongo.db.command({ ping: 1 }))).toMatchObject({ ok: 1 });
+  });
+
+  it('writeUnserved replaces what is older with one delete and one insert, and keeps what is as new or newer', async () => {
+    const c = mongo.db.collection<StoredDoc>('rebuilding');
+    // A batch of positions 0005..0006 over a slot last checkpointed at 0004: documents 0-9 are from earlier batches,
+    // 10-14 already hold this batch's state (a finish repeated), 15-19 a later batch's (a slower process's batch).
+    await c.insertMany([
+      ...Array.from({ length: 10 }, (_, i) => doc(i, '0003', 1)),
+      ...Array.from({ length: 5 }, (_, i) => doc(10 + i, i % 2 ? '0006' : '0005', 2)),
+      ...Array.from({ length: 5 }, (_, i) => doc(15 + i, '0009', 3)),
+    ]);
+    const batch: StoredWrite[] = [
+      ...Array.from({ length: 20 }, (_, i) => ({ c: 'rebuilding', doc: doc(i, i % 2 ? '0006' : '0005', 2), fresh: false })),
+      ...Array.from({ length: 3 }, (_, i) => ({ c: 'rebuilding', doc: doc(20 + i, '0006', 2), fresh: true })),
+    ];
+    let cleared = 0;
+    // A slower process's stale state of pool-3 lands between the delete and the insert: replaced, not kept.
+    const straggler = async () => {
+      cleared++;
+      await c.insertOne(doc(3, '0003', 9));
+    };
+    await answered(writeUnserved(mongo.db, batch, straggler));
+
+    const stored = new Map((await c.find({}).toArray()).map((d) => [d._id, `${d._pos}=${d.value}`]));
+    const want = new Map(batch.map(({ doc: d }, i) => [d._id, i >= 15 && i < 20 ? '0009=3' : `${d._pos}=2`]));
+    expect(stored).toEqual(want);
+    expect(cleared).toBe(1);
+    // Again, as a finish after a crash between the delete and the insert: nothing changes, nothing is lost.
+    await c.deleteMany({ _id: { $in: ['pool-1', 'pool-2'] } });
+    await answered(writeUnserved(mongo.db, batch));
+    expect(new Map((await c.find({}).toArray()).map((d) => [d._id, `${d._pos}=${d.value}`]))).toEqual(want);
   });
 });

@@ -1,5 +1,5 @@
 import { decimalSortKey, decodeAmount, encodeAmount, type MongoCapabilities } from '@dob/mongo';
-import type { ClientSession, Db, Document, IndexDescription } from 'mongodb';
+import type { ClientSession, Collection, Db, Document, IndexDescription } from 'mongodb';
 import {
   documentId,
   parseFields,
@@ -215,6 +215,11 @@ export interface StoredWrite {
 }
 
 const DUPLICATE_KEY = 11000;
+/** Ids per deleteMany of writeUnserved: the filter stays far under the 16 MB command limit. */
+const IDS_PER_DELETE = 10_000;
+
+/** A write applies only over an older stored state (or none). */
+const olderThan = (d: StoredDoc) => ({ _id: d._id, _pos: { $lt: d._pos } });
 
 /**
  * Applies document writes, each only if the stored document is older (`_pos` lower) or absent. A document known
@@ -231,34 +236,78 @@ export async function writeGuarded(
   server: Pick<MongoCapabilities, 'multiUpdateCommands'>,
   session?: ClientSession,
 ): Promise<void> {
-  const byCollection = new Map<string, StoredWrite[]>();
-  for (const w of writes) {
-    const docs = byCollection.get(w.c) ?? [];
-    docs.push(w);
-    byCollection.set(w.c, docs);
-  }
-  for (const [name, all] of byCollection) {
+  for (const [name, all] of byCollection(writes)) {
     const collection = db.collection<StoredDoc>(name);
-    const filter = (d: StoredDoc) => ({ _id: d._id, _pos: { $lt: d._pos } });
     const fresh = all.filter((w) => w.fresh).map((w) => w.doc);
     const known = all.filter((w) => !w.fresh).map((w) => w.doc);
     try {
       if (fresh.length) await collection.insertMany(fresh, { ordered: false, session });
       if (known.length && server.multiUpdateCommands)
         await collection.bulkWrite(
-          known.map((d) => ({ replaceOne: { filter: filter(d), replacement: d, upsert: true } })),
+          known.map((d) => ({ replaceOne: { filter: olderThan(d), replacement: d, upsert: true } })),
           { ordered: false, session },
         );
       // One replace per command, one at a time: a FerretDB command of many locks up its pool (multiUpdateCommands).
-      else for (const d of known) await collection.replaceOne(filter(d), d, { upsert: true, session });
+      else for (const d of known) await collection.replaceOne(olderThan(d), d, { upsert: true, session });
     } catch (e) {
       if (!onlyDuplicates(e)) throw e;
-      for (const { doc } of all) {
-        await collection.replaceOne(filter(doc), doc, { upsert: true, session }).catch((x: unknown) => {
-          if (!onlyDuplicates(x)) throw x;
-        });
-      }
+      await replaceEachGuarded(collection, all, session);
     }
+  }
+}
+
+/**
+ * Applies a batch's writes to a slot no query reads yet (a rebuild's, before its switch), with the guarantees of
+ * writeGuarded: the stored documents the batch replaces are deleted with one command per collection, then inserted
+ * again with the fresh ones. FerretDB 1.24 runs every filter, `_id` included, as a sequential scan, so a guarded
+ * replace per document read the whole collection each time (18 ms per pool document at 3,000: docs/benchmarks.md).
+ * The one bound `_pos < the lowest new _pos` is each document's guard at once: a stored document is from before
+ * the batch (at most the previous checkpoint, below every position in the batch: deleted), already written by this
+ * batch (a finish repeated after a crash: kept), or from a later batch (kept). A kept document fails its insert
+ * with a duplicate key, and then the collection's writes are applied again as guarded replaces — so a slower
+ * process's stale insert landing between the delete and the insert is replaced, never kept. Between the two
+ * commands the documents are absent: only for a slot nobody reads. `onCleared`: after each delete (a test seam).
+ */
+export async function writeUnserved(db: Db, writes: readonly StoredWrite[], onCleared?: () => void | Promise<void>): Promise<void> {
+  for (const [name, all] of byCollection(writes)) {
+    const collection = db.collection<StoredDoc>(name);
+    const known = all.filter((w) => !w.fresh).map((w) => w.doc);
+    try {
+      if (known.length) {
+        const below = known.reduce((low, d) => (d._pos < low ? d._pos : low), known[0]!._pos);
+        for (let i = 0; i < known.length; i += IDS_PER_DELETE) {
+          const ids = known.slice(i, i + IDS_PER_DELETE).map((d) => d._id);
+          await collection.deleteMany({ _id: { $in: ids }, _pos: { $lt: below } });
+        }
+        await onCleared?.();
+      }
+      await collection.insertMany(
+        all.map((w) => w.doc),
+        { ordered: false },
+      );
+    } catch (e) {
+      if (!onlyDuplicates(e)) throw e;
+      await replaceEachGuarded(collection, all);
+    }
+  }
+}
+
+function byCollection(writes: readonly StoredWrite[]): Map<string, StoredWrite[]> {
+  const grouped = new Map<string, StoredWrite[]>();
+  for (const w of writes) {
+    const docs = grouped.get(w.c) ?? [];
+    docs.push(w);
+    grouped.set(w.c, docs);
+  }
+  return grouped;
+}
+
+/** Each write as a guarded replace, one at a time; a duplicate key means "already applied" (see writeGuarded). */
+async function replaceEachGuarded(collection: Collection<StoredDoc>, writes: readonly StoredWrite[], session?: ClientSession): Promise<void> {
+  for (const { doc } of writes) {
+    await collection.replaceOne(olderThan(doc), doc, { upsert: true, session }).catch((x: unknown) => {
+      if (!onlyDuplicates(x)) throw x;
+    });
   }
 }
 

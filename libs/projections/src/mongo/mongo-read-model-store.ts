@@ -8,7 +8,7 @@ import type { Doc } from '../documents/collections';
 import type { ProjectionDefinition, ProjectionSlot, ProjectionStatus, ProjectionTables } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type SlotState } from '../read-model-store.port';
 import { physicalTableName, physicalTables } from '../sql/read-model-names';
-import { MongoDocumentSource, codecs, createCollections, createDeferredIndexes, writeGuarded, type StoredWrite } from './mongo-documents';
+import { MongoDocumentSource, codecs, createCollections, createDeferredIndexes, writeGuarded, writeUnserved, type StoredWrite } from './mongo-documents';
 import { DEFAULT_SLOT_CACHE_DOCUMENTS, SlotCache } from '../documents/slot-cache';
 import { READ_MODEL_JOURNAL, READ_MODEL_STATE, activeId, slotId, type ActiveDoc, type JournalChunk, type PendingBatch, type SlotDoc } from './mongo-layout';
 
@@ -29,8 +29,11 @@ export interface MongoReadModelStoreOptions {
   readonly onStep?: (step: CommitStep) => void;
 }
 
-/** The steps of a batch commit without transactions, in order. */
-export type CommitStep = 'reduced' | 'journalled' | 'pending' | 'applied' | 'checkpointed';
+/**
+ * The steps of a batch commit without transactions, in order; `cleared` (inside `pending`…`applied`) only in a slot
+ * being rebuilt, after the documents the batch replaces were deleted and before their new states are inserted.
+ */
+export type CommitStep = 'reduced' | 'journalled' | 'pending' | 'cleared' | 'applied' | 'checkpointed';
 
 /** Journal chunks stay well under the 16 MB BSON document limit. */
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -44,7 +47,8 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
  *    per touched document, each stamped `_pos` = the position of the last event that wrote it;
  * 2. those writes are journalled (`read_model_journal`), then ONE conditional update of the checkpoint document
  *    (still at `expected`, no batch pending, same reset) records the batch as pending — the commit point;
- * 3. the writes are applied, each conditional on the stored `_pos` being lower (writeGuarded);
+ * 3. the writes are applied, each conditional on the stored `_pos` being lower (writeGuarded; in a slot being
+ *    rebuilt, which no query reads yet, as one delete and one insert per collection: writeUnserved);
  * 4. the checkpoint moves to `next` and forgets the pending batch; the journal chunks are deleted.
  * A crash before 2 leaves the collections untouched (the batch is re-read and re-reduced from the same state); a
  * crash after 2 leaves a pending batch that the next commit on the slot finishes from the journal — the guard makes
@@ -65,6 +69,10 @@ class MongoReadModelStore implements ReadModelStore {
   private readonly grace: number;
   private readonly cacheLimit: number;
   private readonly caches = new Map<string, SlotCache>();
+  /** Slots activate() is switching to serving: their batches take the guarded path from then on. */
+  private readonly switching = new Set<string>();
+  /** Writes to slots being rebuilt in flight (writeUnserved), which activate() lets finish before the slot serves. */
+  private readonly unservedInFlight = new Map<string, Set<Promise<void>>>();
   private dropTimer?: NodeJS.Timeout;
   /** Leases of these projections are this database's own, apart from those of the SQL read models. */
   readonly leaseScope: string;
@@ -204,8 +212,10 @@ class MongoReadModelStore implements ReadModelStore {
   /** Steps 3–4 for a pending batch (just marked, or found after a crash): apply, move the checkpoint, clean up. */
   private async finish(cp: SlotDoc, writes?: readonly StoredWrite[]): Promise<void> {
     const pending = cp.pending!;
-    const journalled = writes ?? (await this.journalled(pending));
-    await writeGuarded(this.db, journalled, this.mongo.capabilities);
+    // A batch committed just now to a slot being rebuilt; a crashed batch is finished guarded (it may be found by
+    // another process, or after the switch).
+    if (writes && cp.status === 'rebuilding' && !this.switching.has(cp._id)) await this.applyUnserved(cp._id, writes);
+    else await writeGuarded(this.db, writes ?? (await this.journalled(pending)), this.mongo.capabilities);
     this.options.onStep?.('applied');
     await this.bookkeeping.updateOne(
       { _id: cp._id, 'pending.batch': pending.batch },
@@ -213,6 +223,18 @@ class MongoReadModelStore implements ReadModelStore {
     );
     this.options.onStep?.('checkpointed');
     await this.forget(pending);
+  }
+
+  private async applyUnserved(id: string, writes: readonly StoredWrite[]): Promise<void> {
+    const applying = writeUnserved(this.db, writes, () => this.options.onStep?.('cleared'));
+    const inFlight = this.unservedInFlight.get(id) ?? new Set();
+    this.unservedInFlight.set(id, inFlight.add(applying));
+    try {
+      await applying;
+    } finally {
+      inFlight.delete(applying);
+      if (inFlight.size === 0) this.unservedInFlight.delete(id);
+    }
   }
 
   /**
@@ -317,9 +339,27 @@ class MongoReadModelStore implements ReadModelStore {
    * query resolves collection names through it, so it reads either the old slot or the new one, never a mix.
    */
   async activate(slot: ProjectionSlot): Promise<ProjectionSlot | null> {
-    const target = await this.slotDoc(slot);
+    const id = slotId(slot);
+    // Before the slot serves, no batch of it may be between deleting and inserting documents (writeUnserved): new
+    // batches take the guarded path from here, and those in flight in this process — the slot's builder — finish.
+    this.switching.add(id);
+    try {
+      await Promise.allSettled(this.unservedInFlight.get(id) ?? []);
+      return await this.switchTo(slot);
+    } finally {
+      this.switching.delete(id);
+    }
+  }
+
+  private async switchTo(slot: ProjectionSlot): Promise<ProjectionSlot | null> {
+    let target = await this.slotDoc(slot);
     if (!target) throw new CheckpointConflictError(slot, 'cannot activate: slot does not exist');
     if (target.status === 'faulted') throw new CheckpointConflictError(slot, 'cannot activate: slot is faulted');
+    if (target.pending) {
+      // A batch that failed between its delete and insert would leave documents missing: finished first, guarded.
+      await this.finish(target);
+      target = (await this.slotDoc(slot)) ?? target;
+    }
     // The serving indexes a slot built for a rebuild went without (createCollections), before it serves.
     if (target.deferred_indexes) {
       await createDeferredIndexes(this.db, target.deferred_indexes);

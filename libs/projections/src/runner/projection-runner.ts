@@ -38,6 +38,9 @@ export const DEFAULT_CATCH_UP_BATCH_SIZE = 5000;
  */
 export const projectionLeaseName = (name: string, scope?: string) => (scope ? `projection:${name}@${scope}` : `projection:${name}`);
 
+/** Conflicts a build survives (each restarts it from its checkpoint) before the rebuild fails with the last one. */
+const BUILD_ATTEMPTS = 3;
+
 export interface RebuildProgress {
   readonly slot: ProjectionSlot;
   /** Events applied to the building slot so far (including before a resume). */
@@ -389,23 +392,8 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
       target = { name: def.name, version: def.version, generation: generations.length ? Math.max(...generations) + 1 : 0 };
       await this.readModels.createSlot(def, target, 'rebuilding');
     }
-    const start = await this.readModels.state(target);
-    if (!start) throw new CheckpointConflictError(target, 'build slot vanished');
     const total = matchingEvents(def, await this.store.stats());
-    const report = (n: number, position: GlobalPosition) =>
-      options.onProgress?.({ slot: target, applied: start.eventsApplied + n, total: Math.max(total, start.eventsApplied + n), position });
-
-    let caughtUp!: () => void;
-    const reachedHead = new Promise<void>((r) => (caughtUp = r));
-    const worker = this.newWorker(target, def, start.position, { onCommitted: report, onCaughtUp: () => caughtUp() });
-    report(0, start.position);
-    const first = await Promise.race([reachedHead.then(() => null), worker.done]);
-    if (first) {
-      if (first.kind === 'faulted') throw new ProjectionFaultedError(target, first.fault);
-      if (first.kind === 'stopped') throw new Error(`build of ${slotKey(target)} stopped before it caught up`);
-      throw first.error;
-    }
-
+    const { worker, applied } = await this.buildToHead(def, target, total, options);
     const previous = await this.readModels.activate(target);
     this.log(`${def.name}: switched to ${slotKey(target)}${previous ? ` from ${slotKey(previous)}` : ''}`);
     if (this.started) {
@@ -415,7 +403,34 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
       await worker.stop();
     }
     if (previous && !sameSlot(previous, target)) await this.readModels.dropSlot(previous);
-    return { from: previous, to: target, eventsApplied: start.eventsApplied + worker.appliedHere };
+    return { from: previous, to: target, eventsApplied: applied() };
+  }
+
+  /**
+   * Runs a worker on the building slot until it reaches the head, from the slot's stored checkpoint. A conflict
+   * restarts it from the checkpoint read again: a store that finishes a batch a crash left pending (MongoDB without
+   * transactions) moves the checkpoint and refuses the batch that found it, and a resumed build must not fail on that.
+   */
+  private async buildToHead(def: D, target: ProjectionSlot, total: number, options: RebuildOptions): Promise<{ worker: SlotWorker<D>; applied: () => number }> {
+    for (let attempt = 1; ; attempt++) {
+      const start = await this.readModels.state(target);
+      if (!start) throw new CheckpointConflictError(target, 'build slot vanished');
+      const report = (n: number, position: GlobalPosition) =>
+        options.onProgress?.({ slot: target, applied: start.eventsApplied + n, total: Math.max(total, start.eventsApplied + n), position });
+      let caughtUp!: () => void;
+      const reachedHead = new Promise<void>((r) => (caughtUp = r));
+      const worker = this.newWorker(target, def, start.position, { onCommitted: report, onCaughtUp: () => caughtUp() });
+      report(0, start.position);
+      const first = await Promise.race([reachedHead.then(() => null), worker.done]);
+      if (!first) return { worker, applied: () => start.eventsApplied + worker.appliedHere };
+      if (first.kind === 'faulted') throw new ProjectionFaultedError(target, first.fault);
+      if (first.kind === 'stopped') throw new Error(`build of ${slotKey(target)} stopped before it caught up`);
+      if (first.kind === 'conflict' && attempt < BUILD_ATTEMPTS) {
+        this.log(`${def.name}: build of ${slotKey(target)} refused a commit, resuming from its checkpoint: ${first.error.message}`);
+        continue;
+      }
+      throw first.error;
+    }
   }
 
   private log(line: string): void {

@@ -18,24 +18,38 @@ import { TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
 import { credit, ledgerProjection } from '../../../projections/src/testing/ledger.projection';
 import { expectSameDocuments } from '../../../projections/src/testing/same-documents';
 import { readModelProjections } from '../projections';
+import { buildUnbuilt } from '../testing/build-unbuilt';
 import { busyWorld } from '../testing/busy-world';
 
 const ROOT = join(__dirname, '../../../..');
 const CREDITS = 2000;
-const KILLS: { step: string; delayMs?: number }[] = [
+type Kill = { step: string; delayMs?: number };
+const FOLLOW_KILLS: Kill[] = [
   { step: 'pending', delayMs: 40 }, // inside the guarded writes of a batch past its commit point
   { step: 'journalled' }, // journalled, commit point not reached
   { step: 'pending', delayMs: 40 },
   { step: 'applied' }, // writes applied, checkpoint not moved
   { step: 'pending', delayMs: 40 },
 ];
+const REBUILD_KILLS: Kill[] = [
+  { step: 'cleared' }, // a rebuild's batch: replaced documents deleted, their new states not inserted
+  { step: 'journalled' },
+  { step: 'pending', delayMs: 40 },
+  { step: 'applied' },
+  { step: 'cleared' },
+];
 
 /**
  * Exactly-once on MongoDB without transactions (FerretDB): a child process projecting the ledger and every read
  * model is SIGKILLed five times in the middle of batch commits; the restarted projections must equal a clean build
- * in a database of their own, with every ledger event applied exactly once.
+ * in a database of their own, with every ledger event applied exactly once. Once following live (guarded writes),
+ * once building blue/green (a slot nobody reads yet: one delete and one insert per collection, writeUnserved).
  */
-describe('exactly-once read models across SIGKILL (MongoDB store on FerretDB)', () => {
+describe.each([
+  { mode: 'follow', kills: FOLLOW_KILLS, killAt: [2, 8], pendingAfter: [3] },
+  // Earlier kills: each child resumes the builds where the last one died, and the history ends.
+  { mode: 'rebuild', kills: REBUILD_KILLS, killAt: [1, 4], pendingAfter: [0, 3, 4] },
+])('exactly-once read models across SIGKILL (MongoDB store on FerretDB, $mode)', ({ mode, kills, killAt, pendingAfter }) => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const definitions: ProjectionDefinition[] = [ledgerProjection(), ...readModelProjections];
   let db: SqlDatabase;
@@ -65,7 +79,7 @@ describe('exactly-once read models across SIGKILL (MongoDB store on FerretDB)', 
     await clean?.close();
   });
 
-  const runChild = (kill: { step: string; delayMs?: number }) => {
+  const runChild = (kill: Kill) => {
     const child = spawn(process.execPath, ['-r', join(__dirname, '../../../../scripts/register.js'), join(__dirname, '../testing/mongo-kill-child.ts')], {
       cwd: ROOT,
       env: {
@@ -75,8 +89,9 @@ describe('exactly-once read models across SIGKILL (MongoDB store on FerretDB)', 
         SCHEMA: schema,
         MONGODB_URL: TEST_MONGODB_URL,
         MONGODB_DB: crashed.db.databaseName,
+        MODE: mode,
         KILL_STEP: kill.step,
-        KILL_AT: String(randomInt(2, 8)),
+        KILL_AT: String(randomInt(killAt[0]!, killAt[1]!)),
         KILL_DELAY_MS: String(kill.delayMs ?? 0),
       },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -108,7 +123,7 @@ describe('exactly-once read models across SIGKILL (MongoDB store on FerretDB)', 
   it('five kills mid-batch, then a restart: every model equals a clean build, every event applied once', async () => {
     const state = () => crashed.db.collection(READ_MODEL_STATE).find({ kind: 'slot' }).toArray();
     const left: { pending: number; journal: number }[] = [];
-    for (const kill of KILLS) {
+    for (const kill of kills) {
       const exit = await runChild(kill);
       expect({ kill: kill.step, ...exit }).toEqual({ kill: kill.step, code: null, signal: 'SIGKILL', stderr: '' });
       left.push({
@@ -117,13 +132,20 @@ describe('exactly-once read models across SIGKILL (MongoDB store on FerretDB)', 
       });
     }
     // The kills landed inside commits: after the journal (chunks with no commit point) and after the writes
-    // (a batch still pending).
+    // (a batch still pending); in a rebuild, also between a batch's delete and insert (a batch still pending).
     expect(left[1]!.journal).toBeGreaterThan(0);
-    expect(left[3]!.pending).toBeGreaterThan(0);
+    for (const i of pendingAfter) expect([kills[i]!.step, left[i]!.pending > 0]).toEqual([kills[i]!.step, true]);
     const progress = (await state()).reduce((n, s) => n + (s.events_applied as number), 0);
     expect(progress).toBeGreaterThan(0);
 
     const restarted = createMongoReadModelStore(crashed, { retireGraceMs: 0 });
+    if (mode === 'rebuild') {
+      // The builds the kills interrupted, resumed; then the built slots must be the ones serving.
+      await buildUnbuilt(new ProjectionRunner(events, restarted, definitions, { batchSize: 50 }), restarted, definitions);
+      const states = await restarted.states();
+      const serving = states.filter((s) => s.active).map((s) => `${s.slot.name} ${s.status}`);
+      expect(serving.sort()).toEqual(definitions.map((d) => `${d.name} live`).sort());
+    }
     await build(restarted);
     const reference = createMongoReadModelStore(clean, { retireGraceMs: 0 });
     await build(reference);

@@ -1,8 +1,9 @@
 /**
  * Child process of mongo/exactly-once.int-spec.ts: projects the ledger and every read model into MongoDB (FerretDB)
  * from an event store on PostgreSQL, and SIGKILLs itself at the KILL_AT-th time a batch commit reaches KILL_STEP
- * (after a random 0..KILL_DELAY_MS more, so the kill lands inside the writes that follow). Exits 3 if it caught up
- * without being killed.
+ * (after a random 0..KILL_DELAY_MS more, so the kill lands inside the writes that follow). MODE=follow: the runner
+ * follows every projection live; MODE=rebuild: it builds them blue/green, one after another, resuming what an earlier
+ * child left unbuilt (the rebuild's write path, writeUnserved). Exits 3 if it finished without being killed.
  */
 import { randomInt } from 'node:crypto';
 import { createSqlEventStore } from '@dob/event-store';
@@ -11,6 +12,10 @@ import { ProjectionRunner, createMongoReadModelStore, type CommitStep } from '@d
 import { createPostgresDatabase } from '@dob/sql';
 import { ledgerProjection } from '../../../projections/src/testing/ledger.projection';
 import { readModelProjections } from '../projections';
+import { buildUnbuilt } from './build-unbuilt';
+
+/** Small rebuild batches: many commits per projection for the kills to land in. */
+const REBUILD_BATCH = 100;
 
 async function main(): Promise<void> {
   const step = process.env.KILL_STEP as CommitStep;
@@ -28,9 +33,14 @@ async function main(): Promise<void> {
       else kill();
     },
   });
-  const runner = new ProjectionRunner(events, store, [ledgerProjection(), ...readModelProjections], { batchSize: 50 });
-  await runner.start();
-  await runner.waitUntilCaughtUp(300_000);
+  const definitions = [ledgerProjection(), ...readModelProjections];
+  if (process.env.MODE === 'rebuild') {
+    await buildUnbuilt(new ProjectionRunner(events, store, definitions, { batchSize: 50, catchUpBatchSize: REBUILD_BATCH }), store, definitions);
+  } else {
+    const runner = new ProjectionRunner(events, store, definitions, { batchSize: 50 });
+    await runner.start();
+    await runner.waitUntilCaughtUp(300_000);
+  }
   process.exit(3);
 }
 
