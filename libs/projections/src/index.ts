@@ -11,6 +11,7 @@ export * from './event-type-counts.projection';
 export * from './mongo/mongo-documents';
 export * from './mongo/mongo-layout';
 export * from './mongo/mongo-read-model-store';
+export { DEFAULT_BUILD_FLUSH, type BuildFlushLimits } from './mongo/build-buffer';
 export * from './runner/projections-health';
 export { createTablesSql } from './sql/sql-collections';
 export * from './documents/document-types';

@@ -3,7 +3,7 @@ import type { LeaseFence } from '@dob/leases';
 import { encodePosition, isMongoConnectionError, type MongoDatabase } from '@dob/mongo';
 import { START, positionFromString as parsePosition, positionToString as formatPosition, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
 import { BSON, Binary, type ClientSession, type Db, type Document } from 'mongodb';
-import { reduceBatch, type DocumentWrite } from '../documents/batch-state';
+import { reduceBatch } from '../documents/batch-state';
 import type { Doc } from '../documents/collections';
 import type { ProjectionDefinition, ProjectionSlot, ProjectionStatus, ProjectionTables } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type SlotState } from '../read-model-store.port';
@@ -11,6 +11,7 @@ import { physicalTableName, physicalTables } from '../sql/read-model-names';
 import { MongoDocumentSource, codecs, createCollections, createDeferredIndexes, writeGuarded, writeUnserved, type StoredWrite } from './mongo-documents';
 import { DEFAULT_SLOT_CACHE_DOCUMENTS, SlotCache } from '../documents/slot-cache';
 import { READ_MODEL_JOURNAL, READ_MODEL_STATE, activeId, slotId, type ActiveDoc, type JournalChunk, type PendingBatch, type SlotDoc } from './mongo-layout';
+import { BuildBuffer, DEFAULT_BUILD_FLUSH, type BuildFlushLimits, type ReducedWrite } from './build-buffer';
 
 const chunkId = (batch: string, i: number): string => `${batch}:${i}`;
 
@@ -25,6 +26,8 @@ export interface MongoReadModelStoreOptions {
    * collections are forgotten, those no reducer reads first. Default DEFAULT_SLOT_CACHE_DOCUMENTS.
    */
   readonly cacheDocuments?: number;
+  /** How often a slot being rebuilt writes its buffered batches out (BuildBuffer). Default DEFAULT_BUILD_FLUSH. */
+  readonly buildFlush?: BuildFlushLimits;
   /** Test seam: called at each step of a batch's commit (to SIGKILL a process there). */
   readonly onStep?: (step: CommitStep) => void;
 }
@@ -56,6 +59,9 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
  * re-applied, so reducers that read one document to write another stay exact. Queries may see a batch's documents
  * before its checkpoint moves, as with any asynchronous read model.
  *
+ * A slot being rebuilt (created empty by this process, so its cache knows every document) buffers its batches and
+ * runs steps 2–4 for many at once (BuildBuffer): each document is written once per write-out, in its latest state.
+ *
  * Where the server has transactions (a MongoDB replica set or sharded cluster, detected at connect), steps 1–4
  * run in one transaction instead, without the journal: reads, guarded writes and the checkpoint move commit
  * together.
@@ -68,11 +74,14 @@ class MongoReadModelStore implements ReadModelStore {
   private readonly db: Db;
   private readonly grace: number;
   private readonly cacheLimit: number;
+  private readonly flushLimits: BuildFlushLimits;
   private readonly caches = new Map<string, SlotCache>();
-  /** Slots activate() is switching to serving: their batches take the guarded path from then on. */
+  /** Slots activate() is switching to serving: their batches are written at once, guarded, from then on. */
   private readonly switching = new Set<string>();
-  /** Writes to slots being rebuilt in flight (writeUnserved), which activate() lets finish before the slot serves. */
-  private readonly unservedInFlight = new Map<string, Set<Promise<void>>>();
+  /** Batches of slots being rebuilt, reduced and not yet written out. */
+  private readonly builds = new Map<string, BuildBuffer>();
+  /** Per slot, the commit (or write-out) running: one at a time, so activate() never meets a half-written batch. */
+  private readonly queues = new Map<string, Promise<unknown>>();
   private dropTimer?: NodeJS.Timeout;
   /** Leases of these projections are this database's own, apart from those of the SQL read models. */
   readonly leaseScope: string;
@@ -85,6 +94,7 @@ class MongoReadModelStore implements ReadModelStore {
     this.leaseScope = `mongodb:${mongo.db.databaseName}`;
     this.grace = options.retireGraceMs ?? 10_000;
     this.cacheLimit = options.cacheDocuments ?? DEFAULT_SLOT_CACHE_DOCUMENTS;
+    this.flushLimits = options.buildFlush ?? DEFAULT_BUILD_FLUSH;
   }
 
   /** The driver's "no server" errors (FerretDB or MongoDB restarting), and its backend's, are not poison events. */
@@ -166,38 +176,110 @@ class MongoReadModelStore implements ReadModelStore {
     fence?: LeaseFence,
   ): Promise<void> {
     if (this.mongo.capabilities.transactions) return this.commitInTransaction(def, slot, expected, next, events, fence);
-    const cp = await this.checkedSlot(slot, expected, undefined, fence);
-    const cache = this.cacheFor(cp);
+    return this.serially(slotId(slot), () => this.commitJournalled({ def, slot, expected, next, events, fence }));
+  }
+
+  private async commitJournalled({ def, slot, expected, next, events, fence }: BatchToCommit): Promise<void> {
+    const id = slotId(slot);
+    let build = this.builds.get(id);
+    // The worker started again from the stored checkpoint (a restart after a conflict): the buffer is redone.
+    if (build && build.position !== formatPosition(expected)) build = this.dropBuild(id);
+    const cp = build ? build.slot : await this.checkedSlot(slot, expected, undefined, fence);
+    const cache = build ? build.cache : this.cacheFor(cp);
+    let reduced: ReducedWrite[];
     try {
-      const reduced = events.length ? await this.reduce(def, cp.tables, events, cache) : [];
-      this.options.onStep?.('reduced');
-      const writes = reduced.map((r) => r.stored);
-      const casFilter = { _id: cp._id, position: cp.position, pending: null, resets: cp.resets, status: { $ne: 'faulted' }, ...fenceFilter(fence) };
-      if (writes.length === 0) {
-        const moved = await this.bookkeeping.updateOne(casFilter, {
-          $set: { position: formatPosition(next), updated_at: new Date(), ...fenceSet(fence) },
-          $inc: { events_applied: events.length },
-        });
-        if (moved.matchedCount === 0) throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
-      } else {
-        const batch = randomUUID();
-        const chunks = chunk(batch, slotId(slot), writes);
-        await this.journal.insertMany(chunks);
-        this.options.onStep?.('journalled');
-        const pending = { batch, chunks: chunks.length, next: formatPosition(next), applied: events.length };
-        const marked = await this.bookkeeping.updateOne(casFilter, { $set: { pending, updated_at: new Date(), ...fenceSet(fence) } });
-        if (marked.matchedCount === 0) {
-          await this.forget({ batch });
-          throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
-        }
-        this.options.onStep?.('pending');
-        await this.finish({ ...cp, pending }, writes);
-      }
-      cache.committed(formatPosition(next), reduced);
+      reduced = events.length ? await this.reduce(def, cp.tables, events, cache) : [];
     } catch (e) {
-      this.caches.delete(cp._id);
+      // A build's cache knows every document, so a failed reduction read and changed nothing in it: the buffer stands
+      // (the worker replays the batch event by event to land the good prefix before the fault).
+      if (!build) this.caches.delete(cp._id);
       throw e;
     }
+    this.options.onStep?.('reduced');
+    try {
+      if (!build && cp.status === 'rebuilding' && cache.complete && !this.switching.has(id)) this.builds.set(id, (build = new BuildBuffer(cp, cache)));
+      if (build) {
+        build.add(reduced, formatPosition(next), events.length, fence);
+        // Written out when due, when the cache forgot a collection (a reducer would read the server), or at a switch.
+        if (build.full(this.flushLimits) || !cache.complete || this.switching.has(id)) await this.writeOut(build);
+      } else {
+        // Between activate()'s hold on the slot's queue and its switch, a batch is written guarded.
+        const unserved = cp.status === 'rebuilding' && !this.switching.has(id);
+        await this.persist(
+          cp,
+          reduced.map((r) => r.stored),
+          formatPosition(next),
+          events.length,
+          fence,
+          unserved,
+        );
+        cache.committed(formatPosition(next), reduced);
+      }
+    } catch (e) {
+      this.dropBuild(id);
+      throw e;
+    }
+  }
+
+  /** Steps 2–4 of a commit (the class comment) for writes reduced from the checkpoint `cp`, ending at `next`. */
+  private async persist(
+    cp: SlotDoc,
+    writes: readonly StoredWrite[],
+    next: string,
+    applied: number,
+    fence: LeaseFence | undefined,
+    unserved: boolean,
+  ): Promise<void> {
+    const slot: ProjectionSlot = { name: cp.name, version: cp.version, generation: cp.generation };
+    const casFilter = { _id: cp._id, position: cp.position, pending: null, resets: cp.resets, status: { $ne: 'faulted' }, ...fenceFilter(fence) };
+    if (writes.length === 0) {
+      const moved = await this.bookkeeping.updateOne(casFilter, {
+        $set: { position: next, updated_at: new Date(), ...fenceSet(fence) },
+        $inc: { events_applied: applied },
+      });
+      if (moved.matchedCount === 0) throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
+      return;
+    }
+    const batch = randomUUID();
+    const chunks = chunk(batch, cp._id, writes);
+    await this.journal.insertMany(chunks);
+    this.options.onStep?.('journalled');
+    const pending = { batch, chunks: chunks.length, next, applied };
+    const marked = await this.bookkeeping.updateOne(casFilter, { $set: { pending, updated_at: new Date(), ...fenceSet(fence) } });
+    if (marked.matchedCount === 0) {
+      await this.forget({ batch });
+      throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
+    }
+    this.options.onStep?.('pending');
+    await this.finish({ ...cp, pending }, writes, unserved);
+  }
+
+  /**
+   * A build buffer's batches written as one batch; the checkpoint then stands where the buffer ended. Always from
+   * the slot's queue and before its switch (commitJournalled, activate), so nobody reads the slot yet.
+   */
+  private async writeOut(build: BuildBuffer): Promise<void> {
+    const { writes, events } = build.contents();
+    await this.persist(build.slot, writes, build.position, events, build.fence, true);
+    build.written({ ...build.slot, position: build.position, events_applied: build.slot.events_applied + events });
+  }
+
+  /** Forgets a slot's unwritten batches and what this process knew of it (the stored slot is behind both). */
+  private dropBuild(id: string): undefined {
+    this.builds.delete(id);
+    this.caches.delete(id);
+    return undefined;
+  }
+
+  /** Runs `work` after whatever runs for the slot in this process. */
+  private serially<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(id) ?? Promise.resolve()).then(work, work);
+    const settled = run.catch(() => undefined);
+    this.queues.set(id, settled);
+    void settled.then(() => {
+      if (this.queues.get(id) === settled) this.queues.delete(id);
+    });
+    return run;
   }
 
   /** This process's knowledge of the slot, if it still holds at the slot's checkpoint (else a fresh one). */
@@ -210,11 +292,11 @@ class MongoReadModelStore implements ReadModelStore {
   }
 
   /** Steps 3–4 for a pending batch (just marked, or found after a crash): apply, move the checkpoint, clean up. */
-  private async finish(cp: SlotDoc, writes?: readonly StoredWrite[]): Promise<void> {
+  private async finish(cp: SlotDoc, writes?: readonly StoredWrite[], unserved = false): Promise<void> {
     const pending = cp.pending!;
-    // A batch committed just now to a slot being rebuilt; a crashed batch is finished guarded (it may be found by
-    // another process, or after the switch).
-    if (writes && cp.status === 'rebuilding' && !this.switching.has(cp._id)) await this.applyUnserved(cp._id, writes);
+    // `unserved`: a batch committed just now to a slot no query reads yet. A crashed batch is finished guarded (it
+    // may be found by another process, or after the switch).
+    if (writes && unserved) await writeUnserved(this.db, writes, () => this.options.onStep?.('cleared'));
     else await writeGuarded(this.db, writes ?? (await this.journalled(pending)), this.mongo.capabilities);
     this.options.onStep?.('applied');
     await this.bookkeeping.updateOne(
@@ -223,18 +305,6 @@ class MongoReadModelStore implements ReadModelStore {
     );
     this.options.onStep?.('checkpointed');
     await this.forget(pending);
-  }
-
-  private async applyUnserved(id: string, writes: readonly StoredWrite[]): Promise<void> {
-    const applying = writeUnserved(this.db, writes, () => this.options.onStep?.('cleared'));
-    const inFlight = this.unservedInFlight.get(id) ?? new Set();
-    this.unservedInFlight.set(id, inFlight.add(applying));
-    try {
-      await applying;
-    } finally {
-      inFlight.delete(applying);
-      if (inFlight.size === 0) this.unservedInFlight.delete(id);
-    }
   }
 
   /**
@@ -325,6 +395,10 @@ class MongoReadModelStore implements ReadModelStore {
   }
 
   async setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void> {
+    const id = slotId(slot);
+    // A build faulting on an event keeps the batches before it, as a slot written batch by batch does.
+    const build = this.builds.get(id);
+    if (build && status === 'faulted') await this.serially(id, () => this.writeOut(build)).finally(() => this.dropBuild(id));
     const set: Document = { status, updated_at: new Date() };
     if (fault !== undefined) {
       set.error = fault?.error ?? null;
@@ -340,11 +414,16 @@ class MongoReadModelStore implements ReadModelStore {
    */
   async activate(slot: ProjectionSlot): Promise<ProjectionSlot | null> {
     const id = slotId(slot);
-    // Before the slot serves, no batch of it may be between deleting and inserting documents (writeUnserved): new
-    // batches take the guarded path from here, and those in flight in this process — the slot's builder — finish.
+    // Before the slot serves, its buffered batches are written out, and no batch of it may be between deleting and
+    // inserting documents (writeUnserved): batches from here are written at once, guarded, and the one in flight in
+    // this process (the slot's builder, in the same queue) finishes first.
     this.switching.add(id);
     try {
-      await Promise.allSettled(this.unservedInFlight.get(id) ?? []);
+      await this.serially(id, async () => {
+        const build = this.builds.get(id);
+        this.builds.delete(id);
+        if (build) await this.writeOut(build).catch((e: unknown) => (this.dropBuild(id), Promise.reject(e)));
+      });
       return await this.switchTo(slot);
     } finally {
       this.switching.delete(id);
@@ -473,9 +552,14 @@ class MongoReadModelStore implements ReadModelStore {
 }
 
 /** A batch's write as the reducer produced it and as it is stored. */
-export interface ReducedWrite {
-  readonly write: DocumentWrite;
-  readonly stored: StoredWrite;
+/** commitBatch's arguments. */
+interface BatchToCommit {
+  readonly def: ProjectionDefinition;
+  readonly slot: ProjectionSlot;
+  readonly expected: GlobalPosition;
+  readonly next: GlobalPosition;
+  readonly events: readonly RecordedEvent[];
+  readonly fence: LeaseFence | undefined;
 }
 
 interface RetiredDoc {

@@ -15,7 +15,7 @@ import { readModelProjections } from '../projections';
 import { buildUnbuilt } from './build-unbuilt';
 
 /** Small rebuild batches: many commits per projection for the kills to land in. */
-const REBUILD_BATCH = 100;
+const REBUILD_BATCH = 50;
 
 async function main(): Promise<void> {
   const step = process.env.KILL_STEP as CommitStep;
@@ -26,7 +26,10 @@ async function main(): Promise<void> {
   const events = await createSqlEventStore(db, { pollIntervalMs: 20 });
   let seen = 0;
   const kill = () => process.kill(process.pid, 'SIGKILL');
+  const rebuilding = process.env.MODE === 'rebuild';
   const store = createMongoReadModelStore(mongo, {
+    // A build writes its batches out every few of them here (a long history's default is 100,000 events).
+    ...(rebuilding ? { buildFlush: { events: REBUILD_BATCH * 2, documents: 100_000 } } : {}),
     onStep: (s) => {
       if (s !== step || ++seen !== at) return;
       if (delay > 0) setTimeout(kill, randomInt(0, delay + 1));
@@ -34,7 +37,7 @@ async function main(): Promise<void> {
     },
   });
   const definitions = [ledgerProjection(), ...readModelProjections];
-  if (process.env.MODE === 'rebuild') {
+  if (rebuilding) {
     await buildUnbuilt(new ProjectionRunner(events, store, definitions, { batchSize: 50, catchUpBatchSize: REBUILD_BATCH }), store, definitions);
   } else {
     const runner = new ProjectionRunner(events, store, definitions, { batchSize: 50 });
