@@ -39,6 +39,8 @@ async function main(): Promise<void> {
       const t = performance.now();
       const r = await runner.rebuild(def.name);
       perProjection[def.name] = { seconds: +((performance.now() - t) / 1000).toFixed(2), events: r.eventsApplied };
+      // On stderr as each finishes (stdout carries the result): a long run shows where it is.
+      console.error(`  ${def.name}: ${perProjection[def.name]!.seconds} s, ${r.eventsApplied} events`);
       applied += r.eventsApplied;
     }
   };

@@ -458,7 +458,7 @@ class MongoReadModelStore implements ReadModelStore {
     }
     // The checkpoint first: a straggling batch of this slot then conflicts instead of writing.
     const cp = (await this.bookkeeping.findOneAndDelete({ _id: slotId(slot) })) as SlotDoc | null;
-    this.caches.delete(slotId(slot));
+    this.dropBuild(slotId(slot));
     if (!cp) return;
     if (cp.pending) await this.forget(cp.pending);
     await this.retire(Object.values(cp.tables));
@@ -496,6 +496,7 @@ class MongoReadModelStore implements ReadModelStore {
       },
     );
     if (reset.matchedCount === 0) throw new CheckpointConflictError(slot, 'reset concurrently');
+    this.builds.delete(cp._id); // its batches were of the old collections
     this.caches.set(cp._id, new SlotCache(resets, formatPosition(START), true, this.cacheLimit));
     if (cp.pending) await this.forget(cp.pending);
     await this.retire(Object.values(cp.tables));
