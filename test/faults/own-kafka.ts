@@ -46,6 +46,8 @@ export async function startOwnKafka(dir: string): Promise<OwnKafka> {
   const ports = new Map<number, { broker: number; controller: number }>();
   for (const id of ids) ports.set(id, { broker: await freePort(), controller: await freePort() });
   const voters = ids.map((id) => `${id}@127.0.0.1:${ports.get(id)!.controller}`).join(',');
+  // base64url may begin with '-' (one run in 64), which the tool's argument parser takes for an option: the id is
+  // passed as `--cluster-id=<id>` (Kafka's own Uuid.randomUuid() redraws such ids for the same reason).
   const clusterId = randomBytes(16).toString('base64url');
   const log4j = join(dir, 'log4j2.properties');
   // "Completed transition to FollowerState(…, epoch=…, leader=…)": which node is the active controller.
@@ -87,7 +89,7 @@ export async function startOwnKafka(dir: string): Promise<OwnKafka> {
         '',
       ].join('\n'),
     );
-    const format = spawnSync('java', [...java, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props, '--ignore-formatted'], {
+    const format = spawnSync('java', [...java, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', props, '--ignore-formatted'], {
       encoding: 'utf8',
       timeout: 60_000,
     });

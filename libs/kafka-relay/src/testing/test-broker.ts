@@ -83,7 +83,8 @@ export async function startTestBroker(options: { startTimeoutMs?: number } = {})
   const java = ['-cp', `${libs}/*`, `-Dlog4j2.configurationFile=${log4j}`];
   const format = spawnSync(
     'java',
-    [...java, 'kafka.tools.StorageTool', 'format', '-t', randomBytes(16).toString('base64url'), '-c', props, '--ignore-formatted'],
+    // `--cluster-id=`: a base64url id may begin with '-', which the parser would take for an option.
+    [...java, 'kafka.tools.StorageTool', 'format', `--cluster-id=${randomBytes(16).toString('base64url')}`, '-c', props, '--ignore-formatted'],
     { encoding: 'utf8', timeout: 60_000 },
   );
   if (format.status !== 0) throw new Error(`formatting the test broker's log dir failed: ${format.stderr || format.stdout}`);
