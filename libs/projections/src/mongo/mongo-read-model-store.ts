@@ -183,7 +183,10 @@ class MongoReadModelStore implements ReadModelStore {
     const id = slotId(slot);
     let build = this.builds.get(id);
     // The worker started again from the stored checkpoint (a restart after a conflict): the buffer is redone.
-    if (build && build.position !== formatPosition(expected)) build = this.dropBuild(id);
+    if (build && build.position !== formatPosition(expected)) {
+      this.dropBuild(id);
+      build = undefined;
+    }
     const cp = build ? build.slot : await this.checkedSlot(slot, expected, undefined, fence);
     const cache = build ? build.cache : this.cacheFor(cp);
     let reduced: ReducedWrite[];
@@ -197,14 +200,16 @@ class MongoReadModelStore implements ReadModelStore {
     }
     this.options.onStep?.('reduced');
     try {
-      if (!build && cp.status === 'rebuilding' && cache.complete && !this.switching.has(id)) this.builds.set(id, (build = new BuildBuffer(cp, cache)));
+      // Nobody reads a slot being rebuilt until activate() switches to it; from the moment activate() begins, its
+      // batches are written at once, guarded (a build buffered before then is in the queue ahead of activate()'s
+      // write-out, which writes it).
+      const unserved = cp.status === 'rebuilding' && !this.switching.has(id);
+      if (!build && unserved && cache.complete) this.builds.set(id, (build = new BuildBuffer(cp, cache)));
       if (build) {
         build.add(reduced, formatPosition(next), events.length, fence);
-        // Written out when due, when the cache forgot a collection (a reducer would read the server), or at a switch.
-        if (build.full(this.flushLimits) || !cache.complete || this.switching.has(id)) await this.writeOut(build);
+        // Written out when due, or when the cache forgot a collection (a reducer would then read the server).
+        if (build.full(this.flushLimits) || !cache.complete) await this.writeOut(build);
       } else {
-        // Between activate()'s hold on the slot's queue and its switch, a batch is written guarded.
-        const unserved = cp.status === 'rebuilding' && !this.switching.has(id);
         await this.persist(
           cp,
           reduced.map((r) => r.stored),
@@ -265,10 +270,9 @@ class MongoReadModelStore implements ReadModelStore {
   }
 
   /** Forgets a slot's unwritten batches and what this process knew of it (the stored slot is behind both). */
-  private dropBuild(id: string): undefined {
+  private dropBuild(id: string): void {
     this.builds.delete(id);
     this.caches.delete(id);
-    return undefined;
   }
 
   /** Runs `work` after whatever runs for the slot in this process. */
@@ -422,7 +426,13 @@ class MongoReadModelStore implements ReadModelStore {
       await this.serially(id, async () => {
         const build = this.builds.get(id);
         this.builds.delete(id);
-        if (build) await this.writeOut(build).catch((e: unknown) => (this.dropBuild(id), Promise.reject(e)));
+        if (!build) return;
+        try {
+          await this.writeOut(build);
+        } catch (e) {
+          this.dropBuild(id);
+          throw e;
+        }
       });
       return await this.switchTo(slot);
     } finally {
@@ -552,7 +562,6 @@ class MongoReadModelStore implements ReadModelStore {
   }
 }
 
-/** A batch's write as the reducer produced it and as it is stored. */
 /** commitBatch's arguments. */
 interface BatchToCommit {
   readonly def: ProjectionDefinition;
