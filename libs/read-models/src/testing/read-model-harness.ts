@@ -1,4 +1,4 @@
-import { createChainEventCatalog, type EventDefinition } from '@dob/domain';
+import { AppError, createChainEventCatalog, type EventDefinition } from '@dob/domain';
 import { START, comparePositions, createSqlEventStore, positionFromString, type EventStore, type GlobalPosition, type StreamAppend } from '@dob/event-store';
 import { ProjectionRunner, createSqlReadModelStore, type ReadModelStore } from '@dob/projections';
 import type { SqlDatabase } from '@dob/sql';
@@ -17,11 +17,20 @@ export interface ReadModelHarness {
 /**
  * Waits until every projection's serving slot has applied `position` (no build in progress); a faulted one fails.
  * "Caught up with the head" is not enough on a shared PostgreSQL server: wait for the caller's own appends.
+ * A status read that finds the server momentarily unavailable is polled again, as the runner itself retries: under a
+ * loaded CI machine a new connection once took over the 1 s connect timeout (a CI run on 2026-11-29).
  */
 export async function appliedUpTo(runner: ProjectionRunner, position: GlobalPosition, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const reports = await runner.status();
+    const reports = await runner.status().catch((e: unknown) => {
+      if (e instanceof AppError && e.code === 'SERVICE_UNAVAILABLE') return null;
+      throw e;
+    });
+    if (!reports) {
+      await new Promise((r) => setTimeout(r, 200));
+      continue;
+    }
     const faulted = reports.find((r) => r.active?.status === 'faulted');
     if (faulted) throw new Error(`projection ${faulted.name} faulted: ${faulted.active!.fault?.error}`);
     const applied = (r: (typeof reports)[number]) => !!r.active && !r.building && comparePositions(positionFromString(r.active.position), position) >= 0;
