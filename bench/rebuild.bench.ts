@@ -15,7 +15,6 @@ import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { openMongoDatabase } from '@dob/mongo';
@@ -23,11 +22,10 @@ import { createMongoReadModelStore, createSqlReadModelStore, createTablesSql, pa
 import { createTestMongoDatabase, testMongoUrl } from '../libs/mongo/src/testing/test-mongo';
 import { rawInsertMany } from './read-models.bench';
 import { readModelProjections } from '@dob/read-models';
-import { createPostgresDatabase } from '@dob/sql';
+import { copyText, createPostgresDatabase, type CopyValue } from '@dob/sql';
 import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { LARGE_HISTORY, writeLargeHistory } from '../libs/read-models/src/testing/large-history';
 import { runWhenMain, startMachineRecord, writeBenchResult } from './bench-report';
-import { copyChunks, copyIn } from './copy-in';
 
 interface ChildResult {
   seconds: number;
@@ -65,27 +63,29 @@ function rebuildInChild(schema: string, mongoUrl?: string): Promise<ChildResult>
 
 /** Every collection's rows as the rebuild left them, COPYed into fresh tables with the same DDL; load time only. */
 async function rawCopy(store: ReadModelStore, schema: string): Promise<{ seconds: number; rows: number; rowsPerSecond: number }> {
-  const client = new Client({ connectionString: TEST_POSTGRES_URL });
-  await client.connect();
+  const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
   let seconds = 0;
   let rows = 0;
   try {
-    await client.query(`SET search_path TO ${schema}`);
     for (const def of readModelProjections) {
       for (const [collection, spec] of Object.entries(def.collections)) {
         const docs = await store.documents(def, collection);
         const columns = parseFields(spec).map((f) => f.name);
-        const chunks = copyChunks(docs.map((d) => columns.map((c) => d[c]!)));
+        // The COPY text prepared before the clock starts, in statements of 100,000 rows (a string has a length limit).
+        const texts: string[] = [];
+        for (let i = 0; i < docs.length; i += 100_000) texts.push(copyText(docs.slice(i, i + 100_000).map((d) => columns.map((c) => d[c] as CopyValue))));
         const table = `raw_${def.name}_${collection}`;
         const t = performance.now();
-        await client.query(createTablesSql({ [collection]: table }, { [collection]: spec }));
-        await copyIn(client, table, columns, chunks);
+        await db.transaction(async (tx) => {
+          await tx.exec(createTablesSql({ [collection]: table }, { [collection]: spec }));
+          for (const text of texts) await tx.copyIn(table, columns, text);
+        });
         seconds += (performance.now() - t) / 1000;
         rows += docs.length;
       }
     }
   } finally {
-    await client.end();
+    await db.close();
   }
   return { seconds: +seconds.toFixed(2), rows, rowsPerSecond: Math.round(rows / seconds) };
 }

@@ -1,5 +1,6 @@
 export * from './sql.port';
 export * from './identifier';
+export * from './copy-text';
 export * from './pglite/pglite-database';
 export * from './postgres/postgres-database';
 export * from './migrate';

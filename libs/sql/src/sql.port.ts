@@ -11,6 +11,11 @@ export interface SqlExecutor {
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
   /** Several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
+  /**
+   * Adds rows to `table (columns)` with COPY … FROM in its text format (copyText): the cheapest way into a table for
+   * many new rows (a rebuild's fresh documents; no conflict handling: a duplicate key fails the whole COPY).
+   */
+  copyIn(table: string, columns: readonly string[], text: string): Promise<void>;
 }
 
 /** On a server, a lost connection leaves every method as AppError SERVICE_UNAVAILABLE (dependency postgresql). */

@@ -87,18 +87,22 @@ describe('SlotCache', () => {
     expect(cache.lookup('holds', 'h3')).toBeNull(); // known in full: a miss is an absent document
   });
 
-  it('over budget, forgets the collections no reducer read first, the largest first, and stops knowing them in full', () => {
+  it('over budget, forgets at a commit the collections no reducer read first, the largest first, and stops knowing them in full', () => {
     const cache = new SlotCache(0, 'p', true, 10);
+    const writes = (collection: string, ids: string[]) => ids.map((id) => ({ write: { collection, id, doc: { id } } }));
+    const range = (prefix: string, from: number, to: number) => Array.from({ length: to - from }, (_, i) => `${prefix}${from + i}`);
     cache.lookup('accounts', 'x'); // read
-    for (let i = 0; i < 4; i++) cache.remember('accounts', `a${i}`, { id: `a${i}` });
-    for (let i = 0; i < 2; i++) cache.remember('audits', `u${i}`, { id: `u${i}` });
-    for (let i = 0; i < 5; i++) cache.remember('history', `r${i}`, { id: `r${i}` }); // 11 > 10: history goes
+    cache.committed('p1', writes('accounts', range('a', 0, 4)));
+    cache.committed('p2', writes('audits', range('u', 0, 2)));
+    for (let i = 0; i < 5; i++) cache.remember('history', `r${i}`, { id: `r${i}` }); // 11 > 10, but only read or held so far
+    expect(cache.knowsAll('history')).toBe(true);
+    cache.committed('p3', []); // 11 > 10 at a commit: history goes
     expect(cache.knowsAll('history')).toBe(false);
     expect(cache.lookup('history', 'r0')).toBeUndefined();
     expect(cache.knowsAll('accounts')).toBe(true);
     expect(cache.knowsAll('audits')).toBe(true);
     expect(cache.documents).toBe(6);
-    for (let i = 4; i < 9; i++) cache.remember('accounts', `a${i}`, { id: `a${i}` }); // 11 again: audits (unread) next
+    cache.committed('p4', writes('accounts', range('a', 4, 9))); // 11 again: audits (unread) next
     expect(cache.knowsAll('audits')).toBe(false);
     expect(cache.knowsAll('accounts')).toBe(true);
     expect(cache.complete).toBe(false);

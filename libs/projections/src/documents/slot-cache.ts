@@ -69,6 +69,17 @@ export class SlotCache {
     return entry.complete ? null : undefined;
   }
 
+  /**
+   * Whether the slot as of this cache's checkpoint is known not to hold the document: a batch's write of it is then
+   * a new row (a store may load such rows in bulk). Unlike lookup, this is no reducer's read.
+   */
+  knownAbsent(collection: string, id: string): boolean {
+    const entry = this.collections.get(collection);
+    if (!entry) return this.startedComplete; // never touched: complete as it started
+    const known = entry.docs.get(id);
+    return known === null || (known === undefined && entry.complete);
+  }
+
   /** Documents of a collection matching an equality filter (in no particular order); only meaningful when complete. */
   matching(collection: string, where: Doc): Doc[] {
     const entry = this.entry(collection);
@@ -85,19 +96,39 @@ export class SlotCache {
     return out;
   }
 
-  /** After this process committed a batch: its documents as written, the checkpoint where it moved. */
+  /**
+   * After this process committed a batch: its documents as written, the checkpoint where it moved. Then, past the
+   * budget, collections are forgotten: every document held here is now committed, so a reducer that misses one reads
+   * it as it stands.
+   */
   committed(position: string, writes: readonly { write: { collection: string; id: string; doc: Doc } }[]): void {
+    this.heldAhead(position, writes);
+    if (this.overBudget) this.forgetSome();
+  }
+
+  /**
+   * A batch reduced ahead, before it commits (the SQL store's reduceAhead): its documents held from now so the next
+   * batch reduces on top of them, and nothing forgotten — the store may still be a batch behind this cache, and a
+   * forgotten document of that batch would be read back as it stood before it. The store stops reducing ahead once
+   * the cache is over its budget (overBudget) and lets the next commit, in its transaction, forget.
+   */
+  heldAhead(position: string, writes: readonly { write: { collection: string; id: string; doc: Doc } }[]): void {
     for (const { write } of writes) this.remember(write.collection, write.id, write.doc);
     this.position = position;
   }
 
+  /** More documents held than the budget: the next committed() forgets some. */
+  get overBudget(): boolean {
+    return this.size > this.limit;
+  }
+
+  /** A document read or written. Never forgets anything by itself (committed() does, once nothing is in flight). */
   remember(collection: string, id: string, doc: Doc | null): void {
     const entry = this.entry(collection);
     const before = entry.docs.get(id);
     if (before === undefined) this.size++;
     entry.docs.set(id, doc);
     for (const index of entry.indexes.values()) index.move(id, before, doc);
-    if (this.size > this.limit) this.forgetSome();
   }
 
   /** Forgets whole collections until a tenth of the budget is free again (so it does not run on every write). */

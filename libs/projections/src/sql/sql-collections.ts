@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SqlExecutor } from '@dob/sql';
+import { copyText, type CopyValue, type SqlExecutor } from '@dob/sql';
 import {
   parseFields,
   parseIndexKey,
@@ -205,25 +205,39 @@ function toJson(docs: readonly Doc[], fields: readonly ParsedField[]): string {
   );
 }
 
-/** Persists a batch's writes: one upsert statement per table (documents as a JSON array). */
-export async function writeDocuments(tx: SqlExecutor, tables: ProjectionTables, collections: CollectionSpecs, writes: readonly DocumentWrite[]): Promise<void> {
-  const byCollection = new Map<string, Doc[]>();
+/**
+ * Persists a batch's writes, per table: the documents `fresh` says the table does not hold yet (a slot this process
+ * knows in full: a rebuild's new rows) by COPY, the others by one upsert of them all (documents as a JSON array).
+ * COPY into a rebuild's table (primary key and lookup indexes) cost PostgreSQL about a third of the upsert for the
+ * same 807,502 wallet-history rows (2.9 s against 7.3 s, this machine).
+ */
+export async function writeDocuments(
+  tx: SqlExecutor,
+  tables: ProjectionTables,
+  collections: CollectionSpecs,
+  writes: readonly DocumentWrite[],
+  fresh?: ReadonlySet<DocumentWrite>,
+): Promise<void> {
+  const byCollection = new Map<string, { known: Doc[]; fresh: Doc[] }>();
   for (const w of writes) {
-    const docs = byCollection.get(w.collection) ?? [];
-    docs.push(w.doc);
-    byCollection.set(w.collection, docs);
+    let docs = byCollection.get(w.collection);
+    if (!docs) byCollection.set(w.collection, (docs = { known: [], fresh: [] }));
+    (fresh?.has(w) ? docs.fresh : docs.known).push(w.doc);
   }
   for (const [collection, docs] of byCollection) {
     const spec = collections[collection]!;
     const fields = parseFields(spec);
     const names = fields.map((f) => f.name);
+    if (docs.fresh.length) {
+      await tx.copyIn(tables[collection]!, names, copyText(docs.fresh.map((doc) => names.map((n) => doc[n] as CopyValue))));
+    }
+    if (docs.known.length === 0) continue;
     const updates = fields.filter((f) => !spec.key.includes(f.name)).map((f) => `${f.name} = EXCLUDED.${f.name}`);
-    const json = toJson(docs, fields);
     await tx.query(
       `INSERT INTO ${tables[collection]} (${names.join(', ')})
        SELECT ${names.join(', ')} FROM json_to_recordset($1::json) AS x(${fields.map((f) => `${f.name} ${RECORD[f.type]}`).join(', ')})
        ON CONFLICT (${spec.key.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
-      [json],
+      [toJson(docs.known, fields)],
     );
   }
 }

@@ -157,21 +157,30 @@ async function applyBatch(
     return [];
   }
   if (reduced) {
-    await writeDocuments(tx, tables, def.collections, reduced.writes);
+    await writeDocuments(tx, tables, def.collections, reduced.writes, reduced.fresh);
     return reduced.writes;
   }
   const stored = new SqlDocumentSource(tx, tables, def.collections);
   const cached: BulkDocumentSource = cache ? new CachedDocumentSource(stored, cache, def.collections) : stored;
   const source = await prefetchingSource(cached, def.collections, def.apply, events);
   const writes = await reduceBatch(source, def.collections, def.apply, events);
-  await writeDocuments(tx, tables, def.collections, writes);
+  await writeDocuments(tx, tables, def.collections, writes, cache && freshWrites(cache, writes));
   return writes;
+}
+
+/** The writes of a batch whose documents the slot does not hold yet, as `cache` knows it before the batch. */
+function freshWrites(cache: SlotCache, writes: readonly DocumentWrite[]): ReadonlySet<DocumentWrite> {
+  const fresh = new Set<DocumentWrite>();
+  for (const w of writes) if (cache.knownAbsent(w.collection, w.id)) fresh.add(w);
+  return fresh;
 }
 
 /** A batch reduced ahead from a slot cache, with that cache already holding its writes. */
 interface SqlReducedBatch extends ReducedBatch {
   readonly cache: SlotCache;
   readonly writes: DocumentWrite[];
+  /** Its writes of documents the slot did not hold before it (freshWrites, taken before the cache held the batch). */
+  readonly fresh: ReadonlySet<DocumentWrite>;
 }
 
 /** The store behind a cache known in full: never asked (a reducer reading it would be a bug in SlotCache). */
@@ -323,6 +332,8 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   ): Promise<ReducedBatch | undefined> {
     const cache = this.caches.get(slotKey(slot));
     if (isSqlProjection(def) || !cache || cache.position !== formatPosition(expected) || events.length === 0) return undefined;
+    // Past its budget the cache forgets at the next commit (SlotCache.heldAhead): that batch reduces in its transaction.
+    if (cache.overBudget) return undefined;
     // Outside any transaction: the committed tables are at `expected` or, if the batch before is still committing,
     // one batch behind it — whose every write the cache holds (it was reduced ahead too) and answers first.
     const stored = cache.complete ? NOTHING_STORED : new SqlDocumentSource(this.db, this.tablesFor(slot, Object.keys(def.collections)), def.collections);
@@ -330,13 +341,14 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     const source = await prefetchingSource(cached, def.collections, def.apply, events);
     const writes = await reduceBatch(source, def.collections, def.apply, events);
     if (this.caches.get(slotKey(slot)) !== cache || cache.position !== formatPosition(expected)) return undefined; // dropped meanwhile
+    const fresh = freshWrites(cache, writes);
     // Held from now, before it commits, so the next batch reduces on top of it; if this batch does not commit,
     // commitBatch drops the cache (and with it every batch reduced from it).
-    cache.committed(
+    cache.heldAhead(
       formatPosition(next),
       writes.map((write) => ({ write })),
     );
-    const batch: SqlReducedBatch = { reducedAhead: true, cache, writes };
+    const batch: SqlReducedBatch = { reducedAhead: true, cache, writes, fresh };
     return batch;
   }
 

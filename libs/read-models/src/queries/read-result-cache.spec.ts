@@ -11,6 +11,7 @@ function fakeDatabase() {
       return Promise.resolve({ rows: [{ version: state.version }] as R[], rowCount: 1 });
     },
     exec: () => Promise.resolve(),
+    copyIn: () => Promise.resolve(),
     transaction: () => Promise.reject(new Error('not used')),
     listen: (_channel, _onNotify, onConnection) => {
       state.onConnection = onConnection;

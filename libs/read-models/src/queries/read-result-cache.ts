@@ -81,7 +81,11 @@ class Cache implements ReadResultCache {
     this.maxEntries = options.maxEntries ?? 2000;
     this.maxAgeMs = options.maxAgeMs ?? 1000;
     this.clock = options.clock ?? Date.now;
-    this.db = { query: (text, params) => this.query(text, params), exec: (text) => this.exec(text) };
+    this.db = {
+      query: (text, params) => this.query(text, params),
+      exec: (text) => this.exec(text),
+      copyIn: (table, columns, text) => this.copyIn(table, columns, text),
+    };
   }
 
   get generation(): number | undefined {
@@ -124,6 +128,11 @@ class Cache implements ReadResultCache {
 
   private async exec(text: string): Promise<void> {
     await this.source.exec(text);
+    this.invalidate();
+  }
+
+  private async copyIn(table: string, columns: readonly string[], text: string): Promise<void> {
+    await this.source.copyIn(table, columns, text);
     this.invalidate();
   }
 

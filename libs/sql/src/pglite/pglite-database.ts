@@ -56,6 +56,12 @@ const wrap = (q: Pick<PGlite | Transaction, 'query' | 'exec'>): SqlExecutor => (
   async exec(text: string): Promise<void> {
     await q.exec(text);
   },
+  // PGlite has no client stream: COPY reads the text as a blob from its virtual '/dev/blob' (QueryOptions.blob).
+  async copyIn(table: string, columns: readonly string[], text: string): Promise<void> {
+    assertIdentifier(table);
+    for (const c of columns) assertIdentifier(c);
+    await q.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], { blob: new Blob([text]) });
+  },
 });
 
 /** Reads (a plain SELECT or WITH … SELECT) are the statements worth keeping a plan for. */
@@ -77,6 +83,10 @@ class PgliteDatabase implements SqlDatabase {
 
   exec(text: string): Promise<void> {
     return this.direct.exec(text);
+  }
+
+  copyIn(table: string, columns: readonly string[], text: string): Promise<void> {
+    return this.direct.copyIn(table, columns, text);
   }
 
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {

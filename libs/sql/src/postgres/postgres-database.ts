@@ -1,4 +1,5 @@
 import { Client, Pool, type PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { SqlDatabase, SqlExecutor, SqlResult } from '../sql.port';
 import { assertIdentifier } from '../identifier';
 import { toDependencyError } from './connection-errors';
@@ -56,7 +57,7 @@ export async function createPostgresDatabase(options: PostgresOptions): Promise<
   return new PostgresDatabase(pool, options, schema);
 }
 
-const wrap = (c: Pool | PoolClient): SqlExecutor => ({
+const wrap = (c: PoolClient): SqlExecutor => ({
   async query<R>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
     const r = await c.query(text, params as unknown[] | undefined);
     return { rows: r.rows as R[], rowCount: r.rowCount ?? r.rows.length };
@@ -64,7 +65,23 @@ const wrap = (c: Pool | PoolClient): SqlExecutor => ({
   async exec(text: string): Promise<void> {
     await c.query(text);
   },
+  copyIn: (table, columns, text) => copyInto(c, table, columns, text),
 });
+
+/**
+ * COPY … FROM STDIN through pg-copy-streams (node-postgres' own COPY companion): the statement, then the text as
+ * CopyData. The stream settles once the server answered (CommandComplete, or the error that ends the COPY).
+ */
+async function copyInto(client: PoolClient, table: string, columns: readonly string[], text: string): Promise<void> {
+  assertIdentifier(table);
+  for (const c of columns) assertIdentifier(c);
+  const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+  await new Promise<void>((resolve, reject) => {
+    stream.on('error', reject);
+    stream.on('finish', resolve);
+    stream.end(text);
+  });
+}
 
 class PostgresDatabase implements SqlDatabase {
   readonly kind = 'postgres' as const;
@@ -81,6 +98,10 @@ class PostgresDatabase implements SqlDatabase {
 
   exec(text: string): Promise<void> {
     return this.onPooledConnection((client) => wrap(client).exec(text));
+  }
+
+  copyIn(table: string, columns: readonly string[], text: string): Promise<void> {
+    return this.onPooledConnection((client) => copyInto(client, table, columns, text));
   }
 
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
