@@ -1,4 +1,4 @@
-import { SlotCache } from './slot-cache';
+import { SlotCache, UNREAD_COLLECTION_DOCUMENTS } from './slot-cache';
 
 describe('SlotCache budget', () => {
   const write = (id: string) => ({ write: { collection: 'counts', id, doc: { id } } });
@@ -38,5 +38,29 @@ describe('SlotCache.knownAbsent (which writes are new rows)', () => {
     expect(cache.knownAbsent('entries', 'a')).toBe(false);
     expect(cache.knownAbsent('entries', 'z')).toBe(false);
     expect(cache.knownAbsent('pools', 'z')).toBe(true); // another collection is still known in full
+  });
+});
+
+describe('SlotCache: collections only ever written', () => {
+  const write = (id: string) => ({ write: { collection: 'entries', id, doc: { id } } });
+
+  it('an unread collection is forgotten past its own limit, and still says its writes were all new rows', () => {
+    const cache = new SlotCache(0, '0', true, 10_000_000);
+    cache.committed(
+      '1',
+      Array.from({ length: UNREAD_COLLECTION_DOCUMENTS + 1 }, (_, i) => write(`e${i}`)),
+    );
+    expect([cache.knowsAll('entries'), cache.documents, cache.writesOnlyNew('entries')]).toEqual([false, 0, true]);
+    cache.sawReplaced('entries');
+    expect(cache.writesOnlyNew('entries')).toBe(false);
+  });
+
+  it('a write replacing a known document ends "only new"; a slot not built here never claims it', () => {
+    const cache = new SlotCache(0, '0', true, 100);
+    cache.heldAhead('1', [write('a')]);
+    expect(cache.writesOnlyNew('entries')).toBe(true);
+    cache.heldAhead('2', [write('a')]);
+    expect(cache.writesOnlyNew('entries')).toBe(false);
+    expect(new SlotCache(0, '0', false, 100).writesOnlyNew('entries')).toBe(false);
   });
 });

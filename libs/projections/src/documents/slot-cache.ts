@@ -7,6 +7,14 @@ import { FieldIndex, indexFields } from './field-index';
  */
 export const DEFAULT_SLOT_CACHE_DOCUMENTS = 500_000;
 
+/**
+ * Documents a collection no reducer has read may hold before it is forgotten, whatever the budget: remembering a
+ * history-sized collection that is only ever written (a wallet's activity rows: 807,502 at 1M events) only to know
+ * its new rows cost a rebuild hundreds of MB; once forgotten, its rows are still loaded by COPY while every write of
+ * it has been a new row (writesOnlyNew).
+ */
+export const UNREAD_COLLECTION_DOCUMENTS = 50_000;
+
 /** One collection's share of a slot cache. */
 interface CachedCollection {
   readonly docs: Map<string, Doc | null>;
@@ -16,6 +24,8 @@ interface CachedCollection {
   read: boolean;
   /** Filter fields → index of `docs` on them, built on the first filter of those fields. */
   readonly indexes: Map<string, FieldIndex>;
+  /** Every write of it seen here added a document (none replaced one known), so far as this cache knew. */
+  onlyNew: boolean;
 }
 
 /**
@@ -31,7 +41,8 @@ interface CachedCollection {
  *
  * Past `limit` documents one collection at a time is forgotten (and no longer complete), those no reducer has read
  * first, the largest first: a history-sized collection that is only ever written (a wallet's activity rows) costs
- * nothing to forget, while the small, hot ones (pools, balances) stay known.
+ * nothing to forget, while the small, hot ones (pools, balances) stay known. A collection no reducer has read is
+ * forgotten past UNREAD_COLLECTION_DOCUMENTS whatever the budget.
  */
 export class SlotCache {
   private readonly collections = new Map<string, CachedCollection>();
@@ -113,13 +124,33 @@ export class SlotCache {
    * the cache is over its budget (overBudget) and lets the next commit, in its transaction, forget.
    */
   heldAhead(position: string, writes: readonly { write: { collection: string; id: string; doc: Doc } }[]): void {
-    for (const { write } of writes) this.remember(write.collection, write.id, write.doc);
+    for (const { write } of writes) {
+      const entry = this.entry(write.collection);
+      if (entry.onlyNew && entry.docs.get(write.id)) entry.onlyNew = false;
+      this.remember(write.collection, write.id, write.doc);
+    }
     this.position = position;
   }
 
-  /** More documents held than the budget: the next committed() forgets some. */
+  /** More documents held than the budget (or an unread collection past its own): the next committed() forgets some. */
   get overBudget(): boolean {
-    return this.size > this.limit;
+    if (this.size > this.limit) return true;
+    for (const entry of this.collections.values()) if (!entry.read && entry.docs.size > UNREAD_COLLECTION_DOCUMENTS) return true;
+    return false;
+  }
+
+  /**
+   * Whether every write of the collection this cache saw added a document: while it knew the collection in full, no
+   * write replaced a known one, and none since (a store that loads such writes as new rows and finds one taken says
+   * so with sawReplaced). A store may then try loading the collection's writes as new rows even once forgotten.
+   */
+  writesOnlyNew(collection: string): boolean {
+    return this.startedComplete && (this.collections.get(collection)?.onlyNew ?? true);
+  }
+
+  /** A write of the collection replaced a stored document: its writes are no longer taken for new rows. */
+  sawReplaced(collection: string): void {
+    this.entry(collection).onlyNew = false;
   }
 
   /** A document read or written. Never forgets anything by itself (committed() does, once nothing is in flight). */
@@ -133,6 +164,9 @@ export class SlotCache {
 
   /** Forgets whole collections until a tenth of the budget is free again (so it does not run on every write). */
   private forgetSome(): void {
+    for (const entry of this.collections.values()) {
+      if (!entry.read && entry.docs.size > UNREAD_COLLECTION_DOCUMENTS) this.forget(entry);
+    }
     const target = Math.floor(this.limit * 0.9);
     while (this.size > target) {
       let victim: CachedCollection | undefined;
@@ -142,18 +176,22 @@ export class SlotCache {
         if (better) victim = entry;
       }
       if (!victim) return;
-      this.size -= victim.docs.size;
-      victim.docs.clear();
-      victim.indexes.clear();
-      if (victim.complete) this.forgotten++;
-      victim.complete = false;
+      this.forget(victim);
     }
+  }
+
+  private forget(entry: CachedCollection): void {
+    this.size -= entry.docs.size;
+    entry.docs.clear();
+    entry.indexes.clear();
+    if (entry.complete) this.forgotten++;
+    entry.complete = false;
   }
 
   private entry(collection: string): CachedCollection {
     let entry = this.collections.get(collection);
     if (!entry) {
-      entry = { docs: new Map(), complete: this.startedComplete, read: false, indexes: new Map() };
+      entry = { docs: new Map(), complete: this.startedComplete, read: false, indexes: new Map(), onlyNew: true };
       this.collections.set(collection, entry);
     }
     return entry;

@@ -17,7 +17,7 @@ import {
 } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type ReducedBatch, type SlotState } from '../read-model-store.port';
 import { physicalTables, readModelView } from './read-model-names';
-import { SqlDocumentSource, createTablesSql, readAllDocuments, servingIndexesSql, writeDocuments } from './sql-collections';
+import { SqlDocumentSource, createTablesSql, readAllDocuments, servingIndexesSql, writeDocuments, type WritePlan } from './sql-collections';
 
 /**
  * The lease (name and token) each checkpoint's last move was committed under, NULL if unfenced: who wrote the
@@ -157,30 +157,37 @@ async function applyBatch(
     return [];
   }
   if (reduced) {
-    await writeDocuments(tx, tables, def.collections, reduced.writes, reduced.fresh);
+    await writeDocuments(tx, tables, def.collections, reduced.writes, reduced.plan);
     return reduced.writes;
   }
   const stored = new SqlDocumentSource(tx, tables, def.collections);
   const cached: BulkDocumentSource = cache ? new CachedDocumentSource(stored, cache, def.collections) : stored;
   const source = await prefetchingSource(cached, def.collections, def.apply, events);
   const writes = await reduceBatch(source, def.collections, def.apply, events);
-  await writeDocuments(tx, tables, def.collections, writes, cache && freshWrites(cache, writes));
+  await writeDocuments(tx, tables, def.collections, writes, cache && writePlan(cache, writes));
   return writes;
 }
 
-/** The writes of a batch whose documents the slot does not hold yet, as `cache` knows it before the batch. */
-function freshWrites(cache: SlotCache, writes: readonly DocumentWrite[]): ReadonlySet<DocumentWrite> {
+/**
+ * How a batch's writes go in, as `cache` knows the slot before the batch: documents it knows absent are new rows,
+ * and a collection it no longer knows in full is tried as new rows while every write of it has been one.
+ */
+function writePlan(cache: SlotCache, writes: readonly DocumentWrite[]): WritePlan {
   const fresh = new Set<DocumentWrite>();
-  for (const w of writes) if (cache.knownAbsent(w.collection, w.id)) fresh.add(w);
-  return fresh;
+  const tryNew = new Set<string>();
+  for (const w of writes) {
+    if (cache.knownAbsent(w.collection, w.id)) fresh.add(w);
+    else if (!cache.knowsAll(w.collection) && cache.writesOnlyNew(w.collection)) tryNew.add(w.collection);
+  }
+  return { fresh, tryNew, replaced: (collection) => cache.sawReplaced(collection) };
 }
 
 /** A batch reduced ahead from a slot cache, with that cache already holding its writes. */
 interface SqlReducedBatch extends ReducedBatch {
   readonly cache: SlotCache;
   readonly writes: DocumentWrite[];
-  /** Its writes of documents the slot did not hold before it (freshWrites, taken before the cache held the batch). */
-  readonly fresh: ReadonlySet<DocumentWrite>;
+  /** How its writes go in (writePlan, taken before the cache held the batch). */
+  readonly plan: WritePlan;
 }
 
 /** The store behind a cache known in full: never asked (a reducer reading it would be a bug in SlotCache). */
@@ -341,14 +348,14 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     const source = await prefetchingSource(cached, def.collections, def.apply, events);
     const writes = await reduceBatch(source, def.collections, def.apply, events);
     if (this.caches.get(slotKey(slot)) !== cache || cache.position !== formatPosition(expected)) return undefined; // dropped meanwhile
-    const fresh = freshWrites(cache, writes);
+    const plan = writePlan(cache, writes);
     // Held from now, before it commits, so the next batch reduces on top of it; if this batch does not commit,
     // commitBatch drops the cache (and with it every batch reduced from it).
     cache.heldAhead(
       formatPosition(next),
       writes.map((write) => ({ write })),
     );
-    const batch: SqlReducedBatch = { reducedAhead: true, cache, writes, fresh };
+    const batch: SqlReducedBatch = { reducedAhead: true, cache, writes, plan };
     return batch;
   }
 
