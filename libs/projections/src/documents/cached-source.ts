@@ -16,8 +16,9 @@ export class CachedDocumentSource implements BulkDocumentSource {
     private readonly collections: CollectionSpecs,
   ) {}
 
+  /** No read of a batch needs predicting: every collection reducers read is known here (SlotCache.readsComplete). */
   knowsAll(): boolean {
-    return this.cache.complete;
+    return this.cache.readsComplete;
   }
 
   /** The document from memory: null if known absent, undefined if only the store knows. */

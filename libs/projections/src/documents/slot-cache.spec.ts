@@ -51,6 +51,10 @@ describe('SlotCache: collections only ever written', () => {
       Array.from({ length: UNREAD_COLLECTION_DOCUMENTS + 1 }, (_, i) => write(`e${i}`)),
     );
     expect([cache.knowsAll('entries'), cache.documents, cache.writesOnlyNew('entries')]).toEqual([false, 0, true]);
+    // Nothing a reducer reads is missing, so batches need no read prediction — until a reducer reads it after all.
+    expect([cache.complete, cache.readsComplete]).toEqual([false, true]);
+    expect(cache.lookup('entries', 'e0')).toBeUndefined();
+    expect(cache.readsComplete).toBe(false);
     cache.sawReplaced('entries');
     expect(cache.writesOnlyNew('entries')).toBe(false);
   });

@@ -61,6 +61,16 @@ export class SlotCache {
     return this.startedComplete && this.forgotten === 0;
   }
 
+  /**
+   * Every collection a reducer has read is known in full: only collections nobody reads (forgotten past
+   * UNREAD_COLLECTION_DOCUMENTS) are not, so a batch's reads are all answered here and need no prediction.
+   */
+  get readsComplete(): boolean {
+    if (!this.startedComplete) return false;
+    for (const entry of this.collections.values()) if (entry.read && !entry.complete) return false;
+    return true;
+  }
+
   /** Documents held (known-absent keys included). */
   get documents(): number {
     return this.size;
