@@ -11,6 +11,7 @@ import { physicalTableName, physicalTables } from '../sql/read-model-names';
 import { MongoDocumentSource, codecs, createCollections, createDeferredIndexes, writeGuarded, writeUnserved, type StoredWrite } from './mongo-documents';
 import { DEFAULT_SLOT_CACHE_DOCUMENTS, SlotCache } from '../documents/slot-cache';
 import { READ_MODEL_JOURNAL, READ_MODEL_STATE, activeId, slotId, type ActiveDoc, type JournalChunk, type PendingBatch, type SlotDoc } from './mongo-layout';
+import { SlotQueues } from '../documents/slot-queues';
 import { BuildBuffer, DEFAULT_BUILD_FLUSH, type BuildFlushLimits, type ReducedWrite } from './build-buffer';
 
 const chunkId = (batch: string, i: number): string => `${batch}:${i}`;
@@ -81,7 +82,7 @@ class MongoReadModelStore implements ReadModelStore {
   /** Batches of slots being rebuilt, reduced and not yet written out. */
   private readonly builds = new Map<string, BuildBuffer>();
   /** Per slot, the commit (or write-out) running: one at a time, so activate() never meets a half-written batch. */
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new SlotQueues();
   private dropTimer?: NodeJS.Timeout;
   /** Leases of these projections are this database's own, apart from those of the SQL read models. */
   readonly leaseScope: string;
@@ -176,7 +177,7 @@ class MongoReadModelStore implements ReadModelStore {
     fence?: LeaseFence,
   ): Promise<void> {
     if (this.mongo.capabilities.transactions) return this.commitInTransaction(def, slot, expected, next, events, fence);
-    return this.serially(slotId(slot), () => this.commitJournalled({ def, slot, expected, next, events, fence }));
+    return this.queues.run(slotId(slot), () => this.commitJournalled({ def, slot, expected, next, events, fence }));
   }
 
   private async commitJournalled({ def, slot, expected, next, events, fence }: BatchToCommit): Promise<void> {
@@ -273,17 +274,6 @@ class MongoReadModelStore implements ReadModelStore {
   private dropBuild(id: string): void {
     this.builds.delete(id);
     this.caches.delete(id);
-  }
-
-  /** Runs `work` after whatever runs for the slot in this process. */
-  private serially<T>(id: string, work: () => Promise<T>): Promise<T> {
-    const run = (this.queues.get(id) ?? Promise.resolve()).then(work, work);
-    const settled = run.catch(() => undefined);
-    this.queues.set(id, settled);
-    void settled.then(() => {
-      if (this.queues.get(id) === settled) this.queues.delete(id);
-    });
-    return run;
   }
 
   /** This process's knowledge of the slot, if it still holds at the slot's checkpoint (else a fresh one). */
@@ -402,7 +392,7 @@ class MongoReadModelStore implements ReadModelStore {
     const id = slotId(slot);
     // A build faulting on an event keeps the batches before it, as a slot written batch by batch does.
     const build = this.builds.get(id);
-    if (build && status === 'faulted') await this.serially(id, () => this.writeOut(build)).finally(() => this.dropBuild(id));
+    if (build && status === 'faulted') await this.queues.run(id, () => this.writeOut(build)).finally(() => this.dropBuild(id));
     const set: Document = { status, updated_at: new Date() };
     if (fault !== undefined) {
       set.error = fault?.error ?? null;
@@ -423,7 +413,7 @@ class MongoReadModelStore implements ReadModelStore {
     // this process (the slot's builder, in the same queue) finishes first.
     this.switching.add(id);
     try {
-      await this.serially(id, async () => {
+      await this.queues.run(id, async () => {
         const build = this.builds.get(id);
         this.builds.delete(id);
         if (!build) return;

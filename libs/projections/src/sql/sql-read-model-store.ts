@@ -17,6 +17,8 @@ import {
 } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type ReducedBatch, type SlotState } from '../read-model-store.port';
 import { physicalTables, readModelView } from './read-model-names';
+import { SlotQueues } from '../documents/slot-queues';
+import { BEHIND_BUILD, BuildReadsStore, DEFAULT_SQL_BUILD_LIMITS, SqlBuild, type SqlBuildLimits } from './sql-build';
 import { SqlDocumentSource, createTablesSql, readAllDocuments, servingIndexesSql, writeDocuments, type WritePlan } from './sql-collections';
 
 /**
@@ -113,7 +115,7 @@ export function createSqlReadModelStore<D extends AnySqlDefinition = ProjectionD
   db: SqlDatabase,
   options: SqlReadModelStoreOptions = {},
 ): ReadModelStore<D> {
-  return new SqlReadModelStore(db, options.cacheDocuments ?? DEFAULT_SLOT_CACHE_DOCUMENTS);
+  return new SqlReadModelStore(db, options.cacheDocuments ?? DEFAULT_SLOT_CACHE_DOCUMENTS, options.buildLimits ?? DEFAULT_SQL_BUILD_LIMITS);
 }
 
 export interface SqlReadModelStoreOptions {
@@ -122,6 +124,8 @@ export interface SqlReadModelStoreOptions {
    * collections are forgotten, those no reducer reads first. Default DEFAULT_SLOT_CACHE_DOCUMENTS.
    */
   readonly cacheDocuments?: number;
+  /** How often a slot being rebuilt writes its buffered batches out (SqlBuild). Default DEFAULT_SQL_BUILD_LIMITS. */
+  readonly buildLimits?: SqlBuildLimits;
 }
 
 /** Read-model projections (documents) and SQL-transactional ones (the webhook fan-out) run side by side here. */
@@ -161,11 +165,43 @@ async function applyBatch(
     return reduced.writes;
   }
   const stored = new SqlDocumentSource(tx, tables, def.collections);
-  const cached: BulkDocumentSource = cache ? new CachedDocumentSource(stored, cache, def.collections) : stored;
-  const source = await prefetchingSource(cached, def.collections, def.apply, events);
-  const writes = await reduceBatch(source, def.collections, def.apply, events);
+  const writes = await reduceThrough(cache ? new CachedDocumentSource(stored, cache, def.collections) : stored, def, events);
   await writeDocuments(tx, tables, def.collections, writes, cache && writePlan(cache, writes));
   return writes;
+}
+
+/** A batch reduced through `source` (its reads predicted first when the source cannot answer them from memory). */
+async function reduceThrough(source: BulkDocumentSource, def: ProjectionDefinition, events: readonly RecordedEvent[]): Promise<DocumentWrite[]> {
+  return reduceBatch(await prefetchingSource(source, def.collections, def.apply, events), def.collections, def.apply, events);
+}
+
+/** The checkpoint row of `slot`, locked (a second runner, a reset or a drop waits for us); a conflict unless at `expected`. */
+async function lockedCheckpoint(
+  tx: SqlExecutor,
+  slot: ProjectionSlot,
+  expected: string,
+): Promise<{ status: ProjectionStatus; tables: Record<string, string> }> {
+  const { rows } = await tx.query<{ position: string; status: ProjectionStatus; tables: Record<string, string> }>(
+    `SELECT position, status, tables FROM projection_checkpoints WHERE ${WHERE_SLOT} FOR UPDATE`,
+    slotParams(slot),
+  );
+  const row = rows[0];
+  if (!row) throw new CheckpointConflictError(slot, 'slot no longer exists (switched away or dropped)');
+  if (row.status === 'faulted') throw new CheckpointConflictError(slot, 'slot is faulted');
+  if (row.position !== expected) throw new CheckpointConflictError(slot, `at ${row.position}, expected ${expected}`);
+  return row;
+}
+
+/** Moves the checkpoint (the last statement of a batch): the lease checked first, so its row is share-locked only
+ *  for the move and COMMIT. */
+async function moveCheckpoint(tx: SqlExecutor, slot: ProjectionSlot, next: string, applied: number, fence: LeaseFence | undefined): Promise<void> {
+  if (fence) await assertLeaseHeld(tx, fence).catch(fencedOut(slot));
+  await tx.query(
+    `UPDATE projection_checkpoints SET position = $4, events_applied = events_applied + $5, updated_at = now(),
+          fence_name = $6, fence_token = $7
+    WHERE ${WHERE_SLOT}`,
+    [...slotParams(slot), next, applied, fence?.name ?? null, fence?.token ?? null],
+  );
 }
 
 /**
@@ -180,6 +216,17 @@ function writePlan(cache: SlotCache, writes: readonly DocumentWrite[]): WritePla
     else if (!cache.knowsAll(w.collection) && cache.writesOnlyNew(w.collection)) tryNew.add(w.collection);
   }
   return { fresh, tryNew, replaced: (collection) => cache.sawReplaced(collection) };
+}
+
+/** A commitBatch call, positions formatted. */
+interface BatchToCommit {
+  readonly def: AnySqlDefinition;
+  readonly slot: ProjectionSlot;
+  readonly expected: string;
+  readonly next: string;
+  readonly events: readonly RecordedEvent[];
+  readonly fence: LeaseFence | undefined;
+  readonly reducedAhead: ReducedBatch | undefined;
 }
 
 /** A batch reduced ahead from a slot cache, with that cache already holding its writes. */
@@ -206,10 +253,18 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
    * and a long-running process holds no copy of its read models.
    */
   private readonly caches = new Map<string, SlotCache>();
+  /** Per slot being rebuilt here, its batches not written yet (SqlBuild); run on the slot's queue. */
+  private readonly builds = new Map<string, SqlBuild>();
+  /** Slots whose activate() began here: no build starts for them, and one that exists is written out at once. */
+  private readonly activated = new Set<string>();
+  /** Caches whose build saved no writes (SqlBuild.saving): their slot's batches go in directly from then on. */
+  private readonly unbuffered = new WeakSet<SlotCache>();
+  private readonly queues = new SlotQueues();
 
   constructor(
     private readonly db: SqlDatabase,
     private readonly cacheLimit: number,
+    private readonly buildLimits: SqlBuildLimits,
   ) {}
 
   /**
@@ -286,48 +341,118 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     fence?: LeaseFence,
     reducedAhead?: ReducedBatch,
   ): Promise<void> {
+    const batch: BatchToCommit = { def, slot, expected: formatPosition(expected), next: formatPosition(next), events, fence, reducedAhead };
+    const key = slotKey(slot);
+    if (this.builds.has(key) && !isSqlProjection(def)) return this.queues.run(key, () => this.commitToBuild(key, { ...batch, def }));
+    return this.commitDirect(batch);
+  }
+
+  /** A batch written in its own transaction with the checkpoint's move; a slot being rebuilt may start a build after. */
+  private async commitDirect({ def, slot, expected, next, events, fence, reducedAhead }: BatchToCommit): Promise<void> {
+    const key = slotKey(slot);
     let cache: SlotCache | undefined;
     let writes: DocumentWrite[] = [];
+    let checkpoint!: { status: ProjectionStatus; tables: Record<string, string> };
     // Reduced ahead from the slot's cache: written as reduced while that cache still stands for the slot (and the
     // checkpoint is where it was reduced from, checked below); otherwise reduced again here.
     const reduced = reducedAhead as SqlReducedBatch | undefined;
-    const ahead = reduced && this.caches.get(slotKey(slot)) === reduced.cache ? reduced : undefined;
+    const ahead = reduced && this.caches.get(key) === reduced.cache ? reduced : undefined;
     await this.db
       .transaction(async (tx) => {
         if (fence) await boundFencedTransaction(tx, fence);
-        // Row lock: a second runner, a reset or a drop of this slot waits for us, then sees the new position.
-        const { rows } = await tx.query<{ position: string; status: ProjectionStatus; tables: Record<string, string> }>(
-          `SELECT position, status, tables FROM projection_checkpoints WHERE ${WHERE_SLOT} FOR UPDATE`,
-          slotParams(slot),
-        );
-        const row = rows[0];
-        if (!row) throw new CheckpointConflictError(slot, 'slot no longer exists (switched away or dropped)');
-        if (row.status === 'faulted') throw new CheckpointConflictError(slot, 'slot is faulted');
-        if (row.position !== formatPosition(expected)) {
-          throw new CheckpointConflictError(slot, `at ${row.position}, expected ${formatPosition(expected)}`);
-        }
-        if (!ahead) cache = this.cacheFor(def, slot, row.position, events.length);
+        checkpoint = await lockedCheckpoint(tx, slot, expected);
+        if (!ahead) cache = this.cacheFor(def, slot, expected, events.length);
         if (events.length) {
-          writes = await applyBatch(tx, def, row.tables, events, cache, ahead);
+          writes = await applyBatch(tx, def, checkpoint.tables, events, cache, ahead);
           await notifyChanged(tx, slot.name);
         }
-        // Checked last, so the lease row is share-locked only for the checkpoint move and COMMIT.
-        if (fence) await assertLeaseHeld(tx, fence).catch(fencedOut(slot));
-        await tx.query(
-          `UPDATE projection_checkpoints SET position = $4, events_applied = events_applied + $5, updated_at = now(),
-                fence_name = $6, fence_token = $7
-          WHERE ${WHERE_SLOT}`,
-          [...slotParams(slot), formatPosition(next), events.length, fence?.name ?? null, fence?.token ?? null],
-        );
+        await moveCheckpoint(tx, slot, next, events.length, fence);
       })
       .catch((e: unknown) => {
-        this.caches.delete(slotKey(slot)); // what it learned in a batch that did not commit may not hold
+        this.caches.delete(key); // what it learned in a batch that did not commit may not hold
         throw e;
       });
     cache?.committed(
-      formatPosition(next),
+      next,
       writes.map((write) => ({ write })),
     );
+    const known = ahead?.cache ?? cache;
+    if (checkpoint.status === 'rebuilding' && known && !isSqlProjection(def) && !this.activated.has(key) && this.caches.get(key) === known) {
+      // Known in full where reducers read, so the next batches need nothing stored: they wait in a build.
+      if (known.readsComplete && !known.overBudget && !this.unbuffered.has(known)) {
+        this.builds.set(key, new SqlBuild(slot, checkpoint.tables, def.collections, known, next));
+      }
+    }
+  }
+
+  /**
+   * A batch of a slot being rebuilt into its build (on the slot's queue): reduced from the cache alone, held there,
+   * written out when due. Falls back to a direct commit when the build no longer stands for the worker's position
+   * (a restarted worker), or when a reducer reads what only the stored slot knows (the build is written out first).
+   */
+  private async commitToBuild(key: string, batch: BatchToCommit & { def: ProjectionDefinition }): Promise<void> {
+    const { def, expected, next, events, fence } = batch;
+    const build = this.builds.get(key);
+    if (!build || build.position !== expected || this.caches.get(key) !== build.cache) {
+      this.dropBuild(key);
+      return this.commitDirect(batch);
+    }
+    const reduced = batch.reducedAhead as SqlReducedBatch | undefined;
+    let writes: DocumentWrite[];
+    let plan: WritePlan;
+    if (reduced && reduced.cache === build.cache) ({ writes, plan } = reduced);
+    else {
+      if (build.cache.position !== expected) {
+        this.dropBuild(key); // the cache holds a batch reduced ahead that never came: it is past the worker
+        return this.commitDirect(batch);
+      }
+      try {
+        writes = await reduceThrough(new CachedDocumentSource(BEHIND_BUILD, build.cache, def.collections), def, events);
+      } catch (e) {
+        if (!(e instanceof BuildReadsStore)) throw e; // a poison event: nothing was read into the cache, the build stands
+        this.builds.delete(key);
+        await this.writeOut(key, build);
+        return this.commitDirect(batch);
+      }
+      plan = writePlan(build.cache, writes);
+      build.cache.heldAhead(
+        next,
+        writes.map((write) => ({ write })),
+      );
+    }
+    build.add(writes, plan, next, events.length, fence);
+    // Past its budget the cache must forget, which it does only at a direct commit; switching, the slot must be stored.
+    const due = build.due(this.buildLimits);
+    if (due && !build.saving(this.buildLimits.minSaving)) this.unbuffered.add(build.cache);
+    const ending = build.cache.overBudget || this.activated.has(key) || this.unbuffered.has(build.cache);
+    if (ending) this.builds.delete(key);
+    if (ending || due) await this.writeOut(key, build);
+  }
+
+  /** A build's batches written as one, with the checkpoint's move to where they end. */
+  private async writeOut(key: string, build: SqlBuild): Promise<void> {
+    const { writes, plan, events } = build.contents();
+    await this.db
+      .transaction(async (tx) => {
+        if (build.fence) await boundFencedTransaction(tx, build.fence);
+        await lockedCheckpoint(tx, build.slot, build.stored);
+        if (writes.length) {
+          await writeDocuments(tx, build.tables, build.collections, writes, plan);
+          await notifyChanged(tx, build.slot.name);
+        }
+        await moveCheckpoint(tx, build.slot, build.position, events, build.fence);
+      })
+      .catch((e: unknown) => {
+        this.dropBuild(key);
+        throw e;
+      });
+    build.written();
+  }
+
+  /** Forgets a build's unwritten batches and what this process knew of the slot (the stored slot is behind both). */
+  private dropBuild(key: string): void {
+    if (!this.builds.delete(key)) return;
+    this.caches.delete(key);
   }
 
   async reduceAhead(
@@ -342,11 +467,14 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     // Past its budget the cache forgets at the next commit (SlotCache.heldAhead): that batch reduces in its transaction.
     if (cache.overBudget) return undefined;
     // Outside any transaction: the committed tables are at `expected` or, if the batch before is still committing,
-    // one batch behind it — whose every write the cache holds (it was reduced ahead too) and answers first.
-    const stored = cache.complete ? NOTHING_STORED : new SqlDocumentSource(this.db, this.tablesFor(slot, Object.keys(def.collections)), def.collections);
-    const cached = new CachedDocumentSource(stored, cache, def.collections);
-    const source = await prefetchingSource(cached, def.collections, def.apply, events);
-    const writes = await reduceBatch(source, def.collections, def.apply, events);
+    // one batch behind it — whose every write the cache holds (it was reduced ahead too) and answers first. Behind a
+    // build they are further behind, so nothing may be read from them (the commit then writes the build out).
+    const stored = this.builds.has(slotKey(slot))
+      ? BEHIND_BUILD
+      : cache.complete
+        ? NOTHING_STORED
+        : new SqlDocumentSource(this.db, this.tablesFor(slot, Object.keys(def.collections)), def.collections);
+    const writes = await reduceThrough(new CachedDocumentSource(stored, cache, def.collections), def, events);
     if (this.caches.get(slotKey(slot)) !== cache || cache.position !== formatPosition(expected)) return undefined; // dropped meanwhile
     const plan = writePlan(cache, writes);
     // Held from now, before it commits, so the next batch reduces on top of it; if this batch does not commit,
@@ -360,7 +488,14 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   }
 
   async setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void> {
-    if (status !== 'rebuilding' && status !== 'catching_up') this.caches.delete(slotKey(slot));
+    const key = slotKey(slot);
+    const build = this.builds.get(key);
+    if (build && status !== 'rebuilding') {
+      // The good prefix of a faulted build lands before the fault is recorded (as a direct commit would have it).
+      this.builds.delete(key);
+      await this.queues.run(key, () => this.writeOut(key, build));
+    }
+    if (status !== 'rebuilding' && status !== 'catching_up') this.caches.delete(key);
     if (fault === undefined) {
       await this.db.query(`UPDATE projection_checkpoints SET status = $4, updated_at = now() WHERE ${WHERE_SLOT}`, [...slotParams(slot), status]);
       return;
@@ -374,7 +509,16 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   }
 
   async activate(slot: ProjectionSlot): Promise<ProjectionSlot | null> {
-    this.caches.delete(slotKey(slot)); // caught up: it serves, and follows in small batches from here
+    const key = slotKey(slot);
+    this.activated.add(key);
+    // Its build's batches stored first (after any batch on its queue; from now on a batch is written at once).
+    await this.queues.run(key, async () => {
+      const build = this.builds.get(key);
+      if (!build) return;
+      this.builds.delete(key);
+      await this.writeOut(key, build);
+    });
+    this.caches.delete(key); // caught up: it serves, and follows in small batches from here
     // Its serving indexes first, each in a transaction of its own while the old slot still serves: the switch's
     // transaction stays short. A batch committed meanwhile waits for each index's table lock, not the other way.
     const { rows } = await this.db.query<{ pending_indexes: string[] | null }>(
@@ -422,6 +566,8 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   }
 
   async dropSlot(slot: ProjectionSlot): Promise<void> {
+    this.dropBuild(slotKey(slot));
+    this.activated.delete(slotKey(slot));
     this.caches.delete(slotKey(slot));
     await this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
@@ -436,6 +582,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   }
 
   async resetSlot(def: AnySqlDefinition, slot: ProjectionSlot): Promise<void> {
+    this.dropBuild(slotKey(slot));
     await this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
       const row = await lockedRow(tx, slot);

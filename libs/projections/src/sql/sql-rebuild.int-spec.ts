@@ -68,7 +68,7 @@ function reducingAheadOfCommits(events: EventStore, store: ReadModelStore): { ev
  * a page reduced ahead must still see the page before it, which may not have committed yet. With a budget of half the
  * hot documents, the collection is forgotten every page.
  */
-describe.each(testDatabases())('a rebuild on $name whose slot cache forgets what its reducer reads', (factory) => {
+describe.each(testDatabases())('a rebuild on $name', (factory) => {
   let db: SqlDatabase;
   let events: EventStore;
 
@@ -86,8 +86,8 @@ describe.each(testDatabases())('a rebuild on $name whose slot cache forgets what
     await db.close();
   });
 
-  it('counts every event once, as a cache large enough does', async () => {
-    const store = createSqlReadModelStore(db, { cacheDocuments: ACCOUNTS / 2 });
+  it('whose slot cache forgets what its reducer reads counts every event once, as a cache large enough does', async () => {
+    const store = createSqlReadModelStore(db, { cacheDocuments: ACCOUNTS / 2, buildLimits: { events: 300, documents: 100, minSaving: 0.1 } });
     const slow = reducingAheadOfCommits(events, store);
     const runner = new ProjectionRunner(slow.events, slow.store, [counting], { batchSize: 10, catchUpBatchSize: 100 });
     await runner.rebuild('counting');
@@ -98,7 +98,7 @@ describe.each(testDatabases())('a rebuild on $name whose slot cache forgets what
     expect(counts.map((c) => c.n)).toEqual(Array.from({ length: ACCOUNTS }, () => EVENTS / ACCOUNTS));
   });
 
-  it('loads a collection it forgot as new rows, and replaces the rows it finds taken', async () => {
+  it('whose cache forgot a collection loads it as new rows, and replaces the rows it finds taken', async () => {
     const store = createSqlReadModelStore(db, { cacheDocuments: 10 });
     const runner = new ProjectionRunner(events, store, [logging], { batchSize: 10, catchUpBatchSize: 100 });
     await runner.rebuild('logging');
@@ -107,5 +107,22 @@ describe.each(testDatabases())('a rebuild on $name whose slot cache forgets what
     for (let i = 0; i < EVENTS; i++) expected.set(`k${i % 50 === 49 && i > 140 ? i - 140 : i}`, i);
     expect(log.length).toBe(expected.size);
     expect(log.every((d) => expected.get(d.key as string) === d.n)).toBe(true);
+  });
+
+  it('keeps its batches in a build, written out every 500 events: fewer transactions than pages, the same counts', async () => {
+    let transactions = 0;
+    const counted: SqlDatabase = Object.create(db) as SqlDatabase;
+    counted.transaction = (fn) => {
+      transactions++;
+      return db.transaction(fn);
+    };
+    const store = createSqlReadModelStore(counted, { buildLimits: { events: 500, documents: 100_000, minSaving: 0.1 } });
+    const slow = reducingAheadOfCommits(events, store);
+    const runner = new ProjectionRunner(slow.events, slow.store, [counting], { batchSize: 10, catchUpBatchSize: 100 });
+    await runner.rebuild('counting');
+    const counts = await store.documents(counting, 'counts');
+    expect(counts.map((c) => c.n)).toEqual(Array.from({ length: ACCOUNTS }, () => EVENTS / ACCOUNTS));
+    // 20 pages: the first one direct, then four write-outs of 500 events and the slot's creation and switch.
+    expect(transactions).toBeLessThan(EVENTS / 100 / 2);
   });
 });
