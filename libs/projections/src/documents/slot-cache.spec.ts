@@ -68,3 +68,21 @@ describe('SlotCache: collections only ever written', () => {
     expect(new SlotCache(0, '0', false, 100).writesOnlyNew('entries')).toBe(false);
   });
 });
+
+describe('SlotCache.load (a backlog starting with its small collections)', () => {
+  it('a loaded collection is known in full, a miss is absent, and reads need no prediction until another is read', () => {
+    const cache = new SlotCache(0, '7', false, 100);
+    expect(cache.readsComplete).toBe(false); // a cache that knows nothing predicts
+    cache.load('pools', [['"a"', { id: 'a' }]]);
+    expect([cache.knowsAll('pools'), cache.lookup('pools', '"a"'), cache.lookup('pools', '"b"'), cache.knownAbsent('pools', '"b"')]).toEqual([
+      true,
+      { id: 'a' },
+      null,
+      true,
+    ]);
+    expect([cache.complete, cache.readsComplete, cache.writesOnlyNew('pools')]).toEqual([false, true, false]);
+    expect(cache.lookup('entries', '"x"')).toBeUndefined(); // not loaded: the store answers
+    expect(cache.readsComplete).toBe(false);
+    expect(() => cache.load('pools', [])).toThrow('already held');
+  });
+});

@@ -48,6 +48,8 @@ export class SlotCache {
   private readonly collections = new Map<string, CachedCollection>();
   private size = 0;
   private forgotten = 0;
+  /** Collections were loaded in full into this cache (load()): those are known like a slot created here. */
+  private preloaded = false;
 
   constructor(
     readonly resets: number,
@@ -66,7 +68,7 @@ export class SlotCache {
    * UNREAD_COLLECTION_DOCUMENTS) are not, so a batch's reads are all answered here and need no prediction.
    */
   get readsComplete(): boolean {
-    if (!this.startedComplete) return false;
+    if (!this.startedComplete && !this.preloaded) return false;
     for (const entry of this.collections.values()) if (entry.read && !entry.complete) return false;
     return true;
   }
@@ -161,6 +163,18 @@ export class SlotCache {
   /** A write of the collection replaced a stored document: its writes are no longer taken for new rows. */
   sawReplaced(collection: string): void {
     this.entry(collection).onlyNew = false;
+  }
+
+  /**
+   * Every document of a collection this cache has not touched yet, read as of its checkpoint: from now on it is
+   * known in full here (a miss is an absent document), as in a slot this process created.
+   */
+  load(collection: string, docs: Iterable<readonly [string, Doc]>): void {
+    if (this.collections.has(collection)) throw new Error(`slot cache: ${collection} is already held`);
+    const entry = this.entry(collection);
+    for (const [id, doc] of docs) this.remember(collection, id, doc);
+    entry.complete = true;
+    this.preloaded = true;
   }
 
   /** A document read or written. Never forgets anything by itself (committed() does, once nothing is in flight). */

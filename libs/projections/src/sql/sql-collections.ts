@@ -269,6 +269,13 @@ export async function writeDocuments(
   }
 }
 
+/** The table's row count if it is at most `limit`, else undefined (reads no more than limit + 1 rows). */
+export async function countUpTo(db: SqlExecutor, relation: string, limit: number): Promise<number | undefined> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${relation} LIMIT ${limit + 1}) t`);
+  const n = rows[0]!.n;
+  return n <= limit ? n : undefined;
+}
+
 /** Every row of a table in key order. */
 export async function readAllDocuments(db: SqlExecutor, relation: string, spec: CollectionSpec): Promise<Doc[]> {
   const fields = parseFields(spec);

@@ -5,7 +5,7 @@ import { reduceBatch, type DocumentWrite } from '../documents/batch-state';
 import { CachedDocumentSource } from '../documents/cached-source';
 import { PREFETCH_MIN_EVENTS, prefetchingSource, type BulkDocumentSource } from '../documents/prefetch';
 import { DEFAULT_SLOT_CACHE_DOCUMENTS, SlotCache } from '../documents/slot-cache';
-import type { Doc } from '../documents/collections';
+import { documentId, type Doc } from '../documents/collections';
 import {
   isSqlProjection,
   slotKey,
@@ -19,7 +19,7 @@ import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, typ
 import { physicalTables, readModelView } from './read-model-names';
 import { SlotQueues } from '../documents/slot-queues';
 import { BEHIND_BUILD, BuildReadsStore, DEFAULT_SQL_BUILD_LIMITS, SqlBuild, type SqlBuildLimits } from './sql-build';
-import { SqlDocumentSource, createTablesSql, readAllDocuments, servingIndexesSql, writeDocuments, type WritePlan } from './sql-collections';
+import { SqlDocumentSource, countUpTo, createTablesSql, readAllDocuments, servingIndexesSql, writeDocuments, type WritePlan } from './sql-collections';
 
 /**
  * The lease (name and token) each checkpoint's last move was committed under, NULL if unfenced: who wrote the
@@ -218,6 +218,39 @@ function writePlan(cache: SlotCache, writes: readonly DocumentWrite[]): WritePla
   return { fresh, tryNew, replaced: (collection) => cache.sawReplaced(collection) };
 }
 
+/**
+ * A batch this large is a backlog's page (a catch-up after a stop, a build resumed after a crash), never a live one
+ * (those are at most the runner's batchSize, 500): the slot's cache is then started with its small collections loaded.
+ */
+const PRELOAD_MIN_EVENTS = 1000;
+
+/**
+ * Documents a backlog's cache loads at most: collections are taken smallest first while they fit. Loading 100,000 rows
+ * costs a fraction of a second, and a catch-up then reads nothing back for them and predicts no reads (a collection
+ * known in full answers every read, and one nobody reads is not needed).
+ */
+const PRELOAD_DOCUMENTS = 100_000;
+
+/** Loads into `cache` (as of the batch's checkpoint, inside its transaction) the collections that fit `budget`. */
+async function preload(tx: SqlExecutor, def: ProjectionDefinition, tables: ProjectionTables, cache: SlotCache, budget: number): Promise<void> {
+  const sizes: { collection: string; n: number }[] = [];
+  for (const collection of Object.keys(def.collections)) {
+    const n = await countUpTo(tx, tables[collection]!, budget);
+    if (n !== undefined) sizes.push({ collection, n });
+  }
+  let left = budget;
+  for (const { collection, n } of sizes.sort((a, b) => a.n - b.n)) {
+    if (n > left) break;
+    const spec = def.collections[collection]!;
+    const docs = await readAllDocuments(tx, tables[collection]!, spec);
+    cache.load(
+      collection,
+      docs.map((d) => [documentId(spec, d), d] as const),
+    );
+    left -= n;
+  }
+}
+
 /** A commitBatch call, positions formatted. */
 interface BatchToCommit {
   readonly def: AnySqlDefinition;
@@ -320,7 +353,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   }
 
   /** The slot's cache if it still holds at `position`; else, for a batch large enough to be a backlog's, a new one. */
-  private cacheFor(def: AnySqlDefinition, slot: ProjectionSlot, position: string, events: number): SlotCache | undefined {
+  private async cacheFor(tx: SqlExecutor, def: AnySqlDefinition, slot: ProjectionSlot, tables: ProjectionTables, position: string, events: number) {
     if (isSqlProjection(def)) return undefined;
     const key = slotKey(slot);
     const known = this.caches.get(key);
@@ -328,6 +361,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     this.caches.delete(key);
     if (events < PREFETCH_MIN_EVENTS) return undefined;
     const fresh = new SlotCache(0, position, false, this.cacheLimit);
+    if (events >= PRELOAD_MIN_EVENTS) await preload(tx, def, tables, fresh, Math.min(PRELOAD_DOCUMENTS, this.cacheLimit));
     this.caches.set(key, fresh);
     return fresh;
   }
@@ -361,7 +395,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       .transaction(async (tx) => {
         if (fence) await boundFencedTransaction(tx, fence);
         checkpoint = await lockedCheckpoint(tx, slot, expected);
-        if (!ahead) cache = this.cacheFor(def, slot, expected, events.length);
+        if (!ahead) cache = await this.cacheFor(tx, def, slot, checkpoint.tables, expected, events.length);
         if (events.length) {
           writes = await applyBatch(tx, def, checkpoint.tables, events, cache, ahead);
           await notifyChanged(tx, slot.name);
