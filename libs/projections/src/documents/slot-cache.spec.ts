@@ -69,6 +69,26 @@ describe('SlotCache: collections only ever written', () => {
   });
 });
 
+describe('SlotCache.takenForNew (which writes a store may insert)', () => {
+  const write = (id: string) => ({ write: { collection: 'entries', id, doc: { id } } });
+
+  it('known absent, or unknown in a collection only ever added to; never a read, so nothing unread is kept longer', () => {
+    const cache = new SlotCache(0, '0', true, 10_000_000);
+    expect(cache.takenForNew('entries', 'e0')).toBe(true);
+    cache.committed(
+      '1',
+      Array.from({ length: UNREAD_COLLECTION_DOCUMENTS + 1 }, (_, i) => write(`e${i}`)),
+    );
+    // Asking did not make it read: it was forgotten past the unread limit, and its writes still count as new.
+    expect([cache.knowsAll('entries'), cache.takenForNew('entries', 'e0'), cache.takenForNew('entries', 'z')]).toEqual([false, true, true]);
+    cache.heldAhead('2', [write('k')]);
+    expect(cache.takenForNew('entries', 'k')).toBe(false); // known present again: a replace
+    cache.sawReplaced('entries');
+    expect(cache.takenForNew('entries', 'z')).toBe(false);
+    expect(new SlotCache(0, '0', false, 100).takenForNew('entries', 'z')).toBe(false);
+  });
+});
+
 describe('SlotCache.load (a backlog starting with its small collections)', () => {
   it('a loaded collection is known in full, a miss is absent, and reads need no prediction until another is read', () => {
     const cache = new SlotCache(0, '7', false, 100);

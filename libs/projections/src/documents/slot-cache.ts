@@ -103,6 +103,19 @@ export class SlotCache {
     return known === null || (known === undefined && entry.complete);
   }
 
+  /**
+   * Whether a write of the document may be stored as a new one: known absent, or unknown in a collection every write
+   * of which so far added a document (writesOnlyNew) — a store that finds it taken after all falls back to a guarded
+   * replace and says so with sawReplaced. Like knownAbsent, no reducer's read (it forgets nothing unread sooner).
+   */
+  takenForNew(collection: string, id: string): boolean {
+    const entry = this.collections.get(collection);
+    if (!entry) return this.startedComplete;
+    const known = entry.docs.get(id);
+    if (known !== undefined) return known === null;
+    return entry.complete || (this.startedComplete && entry.onlyNew);
+  }
+
   /** Documents of a collection matching an equality filter (in no particular order); only meaningful when complete. */
   matching(collection: string, where: Doc): Doc[] {
     const entry = this.entry(collection);

@@ -1,14 +1,7 @@
 import type { LeaseFence } from '@dob/leases';
-import type { DocumentWrite } from '../documents/batch-state';
 import type { SlotCache } from '../documents/slot-cache';
-import type { StoredWrite } from './mongo-documents';
+import type { ReducedWrite } from './mongo-documents';
 import type { SlotDoc } from './mongo-layout';
-
-/** A batch's reduced writes: the document as reducers see it, and as it is stored. */
-export interface ReducedWrite {
-  readonly write: DocumentWrite;
-  readonly stored: StoredWrite;
-}
 
 /** When a build buffer is written out (whichever comes first). */
 export interface BuildFlushLimits {
@@ -18,7 +11,15 @@ export interface BuildFlushLimits {
   readonly documents: number;
 }
 
-export const DEFAULT_BUILD_FLUSH: BuildFlushLimits = { events: 100_000, documents: 100_000 };
+/**
+ * Every million events or half a million documents: a write-out that replaces documents an earlier one wrote costs
+ * FerretDB a whole read of the collection per 10,000 of them and a comparison of every stored document with every
+ * replaced one (its `$in` is evaluated in Go, nothing pushed down to PostgreSQL), so a 1,000,000-event history
+ * written every 100,000 events spent minutes per collection on deletes (docs/benchmarks.md, "At 1,004,505 events").
+ * Written once, every document is an insert. The buffer holds no copy of its documents (the cache holds them), so
+ * what bounds it is the cache's budget: when the cache forgets a collection, the buffer is written out at once.
+ */
+export const DEFAULT_BUILD_FLUSH: BuildFlushLimits = { events: 1_000_000, documents: 500_000 };
 
 /**
  * The batches of a slot being rebuilt that this process reduced but has not written yet. A rebuild slot was created
@@ -32,7 +33,7 @@ export class BuildBuffer {
   /** Where the buffered batches end (the checkpoint once written out). */
   position: string;
   private events = 0;
-  private readonly writes = new Map<string, StoredWrite>();
+  private readonly writes = new Map<string, ReducedWrite>();
   fence?: LeaseFence;
 
   constructor(
@@ -46,10 +47,10 @@ export class BuildBuffer {
   /** A reduced batch, already reflected in the cache. A document first written here keeps its first `fresh`: it is
    *  absent on the server until the write-out, whatever later batches of the buffer did to it. */
   add(reduced: readonly ReducedWrite[], next: string, events: number, fence: LeaseFence | undefined): void {
-    for (const { stored } of reduced) {
-      const key = `${stored.c}\u0000${stored.doc._id}`;
+    for (const w of reduced) {
+      const key = `${w.c}\u0000${w.id}`;
       const first = this.writes.get(key);
-      this.writes.set(key, first ? { ...stored, fresh: first.fresh } : stored);
+      this.writes.set(key, first ? w.withFresh(first.fresh) : w);
     }
     this.cache.committed(next, reduced);
     this.position = next;
@@ -63,7 +64,7 @@ export class BuildBuffer {
   }
 
   /** The buffered batches as one: every document's last state, and the events they applied. */
-  contents(): { writes: StoredWrite[]; events: number } {
+  contents(): { writes: ReducedWrite[]; events: number } {
     return { writes: [...this.writes.values()], events: this.events };
   }
 

@@ -1,6 +1,6 @@
 import type { MongoDatabase } from '@dob/mongo';
 import { createTestMongoDatabase } from '../../../mongo/src/testing/test-mongo';
-import { writeGuarded, writeUnserved, type StoredDoc, type StoredWrite } from './mongo-documents';
+import { storable, writeGuarded, writeUnserved, type StoredDoc, type StoredWrite } from './mongo-documents';
 
 /** More than FerretDB's pool of PostgreSQL connections (50 unless its URL says otherwise). */
 const DOCS = 120;
@@ -62,7 +62,7 @@ describe('writeGuarded on the MongoDB-protocol server of npm run services', () =
       cleared++;
       await c.insertOne(doc(3, '0003', 9));
     };
-    await answered(writeUnserved(mongo.db, batch, straggler));
+    await answered(writeUnserved(mongo.db, batch.map(storable), straggler));
 
     const stored = new Map((await c.find({}).toArray()).map((d) => [d._id, `${d._pos}=${d.value}`]));
     const want = new Map(batch.map(({ doc: d }, i) => [d._id, i >= 15 && i < 20 ? '0009=3' : `${d._pos}=2`]));
@@ -70,7 +70,7 @@ describe('writeGuarded on the MongoDB-protocol server of npm run services', () =
     expect(cleared).toBe(1);
     // Again, as a finish after a crash between the delete and the insert: nothing changes, nothing is lost.
     await c.deleteMany({ _id: { $in: ['pool-1', 'pool-2'] } });
-    await answered(writeUnserved(mongo.db, batch));
+    await answered(writeUnserved(mongo.db, batch.map(storable)));
     expect(new Map((await c.find({}).toArray()).map((d) => [d._id, `${d._pos}=${d.value}`]))).toEqual(want);
   });
 });

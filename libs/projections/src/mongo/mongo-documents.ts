@@ -1,4 +1,4 @@
-import { decimalSortKey, decodeAmount, encodeAmount, type MongoCapabilities } from '@dob/mongo';
+import { decimalSortKey, decodeAmount, encodeAmount, encodePosition, type MongoCapabilities } from '@dob/mongo';
 import type { ClientSession, Collection, Db, Document, IndexDescription } from 'mongodb';
 import {
   documentId,
@@ -10,7 +10,7 @@ import {
   type DocValue,
   type ParsedField,
 } from '../documents/collections';
-import type { DocumentSource } from '../documents/batch-state';
+import type { DocumentSource, DocumentWrite } from '../documents/batch-state';
 import type { ProjectionTables } from '../projection';
 import type { SlotCache } from '../documents/slot-cache';
 
@@ -207,35 +207,88 @@ export class MongoDocumentSource implements DocumentSource {
 }
 
 /** One document write of a batch, as journalled and applied: physical collection, encoded document, and whether
- *  the document was known absent before the batch (then it is inserted, which FerretDB does far faster). */
+ *  the document was taken to be absent before the batch (then it is inserted, which FerretDB does far faster). */
 export interface StoredWrite {
   readonly c: string;
   readonly doc: StoredDoc;
   readonly fresh: boolean;
 }
 
+/** A write as writeUnserved takes it: its document encoded only when it is written (`doc()`). */
+export interface Storable {
+  readonly c: string;
+  readonly id: string;
+  readonly fresh: boolean;
+  /** The `_pos` it is written with. */
+  readonly pos: string;
+  doc(): StoredDoc;
+}
+
+/**
+ * A batch's write as reduced: the document as reducers see it, encoded for the server only when written — a slot
+ * being rebuilt holds its writes until a write-out (BuildBuffer), and a second, encoded copy of every document its
+ * cache already holds would double what a large rebuild keeps in memory. `fresh`: absent on the server before the
+ * batch, known (the cache) or taken to be (a collection only ever added to, SlotCache.writesOnlyNew).
+ */
+export class ReducedWrite implements Storable {
+  constructor(
+    readonly write: DocumentWrite,
+    readonly c: string,
+    readonly fresh: boolean,
+    private readonly codec: DocumentCodec,
+  ) {}
+
+  get id(): string {
+    return this.write.id;
+  }
+
+  get pos(): string {
+    return encodePosition(this.write.position);
+  }
+
+  doc(): StoredDoc {
+    return this.codec.encode(this.write.doc, this.pos);
+  }
+
+  stored(): StoredWrite {
+    return { c: this.c, doc: this.doc(), fresh: this.fresh };
+  }
+
+  /** The same write with another `fresh` (a build keeps a document's first: see BuildBuffer.add). */
+  withFresh(fresh: boolean): ReducedWrite {
+    return fresh === this.fresh ? this : new ReducedWrite(this.write, this.c, fresh, this.codec);
+  }
+}
+
+/** An encoded write (a journal's) as writeUnserved takes it. */
+export const storable = (w: StoredWrite): Storable => ({ c: w.c, id: w.doc._id, fresh: w.fresh, pos: w.doc._pos, doc: () => w.doc });
+
 const DUPLICATE_KEY = 11000;
 /** Ids per deleteMany of writeUnserved: the filter stays far under the 16 MB command limit. */
 const IDS_PER_DELETE = 10_000;
+/** Documents encoded and inserted at a time by writeUnserved: a build's write-out never holds all of them encoded. */
+const DOCS_PER_INSERT = 20_000;
 
 /** A write applies only over an older stored state (or none). */
-const olderThan = (d: StoredDoc) => ({ _id: d._id, _pos: { $lt: d._pos } });
+const olderThan = (d: { _id: string; _pos: string }) => ({ _id: d._id, _pos: { $lt: d._pos } });
 
 /**
- * Applies document writes, each only if the stored document is older (`_pos` lower) or absent. A document known
- * absent is inserted; any other is replaced through a filter on `_pos < new`, upserting. A write already applied
+ * Applies document writes, each only if the stored document is older (`_pos` lower) or absent. A document taken to
+ * be absent is inserted; any other is replaced through a filter on `_pos < new`, upserting. A write already applied
  * (a batch finished again after a crash, or by a slower process) meets a document at the same or a newer `_pos`:
  * the insert, or the upsert's insert after the filter missed, fails with a duplicate key — which here means
- * "already applied", so no write ever replaces a newer state. FerretDB applies bulk operations in order whatever
- * `ordered` says and stops at the first error, so after a duplicate key the collection's writes are applied one by
- * one as guarded replaces.
+ * "already applied" (or, for a document only taken to be absent, "stored before"), so no write ever replaces a newer
+ * state. FerretDB applies bulk operations in order whatever `ordered` says and stops at the first error, so after a
+ * duplicate key the collection's writes are applied one by one as guarded replaces. Returns the collections where
+ * an insert met a stored document.
  */
 export async function writeGuarded(
   db: Db,
   writes: readonly StoredWrite[],
   server: Pick<MongoCapabilities, 'multiUpdateCommands'>,
   session?: ClientSession,
-): Promise<void> {
+): Promise<ReadonlySet<string>> {
+  const met = new Set<string>();
   for (const [name, all] of byCollection(writes)) {
     const collection = db.collection<StoredDoc>(name);
     const fresh = all.filter((w) => w.fresh).map((w) => w.doc);
@@ -251,9 +304,11 @@ export async function writeGuarded(
       else for (const d of known) await collection.replaceOne(olderThan(d), d, { upsert: true, session });
     } catch (e) {
       if (!onlyDuplicates(e)) throw e;
-      await replaceEachGuarded(collection, all, session);
+      met.add(name);
+      await replaceEachGuarded(collection, all.map(storable), session);
     }
   }
+  return met;
 }
 
 /**
@@ -267,33 +322,39 @@ export async function writeGuarded(
  * with a duplicate key, and then the collection's writes are applied again as guarded replaces — so a slower
  * process's stale insert landing between the delete and the insert is replaced, never kept. Between the two
  * commands the documents are absent: only for a slot nobody reads. `onCleared`: after each delete (a test seam).
+ * Returns the collections where an insert met a stored document.
  */
-export async function writeUnserved(db: Db, writes: readonly StoredWrite[], onCleared?: () => void | Promise<void>): Promise<void> {
+export async function writeUnserved(db: Db, writes: readonly Storable[], onCleared?: () => void | Promise<void>): Promise<ReadonlySet<string>> {
+  const met = new Set<string>();
   for (const [name, all] of byCollection(writes)) {
     const collection = db.collection<StoredDoc>(name);
-    const known = all.filter((w) => !w.fresh).map((w) => w.doc);
+    const known = all.filter((w) => !w.fresh);
     try {
       if (known.length) {
-        const below = known.reduce((low, d) => (d._pos < low ? d._pos : low), known[0]!._pos);
+        const below = known.reduce((low, w) => (w.pos < low ? w.pos : low), known[0]!.pos);
         for (let i = 0; i < known.length; i += IDS_PER_DELETE) {
-          const ids = known.slice(i, i + IDS_PER_DELETE).map((d) => d._id);
+          const ids = known.slice(i, i + IDS_PER_DELETE).map((w) => w.id);
           await collection.deleteMany({ _id: { $in: ids }, _pos: { $lt: below } });
         }
         await onCleared?.();
       }
-      await collection.insertMany(
-        all.map((w) => w.doc),
-        { ordered: false },
-      );
+      for (let i = 0; i < all.length; i += DOCS_PER_INSERT) {
+        await collection.insertMany(
+          all.slice(i, i + DOCS_PER_INSERT).map((w) => w.doc()),
+          { ordered: false },
+        );
+      }
     } catch (e) {
       if (!onlyDuplicates(e)) throw e;
+      met.add(name);
       await replaceEachGuarded(collection, all);
     }
   }
+  return met;
 }
 
-function byCollection(writes: readonly StoredWrite[]): Map<string, StoredWrite[]> {
-  const grouped = new Map<string, StoredWrite[]>();
+function byCollection<W extends { readonly c: string }>(writes: readonly W[]): Map<string, W[]> {
+  const grouped = new Map<string, W[]>();
   for (const w of writes) {
     const docs = grouped.get(w.c) ?? [];
     docs.push(w);
@@ -303,8 +364,9 @@ function byCollection(writes: readonly StoredWrite[]): Map<string, StoredWrite[]
 }
 
 /** Each write as a guarded replace, one at a time; a duplicate key means "already applied" (see writeGuarded). */
-async function replaceEachGuarded(collection: Collection<StoredDoc>, writes: readonly StoredWrite[], session?: ClientSession): Promise<void> {
-  for (const { doc } of writes) {
+async function replaceEachGuarded(collection: Collection<StoredDoc>, writes: readonly Storable[], session?: ClientSession): Promise<void> {
+  for (const w of writes) {
+    const doc = w.doc();
     await collection.replaceOne(olderThan(doc), doc, { upsert: true, session }).catch((x: unknown) => {
       if (!onlyDuplicates(x)) throw x;
     });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LeaseFence } from '@dob/leases';
-import { encodePosition, isMongoConnectionError, type MongoDatabase } from '@dob/mongo';
+import { isMongoConnectionError, type MongoDatabase } from '@dob/mongo';
 import { START, positionFromString as parsePosition, positionToString as formatPosition, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
 import { BSON, Binary, type ClientSession, type Db, type Document } from 'mongodb';
 import { reduceBatch } from '../documents/batch-state';
@@ -8,11 +8,20 @@ import type { Doc } from '../documents/collections';
 import type { ProjectionDefinition, ProjectionSlot, ProjectionStatus, ProjectionTables } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore, type SlotState } from '../read-model-store.port';
 import { physicalTableName, physicalTables } from '../sql/read-model-names';
-import { MongoDocumentSource, codecs, createCollections, createDeferredIndexes, writeGuarded, writeUnserved, type StoredWrite } from './mongo-documents';
+import {
+  MongoDocumentSource,
+  ReducedWrite,
+  codecs,
+  createCollections,
+  createDeferredIndexes,
+  writeGuarded,
+  writeUnserved,
+  type StoredWrite,
+} from './mongo-documents';
 import { DEFAULT_SLOT_CACHE_DOCUMENTS, SlotCache } from '../documents/slot-cache';
 import { READ_MODEL_JOURNAL, READ_MODEL_STATE, activeId, slotId, type ActiveDoc, type JournalChunk, type PendingBatch, type SlotDoc } from './mongo-layout';
 import { SlotQueues } from '../documents/slot-queues';
-import { BuildBuffer, DEFAULT_BUILD_FLUSH, type BuildFlushLimits, type ReducedWrite } from './build-buffer';
+import { BuildBuffer, DEFAULT_BUILD_FLUSH, type BuildFlushLimits } from './build-buffer';
 
 const chunkId = (batch: string, i: number): string => `${batch}:${i}`;
 
@@ -211,31 +220,46 @@ class MongoReadModelStore implements ReadModelStore {
         // Written out when due, or when the cache forgot a collection (a reducer would then read the server).
         if (build.full(this.flushLimits) || !cache.complete) await this.writeOut(build);
       } else {
-        await this.persist(
-          cp,
-          reduced.map((r) => r.stored),
-          formatPosition(next),
-          events.length,
-          fence,
-          unserved,
-        );
+        const met = await this.persist(cp, reduced, formatPosition(next), events.length, fence, unserved);
         cache.committed(formatPosition(next), reduced);
+        sawReplaced(cache, cp, met);
       }
     } catch (e) {
       this.dropBuild(id);
       throw e;
     }
+    this.trimCaches(id);
   }
 
-  /** Steps 2–4 of a commit (the class comment) for writes reduced from the checkpoint `cp`, ending at `next`. */
+  /**
+   * Drops the caches of other slots, least recently committed to first, while all of them together hold more than
+   * one slot's budget: a rebuild of every read model one after another (the ops CLI) kept each finished model's
+   * cache, and over a 1,000,000-event history ran out of heap on the fourth model (docs/benchmarks.md). A slot whose
+   * cache is dropped reads its documents from the server again; one being built keeps its cache (its buffer needs it).
+   */
+  private trimCaches(keep: string): void {
+    let total = 0;
+    for (const cache of this.caches.values()) total += cache.documents;
+    for (const [id, cache] of this.caches) {
+      if (total <= this.cacheLimit) return;
+      if (id === keep || this.builds.has(id)) continue;
+      this.caches.delete(id);
+      total -= cache.documents;
+    }
+  }
+
+  /**
+   * Steps 2–4 of a commit (the class comment) for writes reduced from the checkpoint `cp`, ending at `next`. Returns
+   * the collections where a write taken for a new document met a stored one (see writeGuarded).
+   */
   private async persist(
     cp: SlotDoc,
-    writes: readonly StoredWrite[],
+    writes: readonly ReducedWrite[],
     next: string,
     applied: number,
     fence: LeaseFence | undefined,
     unserved: boolean,
-  ): Promise<void> {
+  ): Promise<ReadonlySet<string>> {
     const slot: ProjectionSlot = { name: cp.name, version: cp.version, generation: cp.generation };
     const casFilter = { _id: cp._id, position: cp.position, pending: null, resets: cp.resets, status: { $ne: 'faulted' }, ...fenceFilter(fence) };
     if (writes.length === 0) {
@@ -244,20 +268,24 @@ class MongoReadModelStore implements ReadModelStore {
         $inc: { events_applied: applied },
       });
       if (moved.matchedCount === 0) throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
-      return;
+      return new Set();
     }
     const batch = randomUUID();
-    const chunks = chunk(batch, cp._id, writes);
-    await this.journal.insertMany(chunks);
+    // A build's write-out encodes its documents for the journal chunk by chunk: never all of them at once.
+    let chunks = 0;
+    for (const c of chunk(batch, cp._id, encoded(writes))) {
+      await this.journal.insertOne(c);
+      chunks++;
+    }
     this.options.onStep?.('journalled');
-    const pending = { batch, chunks: chunks.length, next, applied };
+    const pending = { batch, chunks, next, applied };
     const marked = await this.bookkeeping.updateOne(casFilter, { $set: { pending, updated_at: new Date(), ...fenceSet(fence) } });
     if (marked.matchedCount === 0) {
       await this.forget({ batch });
       throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
     }
     this.options.onStep?.('pending');
-    await this.finish({ ...cp, pending }, writes, unserved);
+    return this.finish({ ...cp, pending }, writes, unserved);
   }
 
   /**
@@ -266,7 +294,8 @@ class MongoReadModelStore implements ReadModelStore {
    */
   private async writeOut(build: BuildBuffer): Promise<void> {
     const { writes, events } = build.contents();
-    await this.persist(build.slot, writes, build.position, events, build.fence, true);
+    const met = await this.persist(build.slot, writes, build.position, events, build.fence, true);
+    sawReplaced(build.cache, build.slot, met);
     build.written({ ...build.slot, position: build.position, events_applied: build.slot.events_applied + events });
   }
 
@@ -276,22 +305,35 @@ class MongoReadModelStore implements ReadModelStore {
     this.caches.delete(id);
   }
 
-  /** This process's knowledge of the slot, if it still holds at the slot's checkpoint (else a fresh one). */
+  /**
+   * This process's knowledge of the slot, if it still holds at the slot's checkpoint (else a fresh one). A slot at
+   * START with no batch pending has no documents (every write is journalled and marked pending first, and the
+   * checkpoint moves once it is applied), so its fresh cache knows it in full: a rebuild resumed by another process
+   * after a crash before its first write-out is buffered again instead of reading every document from the server.
+   */
   private cacheFor(cp: SlotDoc): SlotCache {
     const known = this.caches.get(cp._id);
-    if (known && known.resets === cp.resets && known.position === cp.position) return known;
-    const fresh = new SlotCache(cp.resets, cp.position, false, this.cacheLimit);
+    if (known && known.resets === cp.resets && known.position === cp.position) {
+      // The most recently used last (trimCaches drops from the front).
+      this.caches.delete(cp._id);
+      this.caches.set(cp._id, known);
+      return known;
+    }
+    const empty = cp.position === formatPosition(START) && cp.pending === null;
+    const fresh = new SlotCache(cp.resets, cp.position, empty, this.cacheLimit);
     this.caches.set(cp._id, fresh);
     return fresh;
   }
 
   /** Steps 3–4 for a pending batch (just marked, or found after a crash): apply, move the checkpoint, clean up. */
-  private async finish(cp: SlotDoc, writes?: readonly StoredWrite[], unserved = false): Promise<void> {
+  private async finish(cp: SlotDoc, writes?: readonly ReducedWrite[], unserved = false): Promise<ReadonlySet<string>> {
     const pending = cp.pending!;
     // `unserved`: a batch committed just now to a slot no query reads yet. A crashed batch is finished guarded (it
     // may be found by another process, or after the switch).
-    if (writes && unserved) await writeUnserved(this.db, writes, () => this.options.onStep?.('cleared'));
-    else await writeGuarded(this.db, writes ?? (await this.journalled(pending)), this.mongo.capabilities);
+    const met =
+      writes && unserved
+        ? await writeUnserved(this.db, writes, () => this.options.onStep?.('cleared'))
+        : await writeGuarded(this.db, writes ? writes.map((w) => w.stored()) : await this.journalled(pending), this.mongo.capabilities);
     this.options.onStep?.('applied');
     await this.bookkeeping.updateOne(
       { _id: cp._id, 'pending.batch': pending.batch },
@@ -299,6 +341,7 @@ class MongoReadModelStore implements ReadModelStore {
     );
     this.options.onStep?.('checkpointed');
     await this.forget(pending);
+    return met;
   }
 
   /**
@@ -337,7 +380,7 @@ class MongoReadModelStore implements ReadModelStore {
         const reduced = events.length ? await this.reduce(def, cp.tables, events, cache, session) : [];
         await writeGuarded(
           this.db,
-          reduced.map((r) => r.stored),
+          reduced.map((r) => r.stored()),
           this.mongo.capabilities,
           session,
         );
@@ -378,14 +421,9 @@ class MongoReadModelStore implements ReadModelStore {
     const byName = codecs(def.collections);
     const source = new MongoDocumentSource(this.db, tables, byName, cache, session);
     const writes = await reduceBatch(source, def.collections, def.apply, events);
-    return writes.map((w) => ({
-      write: w,
-      stored: {
-        c: tables[w.collection]!,
-        doc: byName.get(w.collection)!.encode(w.doc, encodePosition(w.position)),
-        fresh: cache.lookup(w.collection, w.id) === null,
-      },
-    }));
+    // A collection only ever added to is inserted into even once forgotten (an insert that meets a stored document
+    // falls back to a guarded replace, and the collection is then no longer taken for new documents).
+    return writes.map((w) => new ReducedWrite(w, tables[w.collection]!, cache.takenForNew(w.collection, w.id), byName.get(w.collection)!));
   }
 
   async setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void> {
@@ -584,23 +622,33 @@ function toState(s: SlotDoc, active: readonly ActiveDoc[]): SlotState {
 }
 
 /** Splits a batch's writes into journal chunks under CHUNK_BYTES each, each packed as one binary value. */
-function chunk(batch: string, slot: string, writes: readonly StoredWrite[]): JournalChunk[] {
-  const chunks: JournalChunk[] = [];
+function* chunk(batch: string, slot: string, writes: Iterable<StoredWrite>): Generator<JournalChunk> {
+  let n = 0;
   let current: StoredWrite[] = [];
   let bytes = 0;
-  const flush = () => {
-    chunks.push({ _id: chunkId(batch, chunks.length), batch, slot, packed: new Binary(BSON.serialize({ w: current })) });
+  const packed = (): JournalChunk => {
+    const c = { _id: chunkId(batch, n++), batch, slot, packed: new Binary(BSON.serialize({ w: current })) };
     current = [];
     bytes = 0;
+    return c;
   };
   for (const w of writes) {
     const size = BSON.calculateObjectSize(w);
-    if (bytes + size > CHUNK_BYTES && current.length) flush();
+    if (bytes + size > CHUNK_BYTES && current.length) yield packed();
     current.push(w);
     bytes += size;
   }
-  if (current.length) flush();
-  return chunks;
+  if (current.length) yield packed();
+}
+
+function* encoded(writes: readonly ReducedWrite[]): Generator<StoredWrite> {
+  for (const w of writes) yield w.stored();
+}
+
+/** Tells the cache which collections' writes met stored documents (physical names back to the slot's logical ones). */
+function sawReplaced(cache: SlotCache, cp: SlotDoc, met: ReadonlySet<string>): void {
+  if (met.size === 0) return;
+  for (const [logical, physical] of Object.entries(cp.tables)) if (met.has(physical)) cache.sawReplaced(logical);
 }
 
 /** A journal chunk's writes, packed or (chunks journalled before packing) as plain documents. */

@@ -359,6 +359,13 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     const known = this.caches.get(key);
     if (known?.position === position) return known;
     this.caches.delete(key);
+    if (position === formatPosition(START)) {
+      // A slot at START has no rows (a batch's rows commit with its checkpoint's move): known in full, as if created
+      // here — a build resumed by another process after a crash before its first write-out reads nothing back.
+      const empty = new SlotCache(0, position, true, this.cacheLimit);
+      this.caches.set(key, empty);
+      return empty;
+    }
     if (events < PREFETCH_MIN_EVENTS) return undefined;
     const fresh = new SlotCache(0, position, false, this.cacheLimit);
     if (events >= PRELOAD_MIN_EVENTS) await preload(tx, def, tables, fresh, Math.min(PRELOAD_DOCUMENTS, this.cacheLimit));

@@ -1,41 +1,10 @@
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import type { SqlDatabase } from '@dob/sql';
 import { testDatabases } from '../../../sql/src/testing/test-databases';
-import type { ProjectionDefinition } from '../projection';
 import type { ReadModelStore } from '../read-model-store.port';
 import { ProjectionRunner } from '../runner/projection-runner';
+import { ACCOUNTS, EVENTS, appendCounted, counting, expectedLog, logging } from '../testing/rebuild-projections';
 import { createSqlReadModelStore } from './sql-read-model-store';
-
-const ACCOUNTS = 20;
-const EVENTS = 2_000;
-
-/** Every event adds to its account's count: a reducer that reads each document it writes, all of them hot. */
-const counting: ProjectionDefinition = {
-  name: 'counting',
-  version: 1,
-  eventTypes: ['test.counted'],
-  collections: { counts: { fields: { account: 'text', n: 'int' }, key: ['account'] } },
-  async apply(state, e) {
-    const account = (e.data as { account: string }).account;
-    const before = await state.get<{ account: string; n: number }>('counts', { account });
-    state.put('counts', { account, n: (before?.n ?? 0) + 1 });
-  },
-};
-
-/**
- * One document per event's key, never read back: new rows, but every 50th event writes the key of one two pages before
- * again (the row is taken by then).
- */
-const logging: ProjectionDefinition = {
-  name: 'logging',
-  version: 1,
-  eventTypes: ['test.counted'],
-  collections: { log: { fields: { key: 'text', account: 'text', n: 'int' }, key: ['key'] } },
-  async apply(state, e) {
-    const i = Number.parseInt(e.id.slice(-12), 16);
-    state.put('log', { key: `k${i % 50 === 49 && i > 140 ? i - 140 : i}`, account: (e.data as { account: string }).account, n: i });
-  },
-};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -75,11 +44,7 @@ describe.each(testDatabases())('a rebuild on $name', (factory) => {
   beforeAll(async () => {
     db = await factory.create();
     events = await createSqlEventStore(db, { pollIntervalMs: 20 });
-    const appends = Array.from({ length: EVENTS }, (_, i) => ({
-      streamId: `counted-${i}`,
-      events: [{ id: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`, type: 'test.counted', version: 1, data: { account: `a${i % ACCOUNTS}` } }],
-    }));
-    for (let i = 0; i < appends.length; i += 500) await events.appendMany(appends.slice(i, i + 500));
+    await appendCounted(events);
   });
   afterAll(async () => {
     await events.close();
@@ -103,8 +68,7 @@ describe.each(testDatabases())('a rebuild on $name', (factory) => {
     const runner = new ProjectionRunner(events, store, [logging], { batchSize: 10, catchUpBatchSize: 100 });
     await runner.rebuild('logging');
     const log = await store.documents(logging, 'log');
-    const expected = new Map<string, number>();
-    for (let i = 0; i < EVENTS; i++) expected.set(`k${i % 50 === 49 && i > 140 ? i - 140 : i}`, i);
+    const expected = expectedLog();
     expect(log.length).toBe(expected.size);
     expect(log.every((d) => expected.get(d.key as string) === d.n)).toBe(true);
   });

@@ -1,0 +1,50 @@
+import type { EventStore } from '@dob/event-store';
+import type { ProjectionDefinition } from '../projection';
+
+/** Two projections over one stream of `test.counted` events, for the stores' rebuild specs (SQL and MongoDB). */
+export const ACCOUNTS = 20;
+export const EVENTS = 2_000;
+
+/** Every event adds to its account's count: a reducer that reads each document it writes, all of them hot. */
+export const counting: ProjectionDefinition = {
+  name: 'counting',
+  version: 1,
+  eventTypes: ['test.counted'],
+  collections: { counts: { fields: { account: 'text', n: 'int' }, key: ['account'] } },
+  async apply(state, e) {
+    const account = (e.data as { account: string }).account;
+    const before = await state.get<{ account: string; n: number }>('counts', { account });
+    state.put('counts', { account, n: (before?.n ?? 0) + 1 });
+  },
+};
+
+/**
+ * One document per event's key, never read back: new rows, but every 50th event writes the key of one two pages before
+ * again (the row is taken by then).
+ */
+export const logging: ProjectionDefinition = {
+  name: 'logging',
+  version: 1,
+  eventTypes: ['test.counted'],
+  collections: { log: { fields: { key: 'text', account: 'text', n: 'int' }, key: ['key'] } },
+  async apply(state, e) {
+    const i = Number.parseInt(e.id.slice(-12), 16);
+    state.put('log', { key: `k${i % 50 === 49 && i > 140 ? i - 140 : i}`, account: (e.data as { account: string }).account, n: i });
+  },
+};
+
+/** EVENTS `test.counted` events, one stream each, the accounts in turn. */
+export async function appendCounted(events: EventStore): Promise<void> {
+  const appends = Array.from({ length: EVENTS }, (_, i) => ({
+    streamId: `counted-${i}`,
+    events: [{ id: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`, type: 'test.counted', version: 1, data: { account: `a${i % ACCOUNTS}` } }],
+  }));
+  for (let i = 0; i < appends.length; i += 500) await events.appendMany(appends.slice(i, i + 500));
+}
+
+/** The `log` documents `logging` leaves: key → the n of the last event that wrote it. */
+export function expectedLog(): Map<string, number> {
+  const expected = new Map<string, number>();
+  for (let i = 0; i < EVENTS; i++) expected.set(`k${i % 50 === 49 && i > 140 ? i - 140 : i}`, i);
+  return expected;
+}
