@@ -1,0 +1,16 @@
+import { v5 as uuidv5 } from 'uuid';
+import { CHAIN_EVENT_ID_NAMESPACE, chainDomainEventId, derivedEventId } from './stream-ids';
+
+describe('chain-derived event ids', () => {
+  it('are the UUID v5 of the name in the project namespace, as uuid computes it from strings', () => {
+    // Stored events carry these ids and appends skip known ones: a change of id would duplicate a replayed history.
+    const names = ['1/0000000004294967296-0000000001/0', '7/0000000012345678901-0000000042/3', 'round/CAB…/ünïcode/€'];
+    expect(chainDomainEventId(1, '0000000004294967296-0000000001', 0)).toBe(uuidv5(names[0]!, CHAIN_EVENT_ID_NAMESPACE));
+    expect(chainDomainEventId(7, '0000000012345678901-0000000042', 3)).toBe(uuidv5(names[1]!, CHAIN_EVENT_ID_NAMESPACE));
+    expect(derivedEventId('round', 'CAB…', 'ünïcode', '€')).toBe(uuidv5(names[2]!, CHAIN_EVENT_ID_NAMESPACE));
+  });
+
+  it('keep the ids of histories already stored', () => {
+    expect(chainDomainEventId(1, '0000000004294967296-0000000001', 0)).toBe('22352070-db03-59ae-bb22-5c8450d224e9');
+  });
+});
