@@ -1,5 +1,5 @@
 import { ProjectionRunner } from '../runner/projection-runner';
-import { ACCOUNTS, EVENTS, appendCounted, counting, expectedLog, logging } from '../testing/rebuild-projections';
+import { ACCOUNTS, EVENTS, appendCounted, counting, expectedLog, expectedNotes, lateReading, logging } from '../testing/rebuild-projections';
 import { mongoStore, type StoreUnderTest } from '../testing/store-matrix';
 
 /**
@@ -24,6 +24,16 @@ describe('a rebuild on MongoDB', () => {
     expect(log.length).toBe(expected.size);
     // Every 50th event rewrites a key two pages back: a stale n there means an insert that met it was dropped.
     expect(log.filter((d) => expected.get(d.key as string) !== d.n)).toEqual([]);
+  });
+
+  it('whose reducer reads a forgotten collection it only wrote so far reads what the build wrote, not an older copy', async () => {
+    // The notes are forgotten on the second page and wait in the build (nobody reads them) until a reducer does.
+    s = await mongoStore({ cacheDocuments: 100 });
+    await appendCounted(s.events);
+    const runner = new ProjectionRunner(s.events, s.store, [lateReading], { batchSize: 10, catchUpBatchSize: 100 });
+    await runner.rebuild('late_reading');
+    const notes = new Map((await s.store.documents(lateReading, 'notes')).map((d) => [d.key as string, d.n]));
+    expect(notes).toEqual(expectedNotes());
   });
 
   it('whose cache forgets what its reducer reads counts every event once', async () => {

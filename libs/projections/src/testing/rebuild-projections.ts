@@ -33,6 +33,34 @@ export const logging: ProjectionDefinition = {
   },
 };
 
+/** From this event on, lateReading's reducer reads the notes it wrote before without reading them. */
+const LATE_READS_FROM = 1_500;
+const noteKey = (i: number) => `k${i % 400}`;
+
+/**
+ * Notes written by a reducer that does not read them, then read and rewritten from some event on: a rebuild whose
+ * cache forgot them while nobody read them must not read a copy on the server older than what it has written.
+ */
+export const lateReading: ProjectionDefinition = {
+  name: 'late_reading',
+  version: 1,
+  eventTypes: ['test.counted'],
+  collections: { notes: { fields: { key: 'text', n: 'int' }, key: ['key'] } },
+  async apply(state, e) {
+    const i = Number.parseInt(e.id.slice(-12), 16);
+    if (i < LATE_READS_FROM) return state.put('notes', { key: noteKey(i), n: i });
+    const before = await state.get<{ key: string; n: number }>('notes', { key: noteKey(i) });
+    state.put('notes', { key: noteKey(i), n: (before?.n ?? -1_000_000) + 1 });
+  },
+};
+
+/** The `notes` lateReading leaves: key → n. */
+export function expectedNotes(): Map<string, number> {
+  const notes = new Map<string, number>();
+  for (let i = 0; i < EVENTS; i++) notes.set(noteKey(i), i < LATE_READS_FROM ? i : (notes.get(noteKey(i)) ?? -1_000_000) + 1);
+  return notes;
+}
+
 /** EVENTS `test.counted` events, one stream each, the accounts in turn. */
 export async function appendCounted(events: EventStore): Promise<void> {
   const appends = Array.from({ length: EVENTS }, (_, i) => ({
