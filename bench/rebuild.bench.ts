@@ -138,7 +138,7 @@ export async function run(events = Number(process.env.REBUILD_EVENTS ?? 100_000)
         catchUpBatchSize: rebuild.catchUpBatchSize,
         store: onMongo ? 'mongodb' : 'postgres',
         baseline: onMongo
-          ? 'insertMany (1,000 a call) of the rebuilt documents, same encoding, into fresh collections with the same indexes (load timed)'
+          ? 'insertMany (1,000 a call, two calls at a time as the rebuild writes) of the rebuilt documents, same encoding, into fresh collections with the same indexes (load timed)'
           : 'COPY … FROM STDIN of the rebuilt rows into fresh tables with the same columns, primary keys and indexes (DDL + load timed)',
       },
       goals: onMongo

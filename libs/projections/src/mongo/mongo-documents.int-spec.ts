@@ -73,4 +73,15 @@ describe('writeGuarded on the MongoDB-protocol server of npm run services', () =
     await answered(writeUnserved(mongo.db, batch.map(storable)));
     expect(new Map((await c.find({}).toArray()).map((d) => [d._id, `${d._pos}=${d.value}`]))).toEqual(want);
   });
+
+  it('writeUnserved inserts thousands side by side, and a document found taken in one lane keeps the newer state', async () => {
+    const c = mongo.db.collection<StoredDoc>('lanes');
+    // Three commands over two lanes; a later batch's state of one document is already stored (a slower process's).
+    await c.insertOne(doc(1_210, '0009', 3));
+    const batch: StoredWrite[] = Array.from({ length: 2_100 }, (_, i) => ({ c: 'lanes', doc: doc(i, '0005', 2), fresh: true }));
+    await answered(writeUnserved(mongo.db, batch.map(storable)));
+    const stored = await c.find({}).toArray();
+    expect(stored).toHaveLength(2_100);
+    expect(stored.filter((d) => d.value !== 2).map((d) => [d._id, d._pos, d.value])).toEqual([['pool-1210', '0009', 3]]);
+  });
 });

@@ -266,8 +266,10 @@ export const storable = (w: StoredWrite): Storable => ({ c: w.c, id: w.doc._id, 
 const DUPLICATE_KEY = 11000;
 /** Ids per deleteMany of writeUnserved: the filter stays far under the 16 MB command limit. */
 const IDS_PER_DELETE = 10_000;
-/** Documents encoded and inserted at a time by writeUnserved: a build's write-out never holds all of them encoded. */
-const DOCS_PER_INSERT = 20_000;
+/** Documents per insertMany of insertInLanes (a build's write-out never holds more than a few encoded at once). */
+const DOCS_PER_INSERT = 1_000;
+/** insertMany commands in flight at once in insertInLanes. */
+const INSERT_LANES = 2;
 
 /** A write applies only over an older stored state (or none). */
 const olderThan = (d: { _id: string; _pos: string }) => ({ _id: d._id, _pos: { $lt: d._pos } });
@@ -338,12 +340,7 @@ export async function writeUnserved(db: Db, writes: readonly Storable[], onClear
         }
         await onCleared?.();
       }
-      for (let i = 0; i < all.length; i += DOCS_PER_INSERT) {
-        await collection.insertMany(
-          all.slice(i, i + DOCS_PER_INSERT).map((w) => w.doc()),
-          { ordered: false },
-        );
-      }
+      await insertInLanes(collection, all.length, (from, to) => all.slice(from, to).map((w) => w.doc()));
     } catch (e) {
       if (!onlyDuplicates(e)) throw e;
       met.add(name);
@@ -351,6 +348,26 @@ export async function writeUnserved(db: Db, writes: readonly Storable[], onClear
     }
   }
   return met;
+}
+
+/**
+ * Inserts `count` documents, DOCS_PER_INSERT a command and INSERT_LANES commands side by side (`slice` encodes each
+ * command's documents when it is sent): FerretDB runs each insert as a PostgreSQL transaction of its own, and one
+ * at a time left a core idle (60,000 documents: 7.6–8.1k/s in one lane, 11.1–14.5k/s in two). Each lane runs to the
+ * end or to its first error; then the first error that is not a duplicate key is thrown, else a duplicate key — so a
+ * caller's fallback (guarded replaces) runs once nothing is being inserted any more.
+ */
+export async function insertInLanes(collection: Collection<StoredDoc>, count: number, slice: (from: number, to: number) => StoredDoc[]): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    for (let from = next; from < count; from = next) {
+      next = from + DOCS_PER_INSERT;
+      await collection.insertMany(slice(from, Math.min(count, next)), { ordered: false });
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: INSERT_LANES }, lane));
+  const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (failures.length) throw failures.find((e) => !onlyDuplicates(e)) ?? failures[0];
 }
 
 function byCollection<W extends { readonly c: string }>(writes: readonly W[]): Map<string, W[]> {
