@@ -109,11 +109,9 @@ export class SlotCache {
    * replace and says so with sawReplaced. Like knownAbsent, no reducer's read (it forgets nothing unread sooner).
    */
   takenForNew(collection: string, id: string): boolean {
+    if (this.knownAbsent(collection, id)) return true;
     const entry = this.collections.get(collection);
-    if (!entry) return this.startedComplete;
-    const known = entry.docs.get(id);
-    if (known !== undefined) return known === null;
-    return entry.complete || (this.startedComplete && entry.onlyNew);
+    return entry !== undefined && entry.docs.get(id) === undefined && this.writesOnlyNew(collection);
   }
 
   /** Documents of a collection matching an equality filter (in no particular order); only meaningful when complete. */

@@ -333,7 +333,11 @@ export async function writeUnserved(db: Db, writes: readonly Storable[], onClear
     const known = all.filter((w) => !w.fresh);
     try {
       if (known.length) {
-        const below = known.reduce((low, w) => (w.pos < low ? w.pos : low), known[0]!.pos);
+        let below = known[0]!.pos;
+        for (const w of known) {
+          const pos = w.pos; // encoded on each read of it (ReducedWrite)
+          if (pos < below) below = pos;
+        }
         for (let i = 0; i < known.length; i += IDS_PER_DELETE) {
           const ids = known.slice(i, i + IDS_PER_DELETE).map((w) => w.id);
           await collection.deleteMany({ _id: { $in: ids }, _pos: { $lt: below } });

@@ -271,9 +271,11 @@ class MongoReadModelStore implements ReadModelStore {
       return new Set();
     }
     const batch = randomUUID();
-    // A build's write-out encodes its documents for the journal chunk by chunk: never all of them at once.
+    // A batch is encoded once, for its journal and its writes; a build's write-out (a slot nobody reads) chunk by
+    // chunk, for the journal and again as it is inserted: never all of its documents encoded at once.
+    const encodedOnce = unserved ? undefined : writes.map((w) => w.stored());
     let chunks = 0;
-    for (const c of chunk(batch, cp._id, encoded(writes))) {
+    for (const c of chunk(batch, cp._id, encodedOnce ?? encoded(writes))) {
       await this.journal.insertOne(c);
       chunks++;
     }
@@ -285,7 +287,7 @@ class MongoReadModelStore implements ReadModelStore {
       throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
     }
     this.options.onStep?.('pending');
-    return this.finish({ ...cp, pending }, writes, unserved);
+    return this.finish({ ...cp, pending }, encodedOnce ? { guarded: encodedOnce } : { unserved: writes });
   }
 
   /**
@@ -326,14 +328,15 @@ class MongoReadModelStore implements ReadModelStore {
   }
 
   /** Steps 3–4 for a pending batch (just marked, or found after a crash): apply, move the checkpoint, clean up. */
-  private async finish(cp: SlotDoc, writes?: readonly ReducedWrite[], unserved = false): Promise<ReadonlySet<string>> {
+  private async finish(cp: SlotDoc, just?: { unserved: readonly ReducedWrite[] } | { guarded: readonly StoredWrite[] }): Promise<ReadonlySet<string>> {
     const pending = cp.pending!;
-    // `unserved`: a batch committed just now to a slot no query reads yet. A crashed batch is finished guarded (it
-    // may be found by another process, or after the switch).
+    // `just`: the writes of a batch marked pending just now, `unserved` if to a slot no query reads yet. A batch found
+    // pending after a crash is finished guarded from its journal (it may be found by another process, or after the
+    // switch).
     const met =
-      writes && unserved
-        ? await writeUnserved(this.db, writes, () => this.options.onStep?.('cleared'))
-        : await writeGuarded(this.db, writes ? writes.map((w) => w.stored()) : await this.journalled(pending), this.mongo.capabilities);
+      just && 'unserved' in just
+        ? await writeUnserved(this.db, just.unserved, () => this.options.onStep?.('cleared'))
+        : await writeGuarded(this.db, just?.guarded ?? (await this.journalled(pending)), this.mongo.capabilities);
     this.options.onStep?.('applied');
     await this.bookkeeping.updateOne(
       { _id: cp._id, 'pending.batch': pending.batch },
