@@ -355,6 +355,23 @@ export async function writeUnserved(db: Db, writes: readonly Storable[], onClear
 }
 
 /**
+ * Inserts a write-out of new documents only (every write `fresh`) into a slot no query reads yet, with no fallback:
+ * false as soon as an insert met a stored document (after every lane of that collection ended), so the caller can
+ * undo what was inserted and write the batch the journalled way instead (MongoReadModelStore.insertUnjournalled).
+ */
+export async function insertNew(db: Db, writes: readonly Storable[]): Promise<boolean> {
+  for (const [name, all] of byCollection(writes)) {
+    try {
+      await insertInLanes(db.collection<StoredDoc>(name), all.length, (from, to) => all.slice(from, to).map((w) => w.doc()));
+    } catch (e) {
+      if (onlyDuplicates(e)) return false;
+      throw e;
+    }
+  }
+  return true;
+}
+
+/**
  * Inserts `count` documents, DOCS_PER_INSERT a command and INSERT_LANES commands side by side (`slice` encodes each
  * command's documents when it is sent): FerretDB runs each insert as a PostgreSQL transaction of its own, and one
  * at a time left a core idle (60,000 documents: 7.6–8.1k/s in one lane, 11.1–14.5k/s in two). Each lane runs to the

@@ -21,6 +21,13 @@ export interface PendingBatch {
   /** Where the checkpoint moves once the batch's writes are applied. */
   readonly next: string;
   readonly applied: number;
+  /**
+   * A write-out of new documents only, to a slot nobody reads, is not journalled (`chunks` 0): every document it
+   * writes has a `_pos` above this bound (the checkpoint it was reduced from, encoded as `_pos` is; '' for START) and
+   * every stored one before it is at or below it, so a crash is undone by deleting the slot's documents above the
+   * bound, the checkpoint left where it was (MongoReadModelStore.rollBack). Absent on journalled batches.
+   */
+  readonly rollback_above?: string;
 }
 
 export interface SlotDoc extends ProjectionSlot {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LeaseFence } from '@dob/leases';
-import { isMongoConnectionError, type MongoDatabase } from '@dob/mongo';
+import { encodePosition, isMongoConnectionError, type MongoDatabase } from '@dob/mongo';
 import { START, positionFromString as parsePosition, positionToString as formatPosition, type GlobalPosition, type RecordedEvent } from '@dob/event-store';
 import { BSON, Binary, type ClientSession, type Db, type Document } from 'mongodb';
 import { reduceBatch } from '../documents/batch-state';
@@ -14,6 +14,7 @@ import {
   codecs,
   createCollections,
   createDeferredIndexes,
+  insertNew,
   writeGuarded,
   writeUnserved,
   type StoredWrite,
@@ -45,8 +46,9 @@ export interface MongoReadModelStoreOptions {
 /**
  * The steps of a batch commit without transactions, in order; `cleared` (inside `pending`…`applied`) only in a slot
  * being rebuilt, after the documents the batch replaces were deleted and before their new states are inserted.
+ * `marked` stands for `journalled` + `pending` in a rebuilt slot's write-out of new documents only (not journalled).
  */
-export type CommitStep = 'reduced' | 'journalled' | 'pending' | 'cleared' | 'applied' | 'checkpointed';
+export type CommitStep = 'reduced' | 'journalled' | 'pending' | 'marked' | 'cleared' | 'applied' | 'checkpointed';
 
 /** Journal chunks stay well under the 16 MB BSON document limit. */
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -260,7 +262,7 @@ class MongoReadModelStore implements ReadModelStore {
     fence: LeaseFence | undefined,
     unserved: boolean,
   ): Promise<ReadonlySet<string>> {
-    const slot: ProjectionSlot = { name: cp.name, version: cp.version, generation: cp.generation };
+    const slot = slotOf(cp);
     const casFilter = { _id: cp._id, position: cp.position, pending: null, resets: cp.resets, status: { $ne: 'faulted' }, ...fenceFilter(fence) };
     if (writes.length === 0) {
       const moved = await this.bookkeeping.updateOne(casFilter, {
@@ -270,6 +272,7 @@ class MongoReadModelStore implements ReadModelStore {
       if (moved.matchedCount === 0) throw new CheckpointConflictError(slot, 'checkpoint moved during the batch');
       return new Set();
     }
+    if (unserved && writes.every((w) => w.fresh) && (await this.insertUnjournalled(cp, casFilter, writes, next, applied, fence))) return new Set();
     const batch = randomUUID();
     // A batch is encoded once, for its journal and its writes; a build's write-out (a slot nobody reads) chunk by
     // chunk, for the journal and again as it is inserted: never all of its documents encoded at once.
@@ -288,6 +291,58 @@ class MongoReadModelStore implements ReadModelStore {
     }
     this.options.onStep?.('pending');
     return this.finish({ ...cp, pending }, encodedOnce ? { guarded: encodedOnce } : { unserved: writes });
+  }
+
+  /**
+   * Steps 2–4 for a write-out of new documents only to a slot nobody reads (a rebuild's first write-out, and every
+   * page of a collection only ever added to): no journal — at 1,000,000 events the journal was a quarter of such
+   * write-outs (docs/benchmarks.md) — since a crash is undone instead of finished: the pending mark records the
+   * bound above which every document is this write-out's (PendingBatch.rollback_above; rollBack). False when an
+   * insert met a stored document (a collection only taken to be added to): what was inserted is then deleted again
+   * and the pending mark cleared, and the caller writes the batch journalled, with its guarded fallback.
+   */
+  private async insertUnjournalled(
+    cp: SlotDoc,
+    casFilter: Document,
+    writes: readonly ReducedWrite[],
+    next: string,
+    applied: number,
+    fence: LeaseFence | undefined,
+  ): Promise<boolean> {
+    const pending: PendingBatch = { batch: randomUUID(), chunks: 0, next, applied, rollback_above: documentsAbove(cp.position) };
+    const marked = await this.bookkeeping.updateOne(casFilter, { $set: { pending, updated_at: new Date(), ...fenceSet(fence) } });
+    if (marked.matchedCount === 0) throw new CheckpointConflictError(slotOf(cp), 'checkpoint moved during the batch');
+    this.options.onStep?.('marked');
+    if (!(await insertNew(this.db, writes))) {
+      await this.rollBack({ ...cp, pending });
+      return false;
+    }
+    this.options.onStep?.('applied');
+    await this.checkpoint(cp, pending);
+    return true;
+  }
+
+  /**
+   * Undoes a write-out left pending without a journal (insertUnjournalled): deletes the slot's documents above its
+   * bound, and clears the pending mark with the checkpoint where it was. A crashed process's insert still in flight
+   * at the server could land after the delete; the documents it leaves above the checkpoint are rewritten by the
+   * resumed build (its insert meets them, and the write-out goes journalled and guarded), and nobody reads the slot.
+   */
+  private async rollBack(cp: SlotDoc): Promise<void> {
+    const pending = cp.pending!;
+    for (const collection of Object.values(cp.tables)) await this.db.collection(collection).deleteMany({ _pos: { $gt: pending.rollback_above } });
+    await this.bookkeeping.updateOne({ _id: cp._id, 'pending.batch': pending.batch }, { $set: { pending: null, updated_at: new Date() } });
+  }
+
+  /** A batch found pending (after a crash, or a failed write): finished from its journal, or rolled back without one. */
+  private async recover(cp: SlotDoc): Promise<string> {
+    const pending = cp.pending!;
+    if (pending.rollback_above === undefined) {
+      await this.finish(cp);
+      return `finished batch ${pending.batch} left pending by a crash; resume from ${pending.next}`;
+    }
+    await this.rollBack(cp);
+    return `rolled back batch ${pending.batch} left pending by a crash; resume from ${cp.position}`;
   }
 
   /**
@@ -338,13 +393,18 @@ class MongoReadModelStore implements ReadModelStore {
         ? await writeUnserved(this.db, just.unserved, () => this.options.onStep?.('cleared'))
         : await writeGuarded(this.db, just?.guarded ?? (await this.journalled(pending)), this.mongo.capabilities);
     this.options.onStep?.('applied');
+    await this.checkpoint(cp, pending);
+    await this.forget(pending);
+    return met;
+  }
+
+  /** Step 4: the checkpoint moves past a pending batch whose writes are all applied. */
+  private async checkpoint(cp: SlotDoc, pending: PendingBatch): Promise<void> {
     await this.bookkeeping.updateOne(
       { _id: cp._id, 'pending.batch': pending.batch },
       { $set: { position: pending.next, pending: null, updated_at: new Date() }, $inc: { events_applied: pending.applied } },
     );
     this.options.onStep?.('checkpointed');
-    await this.forget(pending);
-    return met;
   }
 
   /**
@@ -405,10 +465,7 @@ class MongoReadModelStore implements ReadModelStore {
     if (!cp) throw new CheckpointConflictError(slot, 'slot no longer exists (switched away or dropped)');
     if (fence && cp.fence_name === fence.name && (cp.fence ?? 0) > fence.token)
       throw new CheckpointConflictError(slot, `fenced: lease ${fence.name} token ${fence.token} < ${cp.fence}`);
-    if (cp.pending) {
-      await this.finish(cp);
-      throw new CheckpointConflictError(slot, `finished batch ${cp.pending.batch} left pending by a crash; resume from ${cp.pending.next}`);
-    }
+    if (cp.pending) throw new CheckpointConflictError(slot, await this.recover(cp));
     if (cp.status === 'faulted') throw new CheckpointConflictError(slot, 'slot is faulted');
     if (cp.position !== formatPosition(expected)) throw new CheckpointConflictError(slot, `at ${cp.position}, expected ${formatPosition(expected)}`);
     return cp;
@@ -476,8 +533,9 @@ class MongoReadModelStore implements ReadModelStore {
     if (!target) throw new CheckpointConflictError(slot, 'cannot activate: slot does not exist');
     if (target.status === 'faulted') throw new CheckpointConflictError(slot, 'cannot activate: slot is faulted');
     if (target.pending) {
-      // A batch that failed between its delete and insert would leave documents missing: finished first, guarded.
-      await this.finish(target);
+      // A batch that failed between its delete and insert would leave documents missing: finished first, guarded
+      // (or, not journalled, rolled back: the slot then serves at its checkpoint and catches up from there).
+      await this.recover(target);
       target = (await this.slotDoc(slot)) ?? target;
     }
     // The serving indexes a slot built for a rebuild went without (createCollections), before it serves.
@@ -622,6 +680,13 @@ function toState(s: SlotDoc, active: readonly ActiveDoc[]): SlotState {
     active: active.some((a) => a.name === s.name && a.version === s.version && a.generation === s.generation),
     updatedAt: s.updated_at,
   };
+}
+
+const slotOf = (cp: SlotDoc): ProjectionSlot => ({ name: cp.name, version: cp.version, generation: cp.generation });
+
+/** The `_pos` bound above which every document was written after the checkpoint `position` ('' for START). */
+function documentsAbove(position: string): string {
+  return position === formatPosition(START) ? '' : encodePosition(parsePosition(position));
 }
 
 /** Splits a batch's writes into journal chunks under CHUNK_BYTES each, each packed as one binary value. */

@@ -33,6 +33,21 @@ export const logging: ProjectionDefinition = {
   },
 };
 
+/**
+ * One document per event, read before it is written (absent: n = 1), so a build's write-outs hold new documents only;
+ * a resumed build reads the server, where a document left by a write-out that was never checkpointed shows as n = 2.
+ */
+export const tallying: ProjectionDefinition = {
+  name: 'tallying',
+  version: 1,
+  eventTypes: ['test.counted'],
+  collections: { seen: { fields: { event: 'text', n: 'int' }, key: ['event'] } },
+  async apply(state, e) {
+    const before = await state.get<{ event: string; n: number }>('seen', { event: e.id });
+    state.put('seen', { event: e.id, n: (before?.n ?? 0) + 1 });
+  },
+};
+
 /** From this event on, lateReading's reducer reads the notes it wrote before without reading them. */
 const LATE_READS_FROM = 1_500;
 const noteKey = (i: number) => `k${i % 400}`;

@@ -14,6 +14,10 @@ export interface StoreUnderTest {
   physicalNames(prefix: string): Promise<string[]>;
   /** The leading field of each secondary index of a physical table / collection (key and `_id` left out), sorted. */
   indexLeads(physical: string): Promise<string[]>;
+  /** Rows / documents stored in a physical table / collection. */
+  stored(physical: string): Promise<number>;
+  /** Another store over the same databases, as a restarted process opens it (nothing cached). */
+  reopened(options?: MongoReadModelStoreOptions): ReadModelStore;
   close(): Promise<void>;
 }
 
@@ -27,6 +31,11 @@ async function sqlStore(db: SqlDatabase): Promise<StoreUnderTest> {
   return {
     store: createSqlReadModelStore(db),
     events,
+    reopened: () => createSqlReadModelStore(db),
+    async stored(physical) {
+      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${physical}"`);
+      return rows[0]!.n;
+    },
     async physicalNames(prefix) {
       const { rows } = await db.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables
@@ -57,6 +66,8 @@ export async function mongoStore(options: MongoReadModelStoreOptions = {}): Prom
   return {
     store: createMongoReadModelStore(mongo, { retireGraceMs: 0, ...options }),
     events,
+    reopened: (again = {}) => createMongoReadModelStore(mongo, { retireGraceMs: 0, ...again }),
+    stored: (physical) => mongo.db.collection(physical).countDocuments({}),
     async physicalNames(prefix) {
       const names = (await mongo.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
       return names.filter((n) => n.startsWith(prefix)).sort();

@@ -35,13 +35,14 @@ const REBUILD_KILLS: Kill[] = [
   { step: 'cleared' }, // a rebuild's batch: replaced documents deleted, their new states not inserted
   { step: 'journalled' },
   { step: 'pending', delayMs: 40 },
-  { step: 'applied' },
-  { step: 'cleared' },
+  { step: 'applied' }, // journalled or not: the documents written, the checkpoint not moved
+  { step: 'marked' }, // a write-out of new documents only, marked pending without a journal: nothing inserted yet
+  { step: 'marked', delayMs: 40 }, // … inside its inserts (undone on restart, not finished)
 ];
 
 /**
  * Exactly-once on MongoDB without transactions (FerretDB): a child process projecting the ledger and every read
- * model is SIGKILLed five times in the middle of batch commits; the restarted projections must equal a clean build
+ * model is SIGKILLed five or six times in the middle of batch commits; the restarted projections must equal a clean build
  * in a database of their own, with every ledger event applied exactly once. Once following live (guarded writes),
  * once building blue/green (a slot nobody reads yet: one delete and one insert per collection, writeUnserved).
  */
@@ -120,21 +121,26 @@ describe.each([
     }
   };
 
-  it('five kills mid-batch, then a restart: every model equals a clean build, every event applied once', async () => {
+  it('kills mid-batch, then a restart: every model equals a clean build, every event applied once', async () => {
     const state = () => crashed.db.collection(READ_MODEL_STATE).find({ kind: 'slot' }).toArray();
-    const left: { pending: number; journal: number }[] = [];
+    const left: { pending: number; unjournalled: number; journal: number }[] = [];
     for (const kill of kills) {
       const exit = await runChild(kill);
       expect({ kill: kill.step, ...exit }).toEqual({ kill: kill.step, code: null, signal: 'SIGKILL', stderr: '' });
+      const slots = await state();
       left.push({
-        pending: (await state()).filter((s) => s.pending).length,
+        pending: slots.filter((s) => s.pending).length,
+        unjournalled: slots.filter((s) => s.pending?.rollback_above !== undefined).length,
         journal: await crashed.db.collection(READ_MODEL_JOURNAL).countDocuments({}),
       });
     }
     // The kills landed inside commits: after the journal (chunks with no commit point) and after the writes
-    // (a batch still pending); in a rebuild, also between a batch's delete and insert (a batch still pending).
+    // (a batch still pending); in a rebuild, also between a batch's delete and insert, and at the mark of a write-out
+    // without a journal (a batch still pending).
     expect(left[1]!.journal).toBeGreaterThan(0);
     for (const i of pendingAfter) expect([kills[i]!.step, left[i]!.pending > 0]).toEqual([kills[i]!.step, true]);
+    // … and a kill at `marked` left a write-out to undo rather than finish.
+    kills.forEach((k, i) => k.step === 'marked' && !k.delayMs && expect(left[i]!.unjournalled).toBeGreaterThan(0));
     const progress = (await state()).reduce((n, s) => n + (s.events_applied as number), 0);
     expect(progress).toBeGreaterThan(0);
 
