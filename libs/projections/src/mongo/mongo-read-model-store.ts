@@ -73,6 +73,8 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
  *
  * A slot being rebuilt (created empty by this process, so its cache knows every document) buffers its batches and
  * runs steps 2–4 for many at once (BuildBuffer): each document is written once per write-out, in its latest state.
+ * A write-out of new documents only is not journalled: a crash after its commit point is undone instead of finished
+ * (insertUnjournalled, rollBack).
  *
  * Where the server has transactions (a MongoDB replica set or sharded cluster, detected at connect), steps 1–4
  * run in one transaction instead, without the journal: reads, guarded writes and the checkpoint move commit
@@ -364,8 +366,8 @@ class MongoReadModelStore implements ReadModelStore {
 
   /**
    * This process's knowledge of the slot, if it still holds at the slot's checkpoint (else a fresh one). A slot at
-   * START with no batch pending has no documents (every write is journalled and marked pending first, and the
-   * checkpoint moves once it is applied), so its fresh cache knows it in full: a rebuild resumed by another process
+   * START with no batch pending has no documents (every write is marked pending first, the checkpoint moves once it
+   * is applied, and a write-out undone leaves nothing), so its fresh cache knows it in full: a rebuild resumed by another process
    * after a crash before its first write-out is buffered again instead of reading every document from the server.
    */
   private cacheFor(cp: SlotDoc): SlotCache {
