@@ -393,8 +393,7 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
       await this.readModels.createSlot(def, target, 'rebuilding');
     }
     const total = matchingEvents(def, await this.store.stats());
-    const { worker, applied } = await this.buildToHead(def, target, total, options);
-    const previous = await this.readModels.activate(target);
+    const { worker, applied, previous } = await this.buildAndSwitch(def, target, total, options);
     this.log(`${def.name}: switched to ${slotKey(target)}${previous ? ` from ${slotKey(previous)}` : ''}`);
     if (this.started) {
       await this.stopWorker(entry);
@@ -404,6 +403,29 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
     }
     if (previous && !sameSlot(previous, target)) await this.readModels.dropSlot(previous);
     return { from: previous, to: target, eventsApplied: applied() };
+  }
+
+  /**
+   * Builds the slot to the head and switches to it. A conflict at the switch — a store that commits a build's
+   * write-outs behind its next batches found one failed (the SQL store), so the slot is stored behind where the
+   * build reached — resumes the build from its checkpoint, as a conflict during it does.
+   */
+  private async buildAndSwitch(
+    def: D,
+    target: ProjectionSlot,
+    total: number,
+    options: RebuildOptions,
+  ): Promise<{ worker: SlotWorker<D>; applied: () => number; previous: ProjectionSlot | null }> {
+    for (let attempt = 1; ; attempt++) {
+      const built = await this.buildToHead(def, target, total, options);
+      try {
+        return { ...built, previous: await this.readModels.activate(target) };
+      } catch (e) {
+        await built.worker.stop(); // it follows the slot until a switch adopts it: not this one
+        if (!(e instanceof CheckpointConflictError) || attempt >= BUILD_ATTEMPTS) throw e;
+        this.log(`${def.name}: switch to ${slotKey(target)} refused, resuming the build from its checkpoint: ${e.message}`);
+      }
+    }
   }
 
   /**

@@ -102,8 +102,12 @@ export class SqlBuild {
     return this.added - this.documents >= this.added * minSaving;
   }
 
-  /** The buffered batches as one: every document's last state, how they go in, the events they applied. */
-  contents(): { writes: DocumentWrite[]; plan: WritePlan; events: number } {
+  /**
+   * The buffered batches taken as one write-out — every document's last state, how they go in, the events they
+   * applied, from which stored checkpoint to which — and the buffer emptied to go on from where they end, as if
+   * they were stored already: the write-out commits while the next batches are reduced (SqlReadModelStore.writeOut).
+   */
+  take(): BuildWriteOut {
     const writes: DocumentWrite[] = [];
     const fresh = new Set<DocumentWrite>();
     for (const docs of this.writes.values()) {
@@ -112,17 +116,24 @@ export class SqlBuild {
         if (w.fresh) fresh.add(w.write);
       }
     }
-    const plan: WritePlan = { fresh, tryNew: this.tryNew, replaced: (collection) => this.cache.sawReplaced(collection) };
-    return { writes, plan, events: this.events };
-  }
-
-  /** After a write-out: the stored checkpoint now stands where the buffer ended. */
-  written(): void {
+    const plan: WritePlan = { fresh, tryNew: new Set(this.tryNew), replaced: (collection) => this.cache.sawReplaced(collection) };
+    const taken: BuildWriteOut = { writes, plan, events: this.events, from: this.stored, to: this.position, fence: this.fence };
     this.stored = this.position;
     this.writes.clear();
     this.documents = 0;
     this.added = 0;
     this.tryNew.clear();
     this.events = 0;
+    return taken;
   }
+}
+
+/** A build's write-out (SqlBuild.take): one transaction moving the stored checkpoint from `from` to `to`. */
+export interface BuildWriteOut {
+  readonly writes: readonly DocumentWrite[];
+  readonly plan: WritePlan;
+  readonly events: number;
+  readonly from: string;
+  readonly to: string;
+  readonly fence: LeaseFence | undefined;
 }

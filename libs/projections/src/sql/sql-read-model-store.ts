@@ -288,6 +288,8 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   private readonly caches = new Map<string, SlotCache>();
   /** Per slot being rebuilt here, its batches not written yet (SqlBuild); run on the slot's queue. */
   private readonly builds = new Map<string, SqlBuild>();
+  /** Per slot, the last of its builds' write-outs still committing (writeOut). */
+  private readonly writingOut = new Map<string, Promise<void>>();
   /** Slots whose activate() began here: no build starts for them, and one that exists is written out at once. */
   private readonly activated = new Set<string>();
   /** Caches whose build saved no writes (SqlBuild.saving): their slot's batches go in directly from then on. */
@@ -391,6 +393,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   /** A batch written in its own transaction with the checkpoint's move; a slot being rebuilt may start a build after. */
   private async commitDirect({ def, slot, expected, next, events, fence, reducedAhead }: BatchToCommit): Promise<void> {
     const key = slotKey(slot);
+    await this.writtenOut(key);
     let cache: SlotCache | undefined;
     let writes: DocumentWrite[] = [];
     let checkpoint!: { status: ProjectionStatus; tables: Record<string, string> };
@@ -466,28 +469,59 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     const due = build.due(this.buildLimits);
     if (due && !build.saving(this.buildLimits.minSaving)) this.unbuffered.add(build.cache);
     const ending = build.cache.overBudget || this.activated.has(key) || this.unbuffered.has(build.cache);
-    if (ending) this.builds.delete(key);
-    if (ending || due) await this.writeOut(key, build);
+    if (ending) {
+      this.builds.delete(key);
+      await this.writeOut(key, build);
+    } else if (due) void this.writeOut(key, build); // committed behind the next batches (writeOut)
   }
 
-  /** A build's batches written as one, with the checkpoint's move to where they end. */
-  private async writeOut(key: string, build: SqlBuild): Promise<void> {
-    const { writes, plan, events } = build.contents();
-    await this.db
-      .transaction(async (tx) => {
-        if (build.fence) await boundFencedTransaction(tx, build.fence);
-        await lockedCheckpoint(tx, build.slot, build.stored);
+  /**
+   * A build's batches written as one, with the checkpoint's move to where they end. The buffer is emptied at once
+   * and the transaction runs behind whatever the slot does next: the next batches reduce from the cache (which
+   * holds the write-out's documents) while PostgreSQL commits it — at 1,000,000 events the rebuilding process
+   * otherwise sat idle through 18 s of write-outs (docs/benchmarks.md). Write-outs of a slot commit one after
+   * another; anything that needs the stored slot (a direct commit, the switch, a status, a drop or reset) first
+   * waits for them (writtenOut). One that fails drops the build and the cache (the stored slot is behind both); the
+   * slot's next operation here then fails with its error, and the worker resumes from the stored checkpoint.
+   */
+  private writeOut(key: string, build: SqlBuild): Promise<void> {
+    const { writes, plan, events, from, to, fence } = build.take();
+    const before = this.writingOut.get(key);
+    const committed = (async () => {
+      await before;
+      await this.db.transaction(async (tx) => {
+        if (fence) await boundFencedTransaction(tx, fence);
+        await lockedCheckpoint(tx, build.slot, from);
         if (writes.length) {
           await writeDocuments(tx, build.tables, build.collections, writes, plan);
           await notifyChanged(tx, build.slot.name);
         }
-        await moveCheckpoint(tx, build.slot, build.position, events, build.fence);
-      })
-      .catch((e: unknown) => {
+        await moveCheckpoint(tx, build.slot, to, events, fence);
+      });
+    })();
+    const tracked: Promise<void> = committed.then(
+      () => {
+        if (this.writingOut.get(key) === tracked) this.writingOut.delete(key);
+      },
+      (e: unknown) => {
         this.dropBuild(key);
         throw e;
-      });
-    build.written();
+      },
+    );
+    tracked.catch(() => undefined); // a write-out nobody awaits fails the slot's next operation instead (writtenOut)
+    this.writingOut.set(key, tracked);
+    return tracked;
+  }
+
+  /** Waits for the slot's write-outs still committing; the first caller after one failed gets its error. */
+  private async writtenOut(key: string): Promise<void> {
+    const pending = this.writingOut.get(key);
+    if (!pending) return;
+    try {
+      await pending;
+    } finally {
+      if (this.writingOut.get(key) === pending) this.writingOut.delete(key);
+    }
   }
 
   /** Forgets a build's unwritten batches and what this process knew of the slot (the stored slot is behind both). */
@@ -535,7 +569,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       // The good prefix of a faulted build lands before the fault is recorded (as a direct commit would have it).
       this.builds.delete(key);
       await this.queues.run(key, () => this.writeOut(key, build));
-    }
+    } else await this.writtenOut(key).catch(() => undefined); // its failure is the status's cause, not this call's
     if (status !== 'rebuilding' && status !== 'catching_up') this.caches.delete(key);
     if (fault === undefined) {
       await this.db.query(`UPDATE projection_checkpoints SET status = $4, updated_at = now() WHERE ${WHERE_SLOT}`, [...slotParams(slot), status]);
@@ -555,9 +589,15 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     // Its build's batches stored first (after any batch on its queue; from now on a batch is written at once).
     await this.queues.run(key, async () => {
       const build = this.builds.get(key);
-      if (!build) return;
       this.builds.delete(key);
-      await this.writeOut(key, build);
+      try {
+        if (build) await this.writeOut(key, build);
+        else await this.writtenOut(key);
+      } catch (e) {
+        if (e instanceof CheckpointConflictError) throw e;
+        // The slot is stored behind where its build reached (a write-out failed): resumed from there, not switched.
+        throw new CheckpointConflictError(slot, `a write-out of its build failed (${e instanceof Error ? e.message : String(e)})`);
+      }
     });
     this.caches.delete(key); // caught up: it serves, and follows in small batches from here
     // Its serving indexes first, each in a transaction of its own while the old slot still serves: the switch's
@@ -608,6 +648,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
 
   async dropSlot(slot: ProjectionSlot): Promise<void> {
     this.dropBuild(slotKey(slot));
+    await this.writtenOut(slotKey(slot)).catch(() => undefined); // dropped anyway
     this.activated.delete(slotKey(slot));
     this.caches.delete(slotKey(slot));
     await this.db.transaction(async (tx) => {
@@ -624,6 +665,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
 
   async resetSlot(def: AnySqlDefinition, slot: ProjectionSlot): Promise<void> {
     this.dropBuild(slotKey(slot));
+    await this.writtenOut(slotKey(slot)).catch(() => undefined); // reset anyway
     await this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
       const row = await lockedRow(tx, slot);

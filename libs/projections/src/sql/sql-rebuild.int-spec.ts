@@ -89,4 +89,38 @@ describe.each(testDatabases())('a rebuild on $name', (factory) => {
     // 20 pages: the first one direct, then four write-outs of 500 events and the slot's creation and switch.
     expect(transactions).toBeLessThan(EVENTS / 100 / 2);
   });
+
+  it('commits a write-out behind the next batches; one that fails is resumed from the stored checkpoint, every event counted once', async () => {
+    let transactions = 0;
+    let failing = false;
+    let committedWhileFailing = 0;
+    const flaky: SqlDatabase = Object.create(db) as SqlDatabase;
+    flaky.transaction = (fn) => {
+      // The fourth transaction: the slot's creation, the first page (direct), then the second write-out.
+      if (++transactions !== 4) return db.transaction(fn);
+      failing = true;
+      return db
+        .transaction(async (tx) => {
+          await fn(tx);
+          await sleep(300);
+          throw new Error('test: the write-out failed at its commit');
+        })
+        .finally(() => (failing = false));
+    };
+    const store = createSqlReadModelStore(flaky, { buildLimits: { events: 300, documents: 100_000, minSaving: 0.1 } });
+    const watched: ReadModelStore = Object.create(store) as ReadModelStore;
+    watched.commitBatch = async (...args) => {
+      await store.commitBatch(...args);
+      if (failing) committedWhileFailing++;
+    };
+    const runner = new ProjectionRunner(events, watched, [counting], { batchSize: 10, catchUpBatchSize: 100 });
+    await runner.rebuild('counting');
+    // The worker went on committing batches to the build while the write-out was in flight …
+    expect(committedWhileFailing).toBeGreaterThan(0);
+    // … and those batches were dropped with it, then reduced again from the stored checkpoint.
+    const counts = await store.documents(counting, 'counts');
+    expect(counts.map((c) => c.n)).toEqual(Array.from({ length: ACCOUNTS }, () => EVENTS / ACCOUNTS));
+    const [built] = (await store.states('counting')).filter((s) => s.active);
+    expect(built!.eventsApplied).toBe(EVENTS);
+  });
 });
