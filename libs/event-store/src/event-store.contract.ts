@@ -89,6 +89,7 @@ export function eventStoreContract(createBackend: () => Promise<EventStoreBacken
         t.event(t.type('Deposited'), { amount: '5' }),
         t.event(t.type('Deposited'), { amount: '6' }),
       ];
+      const appendedAt = Date.now();
       const r = await store.appendToStream(stream, written, 'no_stream');
       expect(r).toEqual({ nextExpectedVersion: 2, appended: 3 });
 
@@ -99,6 +100,8 @@ export function eventStoreContract(createBackend: () => Promise<EventStoreBacken
       expect(read[1]!.metadata).toEqual({});
       expect(read[0]!.recordedAt).toBeInstanceOf(Date);
       expect(Number.isNaN(read[0]!.recordedAt.getTime())).toBe(false);
+      // The server's clock, in milliseconds (a unit slip would land in 1970 or far ahead): within a minute of ours.
+      expect(Math.abs(read[0]!.recordedAt.getTime() - appendedAt)).toBeLessThan(60_000);
       expect(comparePositions(read[0]!.position, read[1]!.position)).toBe(-1);
       expect(comparePositions(read[1]!.position, read[2]!.position)).toBe(-1);
 

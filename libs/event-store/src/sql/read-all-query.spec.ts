@@ -1,6 +1,6 @@
 import { START } from '../event-store.port';
 import { position } from '../position';
-import { buildReadAllQuery } from './read-all-query';
+import { EVENT_COLUMNS, buildReadAllQuery } from './read-all-query';
 
 describe('buildReadAllQuery', () => {
   it('reads only finished transactions, in (transaction, sequence) order, strictly after the position', () => {
@@ -35,7 +35,9 @@ describe('buildReadAllQuery', () => {
   it("joins payloads only to the page's own rows, and holds them against the horizon after the merge", () => {
     const q = buildReadAllQuery(START, 5000, ['PoolOpened']);
     expect(q.text).toMatch(
-      /page AS \(\s*SELECT [^)]*FROM matched m JOIN es_events e ON e\.position = m\.position, horizon h\s*WHERE m\.transaction_id < h\.xmin\s*\)/,
+      new RegExp(
+        `page AS \\(\\s*SELECT ${EVENT_COLUMNS.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} FROM matched m JOIN es_events e ON e\\.position = m\\.position, horizon h\\s*WHERE m\\.transaction_id < h\\.xmin\\s*\\)`,
+      ),
     );
   });
 

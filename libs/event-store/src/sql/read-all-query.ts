@@ -1,7 +1,12 @@
 import type { GlobalPosition } from '../event-store.port';
 
+/**
+ * The recording time as milliseconds since the epoch (float8, floored as a JavaScript Date truncates): parsing the
+ * timestamptz text into a Date (postgres-date's regular expression) was 6 % of reading the whole history.
+ */
 export const EVENT_COLUMNS =
-  'e.position, e.transaction_id::text AS commit, e.stream_id, e.revision, e.event_id, e.type, e.version, e.data, e.metadata, e.recorded_at';
+  'e.position, e.transaction_id::text AS commit, e.stream_id, e.revision, e.event_id, e.type, e.version, e.data, e.metadata, ' +
+  'floor(extract(epoch FROM e.recorded_at) * 1000)::float8 AS recorded_ms';
 
 export interface SqlQuery {
   readonly text: string;

@@ -12,7 +12,8 @@ export interface EventRow {
   version: number;
   data: unknown;
   metadata: Record<string, unknown> | null;
-  recorded_at: Date | string;
+  /** Milliseconds since the epoch (EVENT_COLUMNS). */
+  recorded_ms: number;
 }
 
 /** Maps a row to a RecordedEvent, upcasting the payload to the catalog's current version when one is given. */
@@ -28,6 +29,6 @@ export function toRecordedEvent(row: EventRow, catalog?: EventCatalog): Recorded
     data: current.data,
     metadata: row.metadata ?? {},
     position: { commit: BigInt(row.commit), prepare: BigInt(row.position) },
-    recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+    recordedAt: new Date(row.recorded_ms),
   };
 }
