@@ -99,6 +99,11 @@ export interface ReadModelStore<D extends ProjectionHeader = ProjectionDefinitio
     next: GlobalPosition,
     events: readonly RecordedEvent[],
   ): Promise<ReducedBatch | undefined>;
+  /**
+   * The worker has worked through its backlog (its catch-up pages ended) and follows live from here: a store that
+   * holds a serving slot's backlog batches in memory (the SQL store's build) writes them out now. Optional.
+   */
+  caughtUp?(slot: ProjectionSlot): Promise<void>;
   setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void>;
   /**
    * The atomic blue/green switch: the slot becomes the one queries read; a `rebuilding` slot becomes `live`.

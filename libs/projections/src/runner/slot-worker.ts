@@ -84,6 +84,7 @@ export class SlotWorker<D extends ProjectionHeader = ProjectionDefinition> {
       if (this.options.fence) await this.readModels.commitBatch(this.definition, this.slot, this.position, this.position, [], this.options.fence);
       await this.catchUp(types);
       if (this.stopping) return { kind: 'stopped' };
+      await this.readModels.caughtUp?.(this.slot);
       this.subscription = this.store.subscribeToAll({
         after: this.position,
         maxCount: this.definition.batchSize ?? this.options.batchSize,

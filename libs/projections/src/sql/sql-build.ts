@@ -42,8 +42,8 @@ interface BufferedWrite {
 }
 
 /**
- * The batches of a slot being rebuilt that this process reduced but has not written yet (the MongoDB store's
- * BuildBuffer, for SQL). A rebuild slot created empty here has a cache that knows every document its reducers read,
+ * The batches of a slot being rebuilt, or working through a backlog, that this process reduced but has not written
+ * yet (the MongoDB store's BuildBuffer, for SQL). A rebuild slot created empty here has a cache that knows every document its reducers read,
  * so a batch needs nothing from the database: its writes wait here, each document in its latest state, and go in
  * every DEFAULT_SQL_BUILD_LIMITS as one transaction that also moves the stored checkpoint. A hot document (a pool's
  * totals, a round) is then written once per write-out instead of once per page, and the reducers stop waiting on a
@@ -69,6 +69,11 @@ export class SqlBuild {
     readonly cache: SlotCache,
     /** The stored checkpoint: the write-out's condition. */
     public stored: string,
+    /**
+     * The slot serves queries (a catch-up's backlog, not a rebuild's): the build ends at the first live-sized batch
+     * or when the worker has caught up (SqlReadModelStore.caughtUp), not at a switch.
+     */
+    readonly serving = false,
   ) {
     this.position = stored;
   }

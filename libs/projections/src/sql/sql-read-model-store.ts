@@ -421,10 +421,13 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       writes.map((write) => ({ write })),
     );
     const known = ahead?.cache ?? cache;
-    if (checkpoint.status === 'rebuilding' && known && !isSqlProjection(def) && !this.activated.has(key) && this.caches.get(key) === known) {
+    // A rebuild, or a serving slot's backlog (a catch-up after a stop: its pages are far larger than a live batch).
+    const serving = checkpoint.status !== 'rebuilding';
+    const backlog = serving ? events.length >= PRELOAD_MIN_EVENTS : true;
+    if (backlog && known && !isSqlProjection(def) && !this.activated.has(key) && this.caches.get(key) === known) {
       // Known in full where reducers read, so the next batches need nothing stored: they wait in a build.
       if (known.readsComplete && !known.overBudget && !this.unbuffered.has(known)) {
-        this.builds.set(key, new SqlBuild(slot, checkpoint.tables, def.collections, known, next));
+        this.builds.set(key, new SqlBuild(slot, checkpoint.tables, def.collections, known, next, serving));
       }
     }
   }
@@ -468,7 +471,9 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     // Past its budget the cache must forget, which it does only at a direct commit; switching, the slot must be stored.
     const due = build.due(this.buildLimits);
     if (due && !build.saving(this.buildLimits.minSaving)) this.unbuffered.add(build.cache);
-    const ending = build.cache.overBudget || this.activated.has(key) || this.unbuffered.has(build.cache);
+    // A serving slot's build ends with its backlog: at a live-sized batch (or at caughtUp, whichever comes first).
+    const live = build.serving && events.length < PRELOAD_MIN_EVENTS;
+    const ending = build.cache.overBudget || this.activated.has(key) || this.unbuffered.has(build.cache) || live;
     if (ending) {
       this.builds.delete(key);
       await this.writeOut(key, build);
@@ -560,6 +565,21 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     );
     const batch: SqlReducedBatch = { reducedAhead: true, cache, writes, plan };
     return batch;
+  }
+
+  /**
+   * A serving slot's build written out once its worker has caught up: it follows live from here, and what it
+   * applied must show (a rebuild's build waits for its switch instead).
+   */
+  async caughtUp(slot: ProjectionSlot): Promise<void> {
+    const key = slotKey(slot);
+    if (!this.builds.get(key)?.serving) return;
+    await this.queues.run(key, async () => {
+      const build = this.builds.get(key);
+      if (!build?.serving) return;
+      this.builds.delete(key);
+      await this.writeOut(key, build);
+    });
   }
 
   async setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void> {

@@ -1,4 +1,4 @@
-import { createSqlEventStore, type EventStore } from '@dob/event-store';
+import { START, createSqlEventStore, type EventStore } from '@dob/event-store';
 import type { SqlDatabase } from '@dob/sql';
 import { testDatabases } from '../../../sql/src/testing/test-databases';
 import type { ReadModelStore } from '../read-model-store.port';
@@ -122,5 +122,76 @@ describe.each(testDatabases())('a rebuild on $name', (factory) => {
     expect(counts.map((c) => c.n)).toEqual(Array.from({ length: ACCOUNTS }, () => EVENTS / ACCOUNTS));
     const [built] = (await store.states('counting')).filter((s) => s.active);
     expect(built!.eventsApplied).toBe(EVENTS);
+  });
+
+  it('catches a serving slot up on a backlog through a build, and stores all of it once caught up', async () => {
+    const own = await factory.create();
+    const history = await createSqlEventStore(own, { pollIntervalMs: 20 });
+    const counted = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, k) => {
+        const i = from + k;
+        const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+        return { streamId: `counted-${i}`, events: [{ id, type: 'test.counted', version: 1, data: { account: `a${i % ACCOUNTS}` } }] };
+      });
+    let transactions = 0;
+    const watched: SqlDatabase = Object.create(own) as SqlDatabase;
+    watched.transaction = (fn) => {
+      transactions++;
+      return own.transaction(fn);
+    };
+    // A store per process: the second runner is a projector started again.
+    let store = createSqlReadModelStore(watched);
+    const runner = () => new ProjectionRunner(history, store, [counting], { batchSize: 50, catchUpBatchSize: 1000 });
+    try {
+      await history.appendMany(counted(0, 500));
+      const first = runner();
+      await first.start();
+      await first.waitUntilCaughtUp(60_000);
+      await first.stop();
+      // Stopped while 8,000 more are appended: eight backlog pages of 1,000.
+      for (let i = 500; i < 8_500; i += 500) await history.appendMany(counted(i, i + 500));
+      transactions = 0;
+      store = createSqlReadModelStore(watched);
+      const second = runner();
+      await second.start();
+      await second.waitUntilCaughtUp(60_000);
+      // Caught up means stored: the build was written out before the worker followed live.
+      const [serving] = await store.states('counting');
+      expect(serving!.position).toEqual(await history.headPosition());
+      expect(serving!.eventsApplied).toBe(8_500);
+      await second.stop();
+      // The first page committed by itself, the other seven in the build's one write-out at the end.
+      expect(transactions).toBeLessThanOrEqual(3);
+      const counts = await store.documents(counting, 'counts');
+      expect(counts.map((c) => c.n)).toEqual(Array.from({ length: ACCOUNTS }, () => 8_500 / ACCOUNTS));
+    } finally {
+      await history.close();
+      await own.close();
+    }
+  });
+
+  it("holds a serving slot's backlog pages in a build until its worker has caught up", async () => {
+    const own = await factory.create();
+    const history = await createSqlEventStore(own, { pollIntervalMs: 20 });
+    try {
+      await appendCounted(history);
+      const store = createSqlReadModelStore(own);
+      await store.init();
+      const slot = { name: 'counting', version: 1, generation: 0 };
+      await store.createSlot(counting, slot, 'catching_up');
+      const first = await history.readAll({ maxCount: 1000 });
+      const second = await history.readAll({ after: first.last, maxCount: 1000 });
+      await store.commitBatch(counting, slot, START, first.last, first.events);
+      await store.commitBatch(counting, slot, first.last, second.last, second.events);
+      // The second page waits in the build (a backlog's page, far larger than a live batch) …
+      expect((await store.state(slot))!.position).toEqual(first.last);
+      await store.caughtUp!(slot);
+      // … until the worker says it follows live.
+      expect((await store.state(slot))!.position).toEqual(second.last);
+      expect((await store.state(slot))!.eventsApplied).toBe(2_000);
+    } finally {
+      await history.close();
+      await own.close();
+    }
   });
 });
