@@ -1,6 +1,8 @@
 import type { MongoDatabase } from '@dob/mongo';
 import { createTestMongoDatabase } from '../../../mongo/src/testing/test-mongo';
-import { storable, writeGuarded, writeUnserved, type StoredDoc, type StoredWrite } from './mongo-documents';
+import { SlotCache } from '../documents/slot-cache';
+import type { CollectionSpecs } from '../documents/collections';
+import { MongoDocumentSource, codecs, storable, writeGuarded, writeUnserved, type StoredDoc, type StoredWrite } from './mongo-documents';
 
 /** More than FerretDB's pool of PostgreSQL connections (50 unless its URL says otherwise). */
 const DOCS = 120;
@@ -83,5 +85,20 @@ describe('writeGuarded on the MongoDB-protocol server of npm run services', () =
     const stored = await c.find({}).toArray();
     expect(stored).toHaveLength(2_100);
     expect(stored.filter((d) => d.value !== 2).map((d) => [d._id, d._pos, d.value])).toEqual([['pool-1210', '0009', 3]]);
+  });
+
+  it('reads a stored document written above its bound as absent (what an undone write-out left in a slot being built)', async () => {
+    const specs: CollectionSpecs = { pools: { fields: { pool: 'text', value: 'int' }, key: ['pool'] } };
+    const c = mongo.db.collection<StoredDoc>('bounded_reads');
+    const stored = (pool: string, pos: string, value: number): StoredDoc => ({ _id: JSON.stringify([pool]), _pos: pos, pool, value });
+    await c.insertMany([stored('a', '0001', 1), stored('b', '0005', 5), stored('c', '0002', 2)]);
+    const source = (notAbove?: string) =>
+      new MongoDocumentSource(mongo.db, { pools: 'bounded_reads' }, codecs(specs), new SlotCache(0, 'x', false, 1000), undefined, notAbove);
+    const bounded = source('0003');
+    expect(await bounded.get('pools', { pool: 'a' })).toEqual({ pool: 'a', value: 1 });
+    expect(await bounded.get('pools', { pool: 'b' })).toBeNull();
+    expect((await bounded.find('pools', {})).map((d) => d.pool).sort()).toEqual(['a', 'c']);
+    // Unbounded (a serving slot): every stored document stands.
+    expect(await source().get('pools', { pool: 'b' })).toEqual({ pool: 'b', value: 5 });
   });
 });

@@ -174,7 +174,10 @@ export async function createDeferredIndexes(db: Db, deferred: DeferredIndexes): 
 
 /**
  * Reads committed documents of a slot's collections for a batch's reducer, through the slot's cache: what this
- * process already knows costs no round trip, and what it reads is remembered.
+ * process already knows costs no round trip, and what it reads is remembered. `notAbove` (a slot nobody reads yet:
+ * the checkpoint's `_pos` bound): a stored document written above it is taken as absent — in such a slot it can
+ * only be left by a write-out that was undone (an insert of a crashed or timed-out command landing after the undo),
+ * and the slot as of its checkpoint did not hold it.
  */
 export class MongoDocumentSource implements DocumentSource {
   constructor(
@@ -183,7 +186,12 @@ export class MongoDocumentSource implements DocumentSource {
     private readonly codecs: ReadonlyMap<string, DocumentCodec>,
     private readonly cache: SlotCache,
     private readonly session?: ClientSession,
+    private readonly notAbove?: string,
   ) {}
+
+  private stands(stored: StoredDoc | Document): boolean {
+    return this.notAbove === undefined || (stored._pos as string) <= this.notAbove;
+  }
 
   async get(collection: string, key: Doc): Promise<Doc | null> {
     const codec = this.codecs.get(collection)!;
@@ -191,7 +199,7 @@ export class MongoDocumentSource implements DocumentSource {
     const known = this.cache.lookup(collection, id);
     if (known !== undefined) return known;
     const stored = await this.db.collection<StoredDoc>(this.tables[collection]!).findOne({ _id: id }, { session: this.session });
-    const doc = stored ? codec.decode(stored) : null;
+    const doc = stored && this.stands(stored) ? codec.decode(stored) : null;
     this.cache.remember(collection, id, doc);
     return doc;
   }
@@ -200,7 +208,7 @@ export class MongoDocumentSource implements DocumentSource {
     if (this.cache.knowsAll(collection)) return this.cache.matching(collection, where);
     const codec = this.codecs.get(collection)!;
     const stored = await this.db.collection(this.tables[collection]!).find(codec.where(where), { session: this.session }).toArray();
-    const docs = stored.map((d) => codec.decode(d));
+    const docs = stored.filter((d) => this.stands(d)).map((d) => codec.decode(d));
     for (const d of docs) this.cache.remember(collection, documentId(codec.spec, d), d);
     return docs;
   }

@@ -205,7 +205,9 @@ class MongoReadModelStore implements ReadModelStore {
     const cache = build ? build.cache : this.cacheFor(cp);
     let reduced: ReducedWrite[];
     try {
-      reduced = events.length ? await this.reduce(def, cp.tables, events, cache) : [];
+      // A slot nobody reads holds nothing above its checkpoint but what an undone write-out may have left.
+      const notAbove = cp.status === 'rebuilding' ? documentsAbove(cp.position) : undefined;
+      reduced = events.length ? await this.reduce(def, cp.tables, events, cache, undefined, notAbove) : [];
     } catch (e) {
       // A build's cache knows every document, so a failed reduction read and changed nothing in it: the buffer stands
       // (the worker replays the batch event by event to land the good prefix before the fault).
@@ -479,9 +481,10 @@ class MongoReadModelStore implements ReadModelStore {
     events: readonly RecordedEvent[],
     cache: SlotCache,
     session?: ClientSession,
+    notAbove?: string,
   ): Promise<ReducedWrite[]> {
     const byName = codecs(def.collections);
-    const source = new MongoDocumentSource(this.db, tables, byName, cache, session);
+    const source = new MongoDocumentSource(this.db, tables, byName, cache, session, notAbove);
     const writes = await reduceBatch(source, def.collections, def.apply, events);
     // A collection only ever added to is inserted into even once forgotten (an insert that meets a stored document
     // falls back to a guarded replace, and the collection is then no longer taken for new documents).
@@ -535,9 +538,12 @@ class MongoReadModelStore implements ReadModelStore {
     if (!target) throw new CheckpointConflictError(slot, 'cannot activate: slot does not exist');
     if (target.status === 'faulted') throw new CheckpointConflictError(slot, 'cannot activate: slot is faulted');
     if (target.pending) {
-      // A batch that failed between its delete and insert would leave documents missing: finished first, guarded
-      // (or, not journalled, rolled back: the slot then serves at its checkpoint and catches up from there).
-      await this.recover(target);
+      // A batch that failed between its delete and insert would leave documents missing: finished first, guarded.
+      // One not journalled is undone instead, which leaves the slot behind where its build reached: not switched to
+      // (a conflict, on which the runner resumes the build and switches again).
+      const undone = target.pending.rollback_above !== undefined;
+      const said = await this.recover(target);
+      if (undone) throw new CheckpointConflictError(slot, `cannot activate: ${said}`);
       target = (await this.slotDoc(slot)) ?? target;
     }
     // The serving indexes a slot built for a rebuild went without (createCollections), before it serves.

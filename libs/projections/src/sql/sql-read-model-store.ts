@@ -477,7 +477,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     if (ending) {
       this.builds.delete(key);
       await this.writeOut(key, build);
-    } else if (due) void this.writeOut(key, build); // committed behind the next batches (writeOut)
+    } else if (due) this.writeOutBehind(key, build);
   }
 
   /**
@@ -489,7 +489,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
    * waits for them (writtenOut). One that fails drops the build and the cache (the stored slot is behind both); the
    * slot's next operation here then fails with its error, and the worker resumes from the stored checkpoint.
    */
-  private writeOut(key: string, build: SqlBuild): Promise<void> {
+  private writeOutBehind(key: string, build: SqlBuild): void {
     const { writes, plan, events, from, to, fence } = build.take();
     const before = this.writingOut.get(key);
     const committed = (async () => {
@@ -509,13 +509,24 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
         if (this.writingOut.get(key) === tracked) this.writingOut.delete(key);
       },
       (e: unknown) => {
-        this.dropBuild(key);
+        // The stored slot is behind the build and its cache (a build that ended is no longer in `builds`).
+        this.builds.delete(key);
+        this.caches.delete(key);
         throw e;
       },
     );
     tracked.catch(() => undefined); // a write-out nobody awaits fails the slot's next operation instead (writtenOut)
     this.writingOut.set(key, tracked);
-    return tracked;
+  }
+
+  /**
+   * A build's write-out waited for (a build that ends: its slot switches, faults, goes live or over budget): its
+   * failure, or that of one before it, reaches this caller alone — the slot's next operation then finds the stored
+   * checkpoint behind it (a conflict: the worker resumes from there), not the same error again.
+   */
+  private writeOut(key: string, build: SqlBuild): Promise<void> {
+    this.writeOutBehind(key, build);
+    return this.writtenOut(key);
   }
 
   /** Waits for the slot's write-outs still committing; the first caller after one failed gets its error. */

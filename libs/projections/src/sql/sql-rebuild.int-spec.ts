@@ -124,15 +124,16 @@ describe.each(testDatabases())('a rebuild on $name', (factory) => {
     expect(built!.eventsApplied).toBe(EVENTS);
   });
 
+  const counted = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, k) => {
+      const i = from + k;
+      const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+      return { streamId: `counted-${i}`, events: [{ id, type: 'test.counted', version: 1, data: { account: `a${i % ACCOUNTS}` } }] };
+    });
+
   it('catches a serving slot up on a backlog through a build, and stores all of it once caught up', async () => {
     const own = await factory.create();
     const history = await createSqlEventStore(own, { pollIntervalMs: 20 });
-    const counted = (from: number, to: number) =>
-      Array.from({ length: to - from }, (_, k) => {
-        const i = from + k;
-        const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
-        return { streamId: `counted-${i}`, events: [{ id, type: 'test.counted', version: 1, data: { account: `a${i % ACCOUNTS}` } }] };
-      });
     let transactions = 0;
     const watched: SqlDatabase = Object.create(own) as SqlDatabase;
     watched.transaction = (fn) => {
@@ -189,6 +190,51 @@ describe.each(testDatabases())('a rebuild on $name', (factory) => {
       // … until the worker says it follows live.
       expect((await store.state(slot))!.position).toEqual(second.last);
       expect((await store.state(slot))!.eventsApplied).toBe(2_000);
+    } finally {
+      await history.close();
+      await own.close();
+    }
+  });
+
+  it("retries a serving slot's backlog whose build failed to write out, rather than faulting the slot on an event", async () => {
+    const own = await factory.create();
+    const history = await createSqlEventStore(own, { pollIntervalMs: 20 });
+    // The first transaction to take the slot from the first page to the end of the backlog in one go (the build's
+    // write-out) fails at its commit.
+    let failed = 0;
+    const flaky: SqlDatabase = Object.create(own) as SqlDatabase;
+    flaky.transaction = (fn) =>
+      own.transaction(async (tx) => {
+        const result = await fn(tx);
+        const { rows } = await tx.query<{ n: string }>(`SELECT events_applied::text AS n FROM projection_checkpoints WHERE name = 'counting'`);
+        if (failed === 0 && rows[0]?.n === '8800' && pageCommitted) {
+          failed++;
+          throw new Error('test: the write-out failed at its commit');
+        }
+        if (rows[0]?.n === '1500') pageCommitted = true;
+        return result;
+      });
+    let pageCommitted = false;
+    const runner = (store: ReadModelStore) =>
+      new ProjectionRunner(history, store, [counting], { batchSize: 50, catchUpBatchSize: 1000, superviseIntervalMs: 50 });
+    try {
+      await history.appendMany(counted(0, 500));
+      const first = runner(createSqlReadModelStore(flaky));
+      await first.start();
+      await first.waitUntilCaughtUp(60_000);
+      await first.stop();
+      // 8,300 more: eight backlog pages, then one of 300 — live-sized, so the build ends there, written out at once.
+      for (let i = 500; i < 8_800; i += 100) await history.appendMany(counted(i, i + 100));
+      const store = createSqlReadModelStore(flaky);
+      const second = runner(store);
+      await second.start();
+      await second.waitUntilCaughtUp(60_000);
+      await second.stop();
+      const [serving] = await store.states('counting');
+      expect([serving!.status, serving!.fault, serving!.eventsApplied]).toEqual(['live', null, 8_800]);
+      expect(failed).toBe(1); // the failed write-out was redone
+      const counts = await store.documents(counting, 'counts');
+      expect(counts.map((c) => c.n)).toEqual(Array.from({ length: ACCOUNTS }, () => 8_800 / ACCOUNTS));
     } finally {
       await history.close();
       await own.close();
