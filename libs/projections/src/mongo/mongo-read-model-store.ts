@@ -329,8 +329,9 @@ class MongoReadModelStore implements ReadModelStore {
   /**
    * Undoes a write-out left pending without a journal (insertUnjournalled): deletes the slot's documents above its
    * bound, and clears the pending mark with the checkpoint where it was. A crashed process's insert still in flight
-   * at the server could land after the delete; the documents it leaves above the checkpoint are rewritten by the
-   * resumed build (its insert meets them, and the write-out goes journalled and guarded), and nobody reads the slot.
+   * at the server could land after the delete; nobody reads the slot, its reducers take a document above the
+   * checkpoint for absent (MongoDocumentSource `notAbove`), and the resumed build's insert meets it and goes
+   * journalled and guarded.
    */
   private async rollBack(cp: SlotDoc): Promise<void> {
     const pending = cp.pending!;
