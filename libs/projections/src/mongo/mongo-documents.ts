@@ -352,7 +352,7 @@ export async function writeUnserved(db: Db, writes: readonly Storable[], onClear
         }
         await onCleared?.();
       }
-      await insertInLanes(collection, all.length, (from, to) => all.slice(from, to).map((w) => w.doc()));
+      await insertAll(collection, all);
     } catch (e) {
       if (!onlyDuplicates(e)) throw e;
       met.add(name);
@@ -370,7 +370,7 @@ export async function writeUnserved(db: Db, writes: readonly Storable[], onClear
 export async function insertNew(db: Db, writes: readonly Storable[]): Promise<boolean> {
   for (const [name, all] of byCollection(writes)) {
     try {
-      await insertInLanes(db.collection<StoredDoc>(name), all.length, (from, to) => all.slice(from, to).map((w) => w.doc()));
+      await insertAll(db.collection<StoredDoc>(name), all);
     } catch (e) {
       if (onlyDuplicates(e)) return false;
       throw e;
@@ -398,6 +398,10 @@ export async function insertInLanes(collection: Collection<StoredDoc>, count: nu
   const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
   if (failures.length) throw failures.find((e) => !onlyDuplicates(e)) ?? failures[0];
 }
+
+/** Every write's document inserted, each encoded as its command is sent (insertInLanes). */
+const insertAll = (collection: Collection<StoredDoc>, writes: readonly Storable[]): Promise<void> =>
+  insertInLanes(collection, writes.length, (from, to) => writes.slice(from, to).map((w) => w.doc()));
 
 function byCollection<W extends { readonly c: string }>(writes: readonly W[]): Map<string, W[]> {
   const grouped = new Map<string, W[]>();

@@ -509,9 +509,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
         if (this.writingOut.get(key) === tracked) this.writingOut.delete(key);
       },
       (e: unknown) => {
-        // The stored slot is behind the build and its cache (a build that ended is no longer in `builds`).
-        this.builds.delete(key);
-        this.caches.delete(key);
+        this.dropBuild(key);
         throw e;
       },
     );
@@ -542,7 +540,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
 
   /** Forgets a build's unwritten batches and what this process knew of the slot (the stored slot is behind both). */
   private dropBuild(key: string): void {
-    if (!this.builds.delete(key)) return;
+    this.builds.delete(key);
     this.caches.delete(key);
   }
 
@@ -584,7 +582,6 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
    */
   async caughtUp(slot: ProjectionSlot): Promise<void> {
     const key = slotKey(slot);
-    if (!this.builds.get(key)?.serving) return;
     await this.queues.run(key, async () => {
       const build = this.builds.get(key);
       if (!build?.serving) return;
@@ -681,7 +678,6 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     this.dropBuild(slotKey(slot));
     await this.writtenOut(slotKey(slot)).catch(() => undefined); // dropped anyway
     this.activated.delete(slotKey(slot));
-    this.caches.delete(slotKey(slot));
     await this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
       const { rows } = await tx.query('SELECT 1 FROM projection_active WHERE name = $1 AND version = $2 AND generation = $3', slotParams(slot));

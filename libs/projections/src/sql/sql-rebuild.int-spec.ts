@@ -131,26 +131,43 @@ describe.each(testDatabases())('a rebuild on $name', (factory) => {
       return { streamId: `counted-${i}`, events: [{ id, type: 'test.counted', version: 1, data: { account: `a${i % ACCOUNTS}` } }] };
     });
 
-  it('catches a serving slot up on a backlog through a build, and stores all of it once caught up', async () => {
+  /** A test's own database and event store, closed after it. */
+  const withOwnHistory = async (run: (own: SqlDatabase, history: EventStore) => Promise<void>) => {
     const own = await factory.create();
     const history = await createSqlEventStore(own, { pollIntervalMs: 20 });
-    let transactions = 0;
-    const watched: SqlDatabase = Object.create(own) as SqlDatabase;
-    watched.transaction = (fn) => {
-      transactions++;
-      return own.transaction(fn);
-    };
-    // A store per process: the second runner is a projector started again.
-    let store = createSqlReadModelStore(watched);
-    const runner = () => new ProjectionRunner(history, store, [counting], { batchSize: 50, catchUpBatchSize: 1000 });
     try {
-      await history.appendMany(counted(0, 500));
-      const first = runner();
-      await first.start();
-      await first.waitUntilCaughtUp(60_000);
-      await first.stop();
+      await run(own, history);
+    } finally {
+      await history.close();
+      await own.close();
+    }
+  };
+
+  /** A projector follows the first 500 events and is stopped; then the history grows to `to` events. */
+  const stoppedBehind = async (history: EventStore, runner: () => ProjectionRunner, to: number) => {
+    await history.appendMany(counted(0, 500));
+    const first = runner();
+    await first.start();
+    await first.waitUntilCaughtUp(60_000);
+    await first.stop();
+    for (let i = 500; i < to; i += 100) await history.appendMany(counted(i, Math.min(to, i + 100)));
+  };
+
+  const countsOf = (events: number) => Array.from({ length: ACCOUNTS }, () => events / ACCOUNTS);
+
+  it('catches a serving slot up on a backlog through a build, and stores all of it once caught up', () =>
+    withOwnHistory(async (own, history) => {
+      let transactions = 0;
+      const watched: SqlDatabase = Object.create(own) as SqlDatabase;
+      watched.transaction = (fn) => {
+        transactions++;
+        return own.transaction(fn);
+      };
+      // A store per process: the second runner is a projector started again.
+      let store = createSqlReadModelStore(watched);
+      const runner = () => new ProjectionRunner(history, store, [counting], { batchSize: 50, catchUpBatchSize: 1000 });
       // Stopped while 8,000 more are appended: eight backlog pages of 1,000.
-      for (let i = 500; i < 8_500; i += 500) await history.appendMany(counted(i, i + 500));
+      await stoppedBehind(history, runner, 8_500);
       transactions = 0;
       store = createSqlReadModelStore(watched);
       const second = runner();
@@ -164,17 +181,11 @@ describe.each(testDatabases())('a rebuild on $name', (factory) => {
       // The first page committed by itself, the other seven in the build's one write-out at the end.
       expect(transactions).toBeLessThanOrEqual(3);
       const counts = await store.documents(counting, 'counts');
-      expect(counts.map((c) => c.n)).toEqual(Array.from({ length: ACCOUNTS }, () => 8_500 / ACCOUNTS));
-    } finally {
-      await history.close();
-      await own.close();
-    }
-  });
+      expect(counts.map((c) => c.n)).toEqual(countsOf(8_500));
+    }));
 
-  it("holds a serving slot's backlog pages in a build until its worker has caught up", async () => {
-    const own = await factory.create();
-    const history = await createSqlEventStore(own, { pollIntervalMs: 20 });
-    try {
+  it("holds a serving slot's backlog pages in a build until its worker has caught up", () =>
+    withOwnHistory(async (own, history) => {
       await appendCounted(history);
       const store = createSqlReadModelStore(own);
       await store.init();
@@ -190,43 +201,32 @@ describe.each(testDatabases())('a rebuild on $name', (factory) => {
       // … until the worker says it follows live.
       expect((await store.state(slot))!.position).toEqual(second.last);
       expect((await store.state(slot))!.eventsApplied).toBe(2_000);
-    } finally {
-      await history.close();
-      await own.close();
-    }
-  });
+    }));
 
-  it("retries a serving slot's backlog whose build failed to write out, rather than faulting the slot on an event", async () => {
-    const own = await factory.create();
-    const history = await createSqlEventStore(own, { pollIntervalMs: 20 });
-    // The first transaction to take the slot from the first page to the end of the backlog in one go (the build's
-    // write-out) fails at its commit.
-    let failed = 0;
-    const flaky: SqlDatabase = Object.create(own) as SqlDatabase;
-    flaky.transaction = (fn) =>
-      own.transaction(async (tx) => {
-        const result = await fn(tx);
-        const { rows } = await tx.query<{ n: string }>(`SELECT events_applied::text AS n FROM projection_checkpoints WHERE name = 'counting'`);
-        if (failed === 0 && rows[0]?.n === '8800' && pageCommitted) {
-          failed++;
-          throw new Error('test: the write-out failed at its commit');
-        }
-        if (rows[0]?.n === '1500') pageCommitted = true;
-        return result;
-      });
-    let pageCommitted = false;
-    const runner = (store: ReadModelStore) =>
-      new ProjectionRunner(history, store, [counting], { batchSize: 50, catchUpBatchSize: 1000, superviseIntervalMs: 50 });
-    try {
-      await history.appendMany(counted(0, 500));
-      const first = runner(createSqlReadModelStore(flaky));
-      await first.start();
-      await first.waitUntilCaughtUp(60_000);
-      await first.stop();
+  it("retries a serving slot's backlog whose build failed to write out, rather than faulting the slot on an event", () =>
+    withOwnHistory(async (own, history) => {
+      // The first transaction to take the slot from the first page to the end of the backlog in one go (the build's
+      // write-out) fails at its commit.
+      let failed = 0;
+      let pageCommitted = false;
+      const flaky: SqlDatabase = Object.create(own) as SqlDatabase;
+      flaky.transaction = (fn) =>
+        own.transaction(async (tx) => {
+          const result = await fn(tx);
+          const { rows } = await tx.query<{ n: string }>(`SELECT events_applied::text AS n FROM projection_checkpoints WHERE name = 'counting'`);
+          if (failed === 0 && rows[0]?.n === '8800' && pageCommitted) {
+            failed++;
+            throw new Error('test: the write-out failed at its commit');
+          }
+          if (rows[0]?.n === '1500') pageCommitted = true;
+          return result;
+        });
+      let store = createSqlReadModelStore(flaky);
+      const runner = () => new ProjectionRunner(history, store, [counting], { batchSize: 50, catchUpBatchSize: 1000, superviseIntervalMs: 50 });
       // 8,300 more: eight backlog pages, then one of 300 — live-sized, so the build ends there, written out at once.
-      for (let i = 500; i < 8_800; i += 100) await history.appendMany(counted(i, i + 100));
-      const store = createSqlReadModelStore(flaky);
-      const second = runner(store);
+      await stoppedBehind(history, runner, 8_800);
+      store = createSqlReadModelStore(flaky);
+      const second = runner();
       await second.start();
       await second.waitUntilCaughtUp(60_000);
       await second.stop();
@@ -234,10 +234,6 @@ describe.each(testDatabases())('a rebuild on $name', (factory) => {
       expect([serving!.status, serving!.fault, serving!.eventsApplied]).toEqual(['live', null, 8_800]);
       expect(failed).toBe(1); // the failed write-out was redone
       const counts = await store.documents(counting, 'counts');
-      expect(counts.map((c) => c.n)).toEqual(Array.from({ length: ACCOUNTS }, () => 8_800 / ACCOUNTS));
-    } finally {
-      await history.close();
-      await own.close();
-    }
-  });
+      expect(counts.map((c) => c.n)).toEqual(countsOf(8_800));
+    }));
 });
