@@ -423,7 +423,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     const known = ahead?.cache ?? cache;
     // A rebuild, or a serving slot's backlog (a catch-up after a stop: its pages are far larger than a live batch).
     const serving = checkpoint.status !== 'rebuilding';
-    const backlog = serving ? events.length >= PRELOAD_MIN_EVENTS : true;
+    const backlog = !serving || events.length >= PRELOAD_MIN_EVENTS;
     if (backlog && known && !isSqlProjection(def) && !this.activated.has(key) && this.caches.get(key) === known) {
       // Known in full where reducers read, so the next batches need nothing stored: they wait in a build.
       if (known.readsComplete && !known.overBudget && !this.unbuffered.has(known)) {
@@ -457,7 +457,6 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
         writes = await reduceThrough(new CachedDocumentSource(BEHIND_BUILD, build.cache, def.collections), def, events);
       } catch (e) {
         if (!(e instanceof BuildReadsStore)) throw e; // a poison event: nothing was read into the cache, the build stands
-        this.builds.delete(key);
         await this.writeOut(key, build);
         return this.commitDirect(batch);
       }
@@ -474,10 +473,8 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     // A serving slot's build ends with its backlog: at a live-sized batch (or at caughtUp, whichever comes first).
     const live = build.serving && events.length < PRELOAD_MIN_EVENTS;
     const ending = build.cache.overBudget || this.activated.has(key) || this.unbuffered.has(build.cache) || live;
-    if (ending) {
-      this.builds.delete(key);
-      await this.writeOut(key, build);
-    } else if (due) this.writeOutBehind(key, build);
+    if (ending) await this.writeOut(key, build);
+    else if (due) this.writeOutBehind(key, build);
   }
 
   /**
@@ -518,11 +515,12 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   }
 
   /**
-   * A build's write-out waited for (a build that ends: its slot switches, faults, goes live or over budget): its
-   * failure, or that of one before it, reaches this caller alone — the slot's next operation then finds the stored
-   * checkpoint behind it (a conflict: the worker resumes from there), not the same error again.
+   * A build that ends (its slot switches, faults, goes live or over budget), forgotten and its write-out waited for:
+   * its failure, or that of one before it, reaches this caller alone — the slot's next operation then finds the
+   * stored checkpoint behind it (a conflict: the worker resumes from there), not the same error again.
    */
   private writeOut(key: string, build: SqlBuild): Promise<void> {
+    this.builds.delete(key);
     this.writeOutBehind(key, build);
     return this.writtenOut(key);
   }
@@ -584,9 +582,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     const key = slotKey(slot);
     await this.queues.run(key, async () => {
       const build = this.builds.get(key);
-      if (!build?.serving) return;
-      this.builds.delete(key);
-      await this.writeOut(key, build);
+      if (build?.serving) await this.writeOut(key, build);
     });
   }
 
@@ -617,7 +613,6 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     // Its build's batches stored first (after any batch on its queue; from now on a batch is written at once).
     await this.queues.run(key, async () => {
       const build = this.builds.get(key);
-      this.builds.delete(key);
       try {
         if (build) await this.writeOut(key, build);
         else await this.writtenOut(key);
