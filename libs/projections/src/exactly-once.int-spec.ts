@@ -75,13 +75,17 @@ describe('exactly-once projection effects across SIGKILL (PostgreSQL)', () => {
   });
 
   it('a rebuild killed among buffered batches resumes from its last write-out and equals a clean build', async () => {
-    const killAfter = randomInt(1500, 4500);
+    // Pages of 200: the first goes in directly, then a write-out is due every 4 pages (800 >= 700 events) at 1,000,
+    // 1,800, … and commits behind the next pages; the one due at 1,800 waits for the one at 1,000 first. A page is
+    // reduced ahead while the one before it commits, so an event past 2,000 is handed to apply only once the
+    // write-out at 1,000 has committed: a kill after that finds at least one write-out stored.
+    const killAfter = randomInt(2100, 4500);
     await killedChild({ MODE: 'rebuild', KILL_AFTER: String(killAfter), BUILD_EVENTS: '700' });
     const readModels = createSqlReadModelStore(db);
     const building = (await readModels.states('ledger')).find((s) => !s.active && s.status === 'rebuilding')!;
-    // Stored up to its last write-out (the first page went in directly, the build wrote out at least once before the
-    // kill), rows and checkpoint alike: a write-out cut short rolled back whole.
-    expect(building.eventsApplied).toBeGreaterThan(200);
+    // Stored up to a write-out's end, rows and checkpoint alike: a write-out cut short rolled back whole.
+    expect(building.eventsApplied).toBeGreaterThanOrEqual(1000);
+    expect((building.eventsApplied - 200) % 800).toBe(0);
     expect(building.eventsApplied).toBeLessThan(killAfter);
     const table = building.tables.applied!;
     const { rows } = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table}`);

@@ -474,7 +474,12 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     const live = build.serving && events.length < PRELOAD_MIN_EVENTS;
     const ending = build.cache.overBudget || this.activated.has(key) || this.unbuffered.has(build.cache) || live;
     if (ending) await this.writeOut(key, build);
-    else if (due) this.writeOutBehind(key, build);
+    else if (due) {
+      // One write-out commits while the next builds, never more: a stalled database holds back the reducers (and the
+      // memory of every build taken) instead of letting them run to the end of the history ahead of it.
+      await this.writtenOut(key);
+      this.writeOutBehind(key, build);
+    }
   }
 
   /**
