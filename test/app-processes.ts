@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createPostgresDatabase } from '@dob/sql';
 import { testServices } from './services';
@@ -76,14 +75,7 @@ export function startProcess(name: string, command: string, args: readonly strin
   };
 }
 
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
+export { freePort } from '../libs/runtime/src/testing/free-port';
 
 /** A fresh schema on the test PostgreSQL, as a DATABASE_URL the apps use unchanged (search_path in the URL). */
 export async function freshDatabaseUrl(): Promise<string> {

@@ -1,11 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { freePort } from './app-processes';
 import { testServices } from './services';
 import { eventually } from './system-waits';
 
@@ -31,17 +31,6 @@ async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
   } finally {
     await client.end();
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
 }
 
 /** Starts `node dist/apps/<app>/src/main.js` with only the given variables (plus PATH), output kept for failures. */

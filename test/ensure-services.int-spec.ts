@@ -1,10 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { freePort } from '../libs/runtime/src/testing/free-port';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..');
@@ -22,19 +22,6 @@ async function ensureServices(env: NodeJS.ProcessEnv): Promise<{ code: number; s
     const failed = e as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
-}
-
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as { port: number }).port;
-}
-
-/** A port nobody listens on (taken, then released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  const port = await listen(server);
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 // The shared servers of this machine are never stopped here: the start path runs against a port and a

@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../../runtime/src/testing/free-port';
 
 /**
  * A Kafka broker owned by one test: the same Apache Kafka jars `npm run services` cached (scripts/services.sh), its
@@ -29,16 +30,7 @@ export function kafkaJarsDir(): string {
   return join(cacheDir(), `kafka-${KAFKA_VERSION}`, 'libs');
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
