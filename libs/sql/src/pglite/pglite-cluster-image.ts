@@ -13,7 +13,7 @@ import type { PGlite } from '@electric-sql/pglite';
  * every started system a data folder, so the image is kept in memory for the process and as a file for the next
  * processes, named after the PGlite build and the settings (another version or another postgresql.conf never loads
  * it). Measured in docs/operations.md ("The suite's time"): about 3x faster per in-memory database, and a new data
- * folder 3.6 → 0.9 s of CPU.
+ * folder 4.2–5.4 → 1.4–1.7 s of CPU (user + system, three runs each).
  *
  * A cluster loaded from the file becomes a database the system trusts with its data, so the file is kept where only
  * its owner can write (~/.cache/dob-pglite by default, 0700, checked on every use), never in the shared temporary folder;
