@@ -11,7 +11,8 @@ import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases'
 import { systemEventCatalog } from '@dob/runtime';
 import { checkDelivery } from '../../../libs/kafka-relay/src/testing/delivery-check';
 import { flowBatch } from '../../../libs/kafka-relay/src/testing/event-flow';
-import { freePort, startTestBroker, type TestBroker } from '../../../libs/kafka-relay/src/testing/test-broker';
+import { freePort } from '../../../libs/runtime/src/testing/free-port';
+import { startTestBroker, type TestBroker } from '../../../libs/kafka-relay/src/testing/test-broker';
 import { startTopicReader } from '../../../libs/kafka-relay/src/testing/topic-reader';
 
 const ROOT = join(__dirname, '../../..');

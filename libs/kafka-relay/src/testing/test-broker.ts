@@ -30,8 +30,6 @@ export function kafkaJarsDir(): string {
   return join(cacheDir(), `kafka-${KAFKA_VERSION}`, 'libs');
 }
 
-export { freePort };
-
 const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect(port, '127.0.0.1');

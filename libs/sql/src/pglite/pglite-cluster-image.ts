@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync, type Stats } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -20,20 +20,28 @@ import type { PGlite } from '@electric-sql/pglite';
  * where no such folder can be had, clusters are initialised as before.
  */
 let memoized: Promise<Blob | undefined> | undefined;
+/** The in-memory image's file, found once (the settings are the embedded ones throughout a process). */
+let imageFile: { readonly path: string | undefined } | undefined;
 
 type Open = (where: { loadDataDir?: Blob }) => Promise<PGlite>;
 
 /** A new in-memory cluster, as initdb would leave it. */
 export async function newInMemoryPglite(open: Open, postgresqlconf: readonly string[]): Promise<PGlite> {
-  const file = clusterImageFile(postgresqlconf);
-  memoized ??= file ? readTrustedImage(file).then((bytes) => (bytes ? new Blob([bytes]) : undefined)) : Promise.resolve(undefined);
+  // Found once per process: a database per test case must not stat and hash its way to the same file each time.
+  const file = () => (imageFile ??= { path: clusterImageFile(postgresqlconf) }).path;
+  memoized ??= (async () => {
+    const path = file();
+    const bytes = path ? await readTrustedImage(path) : undefined;
+    return bytes ? new Blob([bytes]) : undefined;
+  })();
   const image = await memoized;
   if (image) {
     try {
       return await open({ loadDataDir: image });
     } catch {
       memoized = undefined; // a damaged file: made again below
-      if (file) await rm(file, { force: true });
+      const path = file();
+      if (path) await rm(path, { force: true });
     }
   }
   const db = await open({});
@@ -45,12 +53,14 @@ export async function newInMemoryPglite(open: Open, postgresqlconf: readonly str
     );
     memoized = dumped;
     const blob = await dumped;
-    if (blob && file) await keepClusterImage(file, Buffer.from(await blob.arrayBuffer()));
+    const path = file();
+    if (blob && path) await keepClusterImage(path, Buffer.from(await blob.arrayBuffer()));
   }
   return db;
 }
 
-const ownedByMe = (uid: number): boolean => typeof process.getuid !== 'function' || uid === process.getuid();
+/** This user's, and nobody else may write it (no uid to compare where the platform has none). */
+const ownerOnly = (st: Stats): boolean => (typeof process.getuid !== 'function' || st.uid === process.getuid()) && (st.mode & 0o022) === 0;
 
 /** Where this user's images are kept. */
 export const defaultImageFolder = (): string => join(homedir(), '.cache', 'dob-pglite');
@@ -60,7 +70,7 @@ function privateFolder(folder: string): string | undefined {
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     const st = lstatSync(folder);
-    return st.isDirectory() && ownedByMe(st.uid) && (st.mode & 0o022) === 0 ? folder : undefined;
+    return st.isDirectory() && ownerOnly(st) ? folder : undefined;
   } catch {
     return undefined; // a read-only or missing home: no image, initdb each time
   }
@@ -83,7 +93,7 @@ export function clusterImageFile(postgresqlconf: readonly string[], imageFolder 
 export function isTrustedImage(file: string): boolean {
   try {
     const st = lstatSync(file);
-    return st.isFile() && ownedByMe(st.uid) && (st.mode & 0o022) === 0;
+    return st.isFile() && ownerOnly(st);
   } catch {
     return false;
   }

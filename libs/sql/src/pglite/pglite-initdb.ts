@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { clusterImageFile, defaultImageFolder, isTrustedImage, partialImageFile } from './pglite-cluster-image';
@@ -46,11 +46,11 @@ export async function initPgliteDataDir(dataDir: string, postgresqlconf: readonl
   const building = join(dirname(dataDir), `.${basename(dataDir)}.new-${randomBytes(4).toString('hex')}`);
   try {
     await mkdir(dirname(dataDir), { recursive: true });
+    // Only an empty folder can be renamed over: one holding something else gets initdb in place, as before.
+    if ((await readdir(dataDir).catch(() => [])).length > 0) return await child(dataDir, postgresqlconf, '', '');
     await fillFolder(building, postgresqlconf, imageFolder);
-    await rename(building, dataDir).catch(async (e: NodeJS.ErrnoException) => {
-      // Only an empty folder can be renamed over; one holding something else gets initdb in place, as before.
-      if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
-      await child(dataDir, postgresqlconf, '', '');
+    await rename(building, dataDir).catch((e: unknown) => {
+      if (!existsSync(join(dataDir, 'PG_VERSION'))) throw e; // else another start made it meanwhile: theirs is used
     });
   } catch (e) {
     const err = e as { stderr?: string; message: string };
