@@ -1,10 +1,10 @@
 // Tests are named by tier: *.spec.ts (unit, next to the code), *.int-spec.ts (real PostgreSQL / Redis / PGlite /
 // devnet over HTTP), *.e2e-spec.ts (through HTTP against the running system).
-const { SWC_OPTIONS, WORKSPACE_ALIASES } = require('./scripts/swc-config');
+const { TEST_SWC_OPTIONS, WORKSPACE_ALIASES } = require('./scripts/swc-config');
 const { WORKERS, PER_WORKER_FLAG } = require('./test/worker-databases');
 
 const common = {
-  transform: { '^.+\\.ts$': ['@swc/jest', SWC_OPTIONS] },
+  transform: { '^.+\\.ts$': ['@swc/jest', TEST_SWC_OPTIONS] },
   moduleNameMapper: Object.fromEntries(Object.entries(WORKSPACE_ALIASES).map(([pattern, folder]) => [pattern, `<rootDir>/${folder}`])),
   testEnvironment: 'node',
   rootDir: __dirname,
