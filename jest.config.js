@@ -1,11 +1,10 @@
 // Tests are named by tier: *.spec.ts (unit, next to the code), *.int-spec.ts (real PostgreSQL / Redis / PGlite /
 // devnet over HTTP), *.e2e-spec.ts (through HTTP against the running system).
-const { TEST_SWC_OPTIONS, WORKSPACE_ALIASES } = require('./scripts/swc-config');
+const { JEST_CODE } = require('./scripts/swc-config');
 const { WORKERS, PER_WORKER_FLAG } = require('./test/worker-databases');
 
 const common = {
-  transform: { '^.+\\.ts$': ['@swc/jest', TEST_SWC_OPTIONS] },
-  moduleNameMapper: Object.fromEntries(Object.entries(WORKSPACE_ALIASES).map(([pattern, folder]) => [pattern, `<rootDir>/${folder}`])),
+  ...JEST_CODE,
   testEnvironment: 'node',
   rootDir: __dirname,
   // Points TEST_DATABASE_URL at this worker's PostgreSQL cluster when npm test runs one per worker.

@@ -1,6 +1,7 @@
 // How this repository's TypeScript is compiled and its workspace aliases resolved, in one place for the two users
 // that compile it with @swc/core directly: Jest (@swc/jest, jest.config.js) and the start scripts' loader
-// (scripts/register.js). Tools on @swc-node/register read the same from tsconfig.json.
+// (scripts/register.js); Jest compiles package imports lazily (TEST_SWC_OPTIONS). Tools on @swc-node/register read
+// the same from tsconfig.json.
 'use strict';
 
 /** swc options: TypeScript with Nest's legacy decorators and their design-type metadata, CommonJS out. */
@@ -27,4 +28,10 @@ const WORKSPACE_ALIASES = {
   '^@dobprotocol/agent-client$': 'packages/agent-client/src',
 };
 
-module.exports = { SWC_OPTIONS, TEST_SWC_OPTIONS, WORKSPACE_ALIASES };
+/** How Jest compiles and resolves the code, for both of its configurations (jest.config.js, jest.faults.config.js). */
+const JEST_CODE = {
+  transform: { '^.+\\.ts$': ['@swc/jest', TEST_SWC_OPTIONS] },
+  moduleNameMapper: Object.fromEntries(Object.entries(WORKSPACE_ALIASES).map(([pattern, folder]) => [pattern, `<rootDir>/${folder}`])),
+};
+
+module.exports = { SWC_OPTIONS, WORKSPACE_ALIASES, JEST_CODE };
