@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run services [-- start [postgresql|redis|kafka|ferretdb ...]|stop [postgresql|redis|kafka|ferretdb ...]|status|install|prometheus]
+# npm run services [-- start [postgresql|redis|kafka|ferretdb ...]|stop [postgresql|redis|kafka|ferretdb ...]|status|install [postgresql|redis|kafka|ferretdb|prometheus ...]|prometheus]
 #
 # Installs what is missing, starts what is not running and waits until each answers: PostgreSQL and Redis from
 # Debian's packages, Apache Kafka 4 (KRaft, one combined broker+controller) from its Maven Central jars, and
@@ -325,13 +325,20 @@ case $ACTION in
     note "up in $((SECONDS - started)) s (cache: $CACHE)"
     ;;
   install)
-    # Downloads and builds only (what a first run spends its time on); starts nothing.
+    # Downloads and builds only (what a first run spends its time on); starts nothing. `install ferretdb` only that
+    # one (.ci/run builds FerretDB beside the other servers' downloads).
+    shift || true
     started=$SECONDS
-    command -v pg_ctlcluster >/dev/null || apt_install postgresql
-    command -v redis-server >/dev/null || apt_install redis-server redis-tools
-    fetch_kafka
-    build_ferretdb
-    install_prometheus
+    for name in ${@:-postgresql redis kafka ferretdb prometheus}; do
+      case $name in
+        postgresql) command -v pg_ctlcluster >/dev/null || apt_install postgresql ;;
+        redis) command -v redis-server >/dev/null || apt_install redis-server redis-tools ;;
+        kafka) fetch_kafka ;;
+        ferretdb) build_ferretdb ;;
+        prometheus) install_prometheus ;;
+        *) fail "unknown server '$name': use postgresql, redis, kafka, ferretdb or prometheus" ;;
+      esac
+    done
     note "installed in $((SECONDS - started)) s (cache: $CACHE)"
     ;;
   prometheus) install_prometheus ;;
