@@ -83,8 +83,10 @@ pg_trust_loopback() {
   return 1
 }
 
+install_postgres() { command -v pg_ctlcluster >/dev/null || apt_install postgresql; }
+
 start_postgres() {
-  command -v pg_ctlcluster >/dev/null || apt_install postgresql
+  install_postgres
   local cluster ver name
   cluster=$(pg_cluster)
   if [[ -z $cluster ]]; then
@@ -120,8 +122,10 @@ start_postgres() {
 # ---------------------------------------------------------------- Redis
 redis_ready() { [[ $(redis-cli -h 127.0.0.1 -p $REDIS_PORT ping 2>/dev/null) == PONG ]]; }
 
+install_redis() { command -v redis-server >/dev/null || apt_install redis-server redis-tools; }
+
 start_redis() {
-  command -v redis-server >/dev/null || apt_install redis-server redis-tools
+  install_redis
   if ! redis_ready; then
     port_open $REDIS_PORT && fail "port $REDIS_PORT is taken by $(port_owner $REDIS_PORT), which is not Redis: stop it and run again"
     mkdir -p "$RUN/redis"
@@ -331,8 +335,8 @@ case $ACTION in
     started=$SECONDS
     for name in ${@:-postgresql redis kafka ferretdb prometheus}; do
       case $name in
-        postgresql) command -v pg_ctlcluster >/dev/null || apt_install postgresql ;;
-        redis) command -v redis-server >/dev/null || apt_install redis-server redis-tools ;;
+        postgresql) install_postgres ;;
+        redis) install_redis ;;
         kafka) fetch_kafka ;;
         ferretdb) build_ferretdb ;;
         prometheus) install_prometheus ;;
