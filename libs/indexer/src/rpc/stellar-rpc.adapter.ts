@@ -1,5 +1,6 @@
 import { Address, rpc, xdr } from '@stellar/stellar-sdk';
 import type { RawChainEvent } from '../decoding/chain-event';
+import { ParsedTopics, parseScVal } from './parsed-topics';
 import type { ChainRpc, ContractExecutableInfo, ContractInvocation, GetEventsPage, GetEventsRequest, RpcCallOptions, RpcHealth } from './chain-rpc.port';
 
 export interface StellarRpcOptions {
@@ -134,7 +135,7 @@ class RpcChainEvent implements RawChainEvent {
   }
 
   get topic(): readonly xdr.ScVal[] {
-    return (this.parsedTopic ??= this.topicXdr.map(parseScVal));
+    return (this.parsedTopic ??= this.topicXdr.map((t) => TOPICS.parse(t)));
   }
 
   get value(): xdr.ScVal {
@@ -142,7 +143,8 @@ class RpcChainEvent implements RawChainEvent {
   }
 }
 
-const parseScVal = (base64: string): xdr.ScVal => xdr.ScVal.fromXdr(Buffer.from(base64, 'base64'));
+/** Shared by every page this process reads: the same topics recur across windows. */
+const TOPICS = new ParsedTopics();
 
 /** A v1 envelope with one invokeHostFunction(invokeContract) operation → its contract, function and args. */
 export function invocationOf(envelope: xdr.TransactionEnvelope): ContractInvocation | null {
