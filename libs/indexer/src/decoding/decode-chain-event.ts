@@ -1,4 +1,4 @@
-import { campaignStreamId, chainDomainEventId, chainEventCatalog, contractStreamId, poolStreamId, tokenStreamId, type EventDefinition } from '@dob/domain';
+import { campaignStreamId, chainDomainEventId, chainEventCatalog, contractStreamId, poolStreamId, tokenStreamId, validatePayload, type EventDefinition } from '@dob/domain';
 import type { NewEvent } from '@dob/event-store';
 import { chainRefOf, type DomainEventDraft, type RawChainEvent } from './chain-event';
 import type { ContractIdentity } from './contract-identity';
@@ -12,6 +12,14 @@ import { SPLITTER_DECODERS } from './splitter.decoder';
 export interface DecodedDomainEvent {
   readonly streamId: string;
   readonly event: NewEvent<Record<string, unknown>>;
+}
+
+/**
+ * The decoded event with fields added to a copy of its payload: a decoded payload is frozen once validated, and the
+ * copy is validated again in full when it is appended.
+ */
+export function withData(d: DecodedDomainEvent, fields: Record<string, unknown>): DecodedDomainEvent {
+  return { streamId: d.streamId, event: { ...d.event, data: { ...d.event.data, ...fields } } };
 }
 
 export interface DecodeResult {
@@ -75,7 +83,8 @@ function drafts(e: RawChainEvent, ctx: DecodeContext): DomainEventDraft[] {
 /**
  * Pure: one RPC event + the emitting contract's identity → domain events with deterministic ids
  * (uuid v5 of network, RPC event id and the index of the domain event). Never throws and never drops: whatever
- * does not decode, or decodes to a payload the catalog rejects, becomes ChainEventUndecoded.
+ * does not decode, or decodes to a payload the catalog rejects, becomes ChainEventUndecoded. A payload that passes
+ * is frozen (validatePayload): what enriches one later (cap tables, listing fills) replaces it with a copy.
  */
 export function decodeChainEvent(e: RawChainEvent, ctx: DecodeContext, onUndecoded?: UndecodedListener): DecodeResult {
   const chain = chainRefOf(ctx.networkId, e);
@@ -116,9 +125,9 @@ export function decodeChainEvent(e: RawChainEvent, ctx: DecodeContext, onUndecod
   return { events: [undecoded], undecodedReason: reason };
 }
 
+/** Checked against the catalog, and frozen when valid: the event store then appends it without checking it again. */
 function validate(type: string, data: unknown): string | null {
   const def = SCHEMAS.get(type);
   if (!def) return `unknown event type ${type}`;
-  const r = def.schema.safeParse(data);
-  return r.success ? null : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  return validatePayload(def.schema, data);
 }

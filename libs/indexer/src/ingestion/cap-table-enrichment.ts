@@ -1,6 +1,6 @@
 import { PoolInitialized, ShareTableUpdated, isEventOf } from '@dob/domain';
 import type { xdr } from '@stellar/stellar-sdk';
-import type { DecodedDomainEvent } from '../decoding/decode-chain-event';
+import { withData, type DecodedDomainEvent } from '../decoding/decode-chain-event';
 import { readAddress, readI128 } from '../decoding/scval';
 import type { ChainRpc, ContractInvocation } from '../rpc/chain-rpc.port';
 
@@ -15,14 +15,16 @@ export interface CapTableEntry {
  * transaction's invocation args (`init(admin, Vec<ShareDataKey>, mutable)`, `update_shares(Vec<ShareDataKey>)`),
  * so the indexer reads it with getTransaction and attaches it: `initial_shares` on PoolInitialized (V1), `shares`
  * on ShareTableUpdated. Null when the transaction is gone or the call was not a direct one on that pool (e.g. init
- * through a deployer contract): the gap is then visible rather than guessed.
+ * through a deployer contract): the gap is then visible rather than guessed. The decoded payload is frozen (the
+ * decoder validated it): the event is replaced by one with a copy that carries the table.
  */
-export async function attachCapTables(decoded: readonly DecodedDomainEvent[], invocationOf: ChainRpc['getInvocation']): Promise<void> {
-  for (const { event: e } of decoded) {
+export async function attachCapTables(decoded: DecodedDomainEvent[], invocationOf: ChainRpc['getInvocation']): Promise<void> {
+  for (const [i, d] of decoded.entries()) {
+    const e = d.event;
     if (isEventOf(e, [PoolInitialized.type]) && e.data.pool_version === '1') {
-      e.data.initial_shares = capTableFromCall(await invocationOf(e.data.chain.tx_hash), e.data.chain.contract_id, 'init');
+      decoded[i] = withData(d, { initial_shares: capTableFromCall(await invocationOf(e.data.chain.tx_hash), e.data.chain.contract_id, 'init') });
     } else if (isEventOf(e, [ShareTableUpdated.type])) {
-      e.data.shares = capTableFromCall(await invocationOf(e.data.chain.tx_hash), e.data.chain.contract_id, 'update_shares');
+      decoded[i] = withData(d, { shares: capTableFromCall(await invocationOf(e.data.chain.tx_hash), e.data.chain.contract_id, 'update_shares') });
     }
   }
 }

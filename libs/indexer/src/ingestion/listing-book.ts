@@ -1,6 +1,6 @@
 import { isEventOf, type ChainEventOf } from '@dob/domain';
 import type { EventStore, GlobalPosition } from '@dob/event-store';
-import type { DecodedDomainEvent } from '../decoding/decode-chain-event';
+import { withData, type DecodedDomainEvent } from '../decoding/decode-chain-event';
 
 const key = (pool: string, seller: string) => `${pool}|${seller}`;
 const TYPES = ['ListingCreated', 'ListingSold', 'ListingCancelled'] as const;
@@ -36,12 +36,18 @@ export class ListingBook {
   }
 
   /**
-   * Fills shares_remaining on the window's ListingSold events (in chain order). `keep` makes the staged book the
+   * Fills shares_remaining on the window's ListingSold events (in chain order, each replaced in `decoded` by a copy
+   * that carries it). `keep` makes the staged book the
    * book (call it after the commit); `open` lists the staged book, for a snapshot committed with the window.
    */
-  stage(decoded: readonly DecodedDomainEvent[]): { keep: () => void; open: () => OpenListing[] } {
+  stage(decoded: DecodedDomainEvent[]): { keep: () => void; open: () => OpenListing[] } {
     const staged = new Map(this.open);
-    for (const d of decoded) if (isEventOf(d.event, TYPES)) this.applyTo(staged, d.event, true);
+    for (const [i, d] of decoded.entries()) {
+      if (!isEventOf(d.event, TYPES)) continue;
+      const remaining = this.applyTo(staged, d.event);
+      // The decoded payload is frozen (validated): the sale is replaced by one whose copy carries what is left.
+      if (remaining !== undefined) decoded[i] = withData(d, { shares_remaining: remaining });
+    }
     return {
       keep: () => {
         this.open = staged;
@@ -54,17 +60,19 @@ export class ListingBook {
     };
   }
 
-  private applyTo(book: Map<string, bigint>, e: ListingEvent, fill = false): void {
+  /** The event applied to the book; for a sale of a listing the book holds, the shares it leaves (decimal string). */
+  private applyTo(book: Map<string, bigint>, e: ListingEvent): string | undefined {
     const k = key(e.data.pool, e.data.seller);
     if (e.type === 'ListingCreated') book.set(k, BigInt(e.data.shares_amount));
     else if (e.type === 'ListingCancelled') book.delete(k);
     else {
       const listed = book.get(k);
-      if (listed === undefined) return;
+      if (listed === undefined) return undefined;
       const left = listed - BigInt(e.data.shares_sold);
-      if (fill) e.data.shares_remaining = (left > 0n ? left : 0n).toString();
       if (left <= 0n) book.delete(k);
       else book.set(k, left);
+      return (left > 0n ? left : 0n).toString();
     }
+    return undefined;
   }
 }
