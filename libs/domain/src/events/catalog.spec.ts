@@ -17,7 +17,12 @@ describe('payloads checked once', () => {
   it('validatePayload freezes what passed, all the way down, and the catalog does not check it again', () => {
     const data = payload();
     expect(validatePayload(counted, data)).toBeNull();
-    expect([Object.isFrozen(data), Object.isFrozen(data.chain), Object.isFrozen(data.holders), Object.isFrozen(data.holders[0])]).toEqual([true, true, true, true]);
+    expect([Object.isFrozen(data), Object.isFrozen(data.chain), Object.isFrozen(data.holders), Object.isFrozen(data.holders[0])]).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(checks).toBe(1);
     expect(catalog.validate('Counted', 1, data)).toBeNull();
     expect(checks).toBe(1);

@@ -1,4 +1,13 @@
-import { campaignStreamId, chainDomainEventId, chainEventCatalog, contractStreamId, poolStreamId, tokenStreamId, validatePayload, type EventDefinition } from '@dob/domain';
+import {
+  campaignStreamId,
+  chainDomainEventId,
+  chainEventCatalog,
+  contractStreamId,
+  poolStreamId,
+  tokenStreamId,
+  validatePayload,
+  type EventDefinition,
+} from '@dob/domain';
 import type { NewEvent } from '@dob/event-store';
 import { chainRefOf, type DomainEventDraft, type RawChainEvent } from './chain-event';
 import type { ContractIdentity } from './contract-identity';
