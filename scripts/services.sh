@@ -287,14 +287,28 @@ stop_pidfile() {
 stop_postgres() {
   if [[ -f $RUN/$PG_OURS ]]; then
     local cluster; cluster=$(pg_cluster)
-    [[ -n $cluster ]] && pg_ctlcluster --skip-systemctl-redirect $cluster stop >/dev/null 2>&1 && echo "postgresql stopped"
+    [[ -n $cluster ]] && pg_ctlcluster --skip-systemctl-redirect $cluster stop >/dev/null 2>&1 && echo "postgresql stopped (port $PG_PORT)"
     rm -f "$RUN/$PG_OURS"
   fi
+}
+
+# npm test's Jest workers' own FerretDBs and clusters (ports after the defaults, test/worker-databases.js): stopped by a
+# plain `stop` too, so one command leaves nothing of this script's running. Only on the default ports: a `stop` for
+# one worker (DOB_PG_PORT / DOB_FERRETDB_PORT set) stops that worker's alone.
+stop_workers() {
+  [[ $PG_PORT == 5432 && $FERRETDB_PORT == 27017 ]] || return 0
+  local file
+  for file in "$RUN"/ferretdb-*.pid; do [[ -e $file ]] && stop_pidfile "$(basename "$file" .pid)"; done
+  for file in "$RUN"/postgresql-*.ours; do
+    [[ -e $file ]] || continue
+    (PG_PORT=${file##*/postgresql-}; PG_PORT=${PG_PORT%.ours}; PG_OURS=${file##*/}; stop_postgres)
+  done
 }
 
 stop_all() {
   # FerretDB first: it holds connections to PostgreSQL.
   stop_pidfile $FERRETDB
+  stop_workers
   stop_pidfile kafka
   stop_pidfile redis
   stop_postgres
