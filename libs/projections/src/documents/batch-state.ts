@@ -200,9 +200,58 @@ function checkValue(collection: string, f: ParsedField, v: Doc[string]): Doc[str
       if (typeof v !== 'boolean') throw invalid(collection, f, v);
       return v;
     case 'timestamp': {
-      const ms = typeof v === 'string' ? Date.parse(v) : NaN;
-      if (Number.isNaN(ms)) throw invalid(collection, f, v);
-      return new Date(ms).toISOString();
+      const iso = typeof v === 'string' ? toIsoTimestamp(v) : undefined;
+      if (iso === undefined) throw invalid(collection, f, v);
+      return iso;
     }
   }
+}
+
+/**
+ * A timestamp in `Date.toISOString()` form. Parsing and re-printing one costs about 1.2 µs (Date.parse 0.26,
+ * toISOString 0.9) and a rebuild normalises millions, nearly all of them in that form already: a string of exactly
+ * that shape whose fields are in range (the day within its month) is what the round trip would give back, so it is
+ * returned as it is after a check of its characters; anything else takes the round trip.
+ */
+function toIsoTimestamp(v: string): string | undefined {
+  if (isCanonicalIso(v)) return v;
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** `YYYY-MM-DDTHH:mm:ss.sssZ` with a real date and a time before 24:00 (years 0000–9999, as toISOString prints). */
+export function isCanonicalIso(v: string): boolean {
+  if (v.length !== 24 || v.charCodeAt(23) !== 90 /* Z */ || v.charCodeAt(10) !== 84 /* T */) return false;
+  for (const [at, char] of SEPARATORS) if (v.charCodeAt(at) !== char) return false;
+  const year = digits(v, 0, 4);
+  const month = digits(v, 5, 2);
+  const day = digits(v, 8, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || digits(v, 20, 3) < 0) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)) return false;
+  const hour = digits(v, 11, 2);
+  const minute = digits(v, 14, 2);
+  const second = digits(v, 17, 2);
+  return hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59;
+}
+
+const SEPARATORS: readonly (readonly [number, number])[] = [
+  [4, 45], // -
+  [7, 45], // -
+  [13, 58], // :
+  [16, 58], // :
+  [19, 46], // .
+];
+
+/** The decimal number of `count` ASCII digits from `from`, or -1 if any is not a digit. */
+function digits(v: string, from: number, count: number): number {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = v.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
 }
