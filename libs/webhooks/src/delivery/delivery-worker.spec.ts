@@ -1,9 +1,10 @@
 import type { SecretBox } from '../secrets/secret-box';
+import { svcSignature } from '../signing/delivery-signatures';
 import type { ClaimedDelivery, SqlDeliveryQueue } from '../store/delivery-queue';
 import { DeliveryWorker } from './delivery-worker';
 import type { SendResult, WebhookSender } from './https-sender';
 
-const claim = (n: number): ClaimedDelivery => ({
+const claim = (n: number, of: Partial<ClaimedDelivery> = {}): ClaimedDelivery => ({
   id: `dlv_${n}`,
   webhookId: 'wh_1',
   eventType: 'pool_created',
@@ -11,17 +12,21 @@ const claim = (n: number): ClaimedDelivery => ({
   url: 'https://receiver.test/hook',
   secretSealed: 'sealed',
   leaseToken: 'lease',
+  ...of,
 });
 
-/** A queue with `due` rows to claim; records what the worker asks of it. */
-function fakeQueue(due: number) {
+/** A queue with `due` rows to claim (the n-th shaped by `shape`); records what the worker asks of it. */
+function fakeQueue(due: number, shape: (n: number) => Partial<ClaimedDelivery> = () => ({})) {
   let next = 0;
   const calls = { claimLimits: [] as number[], released: [] as string[], recorded: [] as string[] };
   const queue = {
     async claimDue(_now: Date, limit: number) {
       calls.claimLimits.push(limit);
       const n = Math.min(limit, due - next);
-      return Array.from({ length: n }, () => claim(next++));
+      return Array.from({ length: n }, () => {
+        const k = next++;
+        return claim(k, shape(k));
+      });
     },
     async nextDueAt() {
       return null;
@@ -75,6 +80,37 @@ describe('DeliveryWorker', () => {
     await worker.stop();
     expect(new Set(calls.recorded).size).toBe(10);
     expect(worker.stats().delivered).toBe(10);
+  });
+
+  it('opens each webhook secret once, a rotated one anew, and signs every delivery with its own webhook secret', async () => {
+    // Deliveries of two webhooks; wh_2's secret is rotated half-way (a new sealed text); one sealed text does not open.
+    const sealedOf = (n: number) => (n % 2 === 0 ? 'sealed-a' : n < 6 ? 'sealed-b1' : n === 9 ? 'sealed-broken' : 'sealed-b2');
+    const { queue, calls } = fakeQueue(10, (n) => ({ webhookId: n % 2 === 0 ? 'wh_1' : 'wh_2', secretSealed: sealedOf(n) }));
+    const opened: string[] = [];
+    const plain: Record<string, string> = { 'sealed-a': 'secret-of-wh1-aaaa', 'sealed-b1': 'secret-of-wh2-bbb1', 'sealed-b2': 'secret-of-wh2-bbb2' };
+    const counting = {
+      open(sealed: string, context: string) {
+        opened.push(`${context}:${sealed}`);
+        if (!plain[sealed]) throw new Error('unsupported state or unable to authenticate data');
+        return plain[sealed];
+      },
+    } as unknown as SecretBox;
+    const signed = new Map<string, string>();
+    const sender: WebhookSender = {
+      async send(_url, headers, body): Promise<SendResult> {
+        signed.set(headers['x-svc-delivery']!, headers['x-svc-signature']!);
+        expect(body).toBe('{}');
+        return { ok: true, responseCode: 200, durationMs: 1, error: null };
+      },
+    };
+    const worker = new DeliveryWorker({ queue, sender, secrets: counting, concurrency: 1, pollIntervalMs: 20 });
+    worker.start();
+    await until(() => calls.recorded.length === 9);
+    await worker.stop();
+    // The broken one is tried, fails to open and is not remembered; the others open once each.
+    expect(opened.filter((o) => o !== 'wh_2:sealed-broken').sort()).toEqual(['wh_1:sealed-a', 'wh_2:sealed-b1', 'wh_2:sealed-b2']);
+    expect(signed.has('dlv_9')).toBe(false);
+    for (let n = 0; n < 9; n++) expect(signed.get(`dlv_${n}`)).toBe(svcSignature(plain[sealedOf(n)]!, '{}'));
   });
 
   it('gives back the leases of claimed deliveries it never sent when it stops', async () => {

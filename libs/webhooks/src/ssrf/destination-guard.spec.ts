@@ -78,6 +78,20 @@ describe('DestinationGuard', () => {
     }
   });
 
+  it('checks a connect host every time until it has passed: a refused literal stays refused, however often it is tried', () => {
+    const connect = new DestinationGuard({ cidrs: ['127.0.0.2/32'] });
+    for (let i = 0; i < 3; i++) {
+      expect(() => connect.assertConnectHost('127.0.0.1')).toThrow(/loopback/);
+      expect(() => connect.assertConnectHost('[::1]')).toThrow(/loopback/);
+      expect(() => connect.assertConnectHost('10.0.0.1')).toThrow(/private/);
+      expect(() => connect.assertConnectHost('127.0.0.2')).not.toThrow();
+      expect(() => connect.assertConnectHost('hooks.example.com')).not.toThrow(); // names are checked by `lookup`
+    }
+    // More passed hosts than it remembers: still right for each.
+    for (let i = 0; i < 1100; i++) expect(() => connect.assertConnectHost(`h${i}.example.com`)).not.toThrow();
+    expect(() => connect.assertConnectHost('127.0.0.1')).toThrow(/loopback/);
+  });
+
   it('honours an explicit allow-list of hosts and CIDRs', async () => {
     const allowed = new DestinationGuard({ hosts: ['receiver.test'], cidrs: ['127.0.0.1/32'] }, dns({ 'evil.example.com': ['127.0.0.1'] }));
     await expect(allowed.checkUrl('https://receiver.test/')).resolves.toBeDefined();
