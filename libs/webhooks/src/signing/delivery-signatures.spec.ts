@@ -37,4 +37,14 @@ describe('delivery signatures', () => {
     expect(() => wh.verify(body.replace('"a":1', '"a":2'), live)).toThrow();
     expect(() => new Webhook('x'.repeat(20), { format: 'raw' }).verify(body, live)).toThrow();
   });
+
+  it('keys the Standard Webhooks signature with the UTF-8 bytes of the secret, non-ASCII secrets too', () => {
+    const unicode = 'sécret-ünïcode-ключ-1234';
+    const now = Math.floor(Date.now() / 1000);
+    const live = deliveryHeaders({ secret: unicode, event: 'pool_created', deliveryId: 'dlv_u', body, timestampSeconds: now });
+    // The reference library takes a raw string's char codes as bytes; the UTF-8 bytes are given as a Uint8Array.
+    expect(new Webhook(new TextEncoder().encode(unicode), { format: 'raw' }).verify(body, live)).toEqual(JSON.parse(body));
+    const bytes = createHmac('sha256', Buffer.from(unicode, 'utf8')).update(`dlv_u.${now}.${body}`).digest('base64');
+    expect(live['webhook-signature']).toBe(`v1,${bytes}`);
+  });
 });
