@@ -12,3 +12,4 @@ export * from './chain-config';
 export * from './system-event-catalog';
 export * from './admin-endpoint';
 export * from './dependencies';
+export * from './bounded-memo';

@@ -221,6 +221,15 @@ function toIsoTimestamp(v: string): string | undefined {
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** Character positions of `YYYY-MM-DDTHH:mm:ss.sssZ` that hold a separator, and its char code. */
+const SEPARATORS: readonly (readonly [number, number])[] = [
+  [4, 45], // -
+  [7, 45], // -
+  [13, 58], // :
+  [16, 58], // :
+  [19, 46], // .
+];
+
 /** `YYYY-MM-DDTHH:mm:ss.sssZ` with a real date and a time before 24:00 (years 0000–9999, as toISOString prints). */
 export function isCanonicalIso(v: string): boolean {
   if (v.length !== 24 || v.charCodeAt(23) !== 90 /* Z */ || v.charCodeAt(10) !== 84 /* T */) return false;
@@ -236,14 +245,6 @@ export function isCanonicalIso(v: string): boolean {
   const second = digits(v, 17, 2);
   return hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59;
 }
-
-const SEPARATORS: readonly (readonly [number, number])[] = [
-  [4, 45], // -
-  [7, 45], // -
-  [13, 58], // :
-  [16, 58], // :
-  [19, 46], // .
-];
 
 /** The decimal number of `count` ASCII digits from `from`, or -1 if any is not a digit. */
 function digits(v: string, from: number, count: number): number {

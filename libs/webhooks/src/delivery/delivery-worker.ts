@@ -1,12 +1,10 @@
+import { BoundedMemo } from '@dob/runtime';
 import type { SecretBox } from '../secrets/secret-box';
 import { deliveryHeaders } from '../signing/delivery-signatures';
 import type { AttemptOutcome, ClaimedDelivery, SqlDeliveryQueue } from '../store/delivery-queue';
 import { describeFailure, FAILURE_REASONS, reasonOfError, type FailureReason } from './failure-reason';
 import type { SendResult, WebhookSender } from './https-sender';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './retry-schedule';
-
-/** Webhooks whose opened secrets a worker keeps (DeliveryWorker.openedSecrets). */
-const OPENED_SECRETS_KEPT = 1024;
 
 export interface DeliveryWorkerOptions {
   readonly queue: SqlDeliveryQueue;
@@ -62,7 +60,7 @@ export class DeliveryWorker {
    * with the webhook id), and a rotated secret is a new sealed text, so an entry is never stale; bounded, emptied when
    * full. The plaintext is what each delivery held in memory anyway, in a process that holds the key.
    */
-  private readonly openedSecrets = new Map<string, string>();
+  private readonly openedSecrets = new BoundedMemo<string>(1024);
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.schedule = options.schedule ?? DEFAULT_RETRY_SCHEDULE_MS;
@@ -233,17 +231,6 @@ export class DeliveryWorker {
     }
   }
 
-  private openSecret(c: ClaimedDelivery): string {
-    const key = `${c.webhookId}\n${c.secretSealed}`;
-    let secret = this.openedSecrets.get(key);
-    if (secret === undefined) {
-      secret = this.options.secrets.open(c.secretSealed, c.webhookId);
-      if (this.openedSecrets.size >= OPENED_SECRETS_KEPT) this.openedSecrets.clear();
-      this.openedSecrets.set(key, secret);
-    }
-    return secret;
-  }
-
   /** Opens the secret, signs and sends; any failure on the way is a failed SendResult, never a throw. */
   private async send(c: ClaimedDelivery): Promise<SendResult> {
     const started = performance.now();
@@ -256,7 +243,7 @@ export class DeliveryWorker {
     });
     let secret: string;
     try {
-      secret = this.openSecret(c);
+      secret = this.openedSecrets.get(`${c.webhookId}\n${c.secretSealed}`, () => this.options.secrets.open(c.secretSealed, c.webhookId));
     } catch (e) {
       return failed('decrypt', new Error(`the webhook secret does not open with this WEBHOOK_SECRET_KEY (${(e as Error).message})`));
     }

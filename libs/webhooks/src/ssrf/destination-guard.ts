@@ -1,3 +1,4 @@
+import { BoundedMemo } from '@dob/runtime';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { classifyAddress, isIpLiteral, stripBrackets, type SsrfAllowList } from './address-policy';
@@ -11,8 +12,6 @@ export const systemResolveAll: ResolveAll = (host) =>
 /** What a registration answers about any host it refuses: never what DNS answered or which internal range it is in. */
 export const NOT_PUBLIC = 'url host is not a public address';
 
-/** Hosts a guard remembers as passed at connect time (DestinationGuard.connectHostsPassed). */
-const CONNECT_HOSTS_KEPT = 1024;
 /**
  * A refused destination. `message` says why in full (attempt logs, operators' logs); `publicMessage` is what the
  * API may tell whoever registers the URL: a registration answer that named the addresses a host resolves to, or
@@ -40,7 +39,7 @@ export class DestinationGuard {
    * sockets included), and parsing the host as an address each time was 4 % of the notifier's CPU in a burst; the
    * verdict depends only on the host and the allow list, both fixed. Bounded, emptied when full.
    */
-  private readonly connectHostsPassed = new Set<string>();
+  private readonly connectHostsPassed = new BoundedMemo<true>(1024);
 
   constructor(
     private readonly allow: SsrfAllowList = {},
@@ -69,11 +68,11 @@ export class DestinationGuard {
 
   /** Connect-time check of a URL's IP literal (net.connect does not call `lookup` for literals). */
   assertConnectHost(hostname: string): void {
-    if (this.connectHostsPassed.has(hostname)) return;
-    const host = stripBrackets(hostname).toLowerCase();
-    if (isIpLiteral(host) && !this.hostAllowed(host)) this.assertAddress(host);
-    if (this.connectHostsPassed.size >= CONNECT_HOSTS_KEPT) this.connectHostsPassed.clear();
-    this.connectHostsPassed.add(hostname);
+    this.connectHostsPassed.get(hostname, () => {
+      const host = stripBrackets(hostname).toLowerCase();
+      if (isIpLiteral(host) && !this.hostAllowed(host)) this.assertAddress(host); // throws: nothing is kept
+      return true;
+    });
   }
 
   /**
