@@ -22,7 +22,7 @@ import { buildAppendBatch, serializeAppendBatch, type AppendBatch } from '../app
 import { APPENDED_CHANNEL, migrateEventStore } from './migrations';
 import { buildReadAllQuery, EVENT_COLUMNS, HEAD_SQL } from './read-all-query';
 
-/** Besides the event columns, a readAll row carries the readable head. */
+/** Besides the event columns, a readAll page's last row carries the readable head (NULL on the others). */
 interface ReadAllRowExtras {
   head_commit: string;
   head_prepare: string;
@@ -140,7 +140,8 @@ class SqlEventStore implements EventStore {
     else if (rows.length > 0) {
       // Not cut: every readable match up to the head was read, so the reader moves past the events the type
       // filter skipped.
-      const head = position(rows[0]!.head_commit, rows[0]!.head_prepare);
+      const { head_commit, head_prepare } = rows[rows.length - 1]!;
+      const head = position(head_commit, head_prepare);
       if (isAfter(head, after)) last = head;
     }
     return { events, last, hasMore: cut };
