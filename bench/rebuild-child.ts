@@ -1,8 +1,8 @@
 /**
  * The rebuilding process of bench/rebuild.bench.ts, run as its own process so its peak RSS is the rebuild's alone
  * (not the history generator's or the baseline's): rebuilds every read model blue/green with the runner the ops
- * CLI builds (`ops projections rebuild`: catch-up pages of DEFAULT_CATCH_UP_BATCH_SIZE), one after another, and
- * prints one JSON line.
+ * CLI builds (`ops projections rebuild --all`: catch-up pages of DEFAULT_CATCH_UP_BATCH_SIZE, one build at a time,
+ * each switch overlapping the next build), and prints one JSON line.
  *   DATABASE_URL=postgres://… SCHEMA=… node -r @swc-node/register bench/rebuild-child.ts
  * With MONGODB_URL (a database of its own), the read models are rebuilt there (the events stay on PostgreSQL).
  */
@@ -32,8 +32,28 @@ async function main(): Promise<void> {
   const perProjection: Record<string, { seconds: number; events: number }> = {};
   let applied = 0;
   const started = performance.now();
+  // One after another as `ops projections rebuild --all` does (each switch overlapping the next build);
+  // REBUILD_SEQUENTIAL=1: each rebuild waits for the switch before it (the path before rebuildAll);
   // REBUILD_PARALLEL=n: n rebuilds side by side (lanes take the next read model when theirs is done).
-  const queue = [...definitions];
+  const lanes = Number(process.env.REBUILD_PARALLEL ?? 1);
+  const overlapSwitches = lanes === 1 && !process.env.REBUILD_SEQUENTIAL;
+  const startedAt = new Map<string, number>();
+  if (overlapSwitches) {
+    await runner.rebuildAll(
+      definitions.map((d) => d.name),
+      {
+        onProgress: (name) => {
+          if (!startedAt.has(name)) startedAt.set(name, performance.now());
+        },
+        onSwitched: (name, r) => {
+          perProjection[name] = { seconds: +((performance.now() - startedAt.get(name)!) / 1000).toFixed(2), events: r.eventsApplied };
+          console.error(`  ${name}: ${perProjection[name]!.seconds} s, ${r.eventsApplied} events`);
+          applied += r.eventsApplied;
+        },
+      },
+    );
+  }
+  const queue = overlapSwitches ? [] : [...definitions];
   const lane = async (): Promise<void> => {
     for (let def = queue.shift(); def; def = queue.shift()) {
       const t = performance.now();
@@ -44,7 +64,7 @@ async function main(): Promise<void> {
       applied += r.eventsApplied;
     }
   };
-  await Promise.all(Array.from({ length: Number(process.env.REBUILD_PARALLEL ?? 1) }, lane));
+  await Promise.all(Array.from({ length: lanes }, lane));
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   await events.close();

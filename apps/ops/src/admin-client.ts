@@ -1,6 +1,6 @@
 import { positionToString } from '@dob/event-store';
 import type { AdminEndpoint } from '@dob/runtime';
-import type { Operations } from './operations.port';
+import type { Operations, RebuildOutcome } from './operations.port';
 import { OpsError } from './ops-context';
 
 /** A plain request's answer; streamed operations are bounded by silence instead (the server beats every 5 s). */
@@ -64,6 +64,16 @@ export function connectToRunningSystem(endpoint: AdminEndpoint): Operations {
   return {
     projectionStatus: () => json('GET', '/projections'),
     rebuild: (name, onProgress) => streamed(projection(name, 'rebuild'), {}, onProgress),
+    // The running system's endpoint rebuilds one projection a call: one after another, each switch awaited.
+    rebuildAll: async (names, onProgress, onSwitched) => {
+      const outcomes: RebuildOutcome[] = [];
+      for (const name of names) {
+        const outcome: RebuildOutcome = await streamed(projection(name, 'rebuild'), {}, (p: { applied: number; total: number }) => onProgress(name, p));
+        onSwitched(name, outcome);
+        outcomes.push(outcome);
+      }
+      return outcomes;
+    },
     reset: async (name) => void (await call('POST', projection(name, 'reset'))),
     retry: async (name) => void (await call('POST', projection(name, 'retry'))),
     kafkaStatus: () => json('GET', '/kafka'),

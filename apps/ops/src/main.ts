@@ -11,7 +11,7 @@ import { registerProjectionCommands } from './commands/projections.command';
 import { OpsError } from './ops-context';
 
 /**
- * Operator CLI: `npm run ops -- projections status | rebuild <name> | reset <name> | retry <name>`, `events stats`,
+ * Operator CLI: `npm run ops -- projections status | rebuild <name...>|--all | reset <name> | retry <name>`, `events stats`,
  * `featured set <address> --network <id> --reason <text> [--position <n>] | clear <address> --network <id>`,
  * `keys set-rate-limit <keyId> <rpm>`, `data-dir status | unlock [--force]`, `pools register <address> --network <id> --name … --ticker … --access-type …
  * --distribution-type … [--apr …] [--max-participants …] [--token …]`, `kafka status | replay --from <position|beginning>

@@ -15,6 +15,12 @@ export interface RebuildOutcome {
 export interface Operations {
   projectionStatus(): Promise<ProjectionReport[]>;
   rebuild(name: string, onProgress: (p: { applied: number; total: number }) => void): Promise<RebuildOutcome>;
+  /** Several rebuilds one after another (locally each switch overlaps the next build: ProjectionRunner.rebuildAll). */
+  rebuildAll(
+    names: readonly string[],
+    onProgress: (name: string, p: { applied: number; total: number }) => void,
+    onSwitched: (name: string, outcome: RebuildOutcome) => void,
+  ): Promise<RebuildOutcome[]>;
   reset(name: string): Promise<void>;
   retry(name: string): Promise<void>;
   kafkaStatus(): Promise<RelayStatus>;

@@ -8,6 +8,8 @@ function localOperations({ runner, storage, config }: OpsContext): Operations {
   return {
     projectionStatus: () => runner.status(),
     rebuild: (name, onProgress) => runner.rebuild(name, { onProgress: ({ applied, total }) => onProgress({ applied, total }) }),
+    rebuildAll: (names, onProgress, onSwitched) =>
+      runner.rebuildAll(names, { onProgress: (name, { applied, total }) => onProgress(name, { applied, total }), onSwitched }),
     reset: (name) => runner.reset(name),
     retry: (name) => runner.retry(name),
     kafkaStatus: () => kafkaRelayStatus(storage.db, storage.eventStore, config.KAFKA_TOPIC_PREFIX),

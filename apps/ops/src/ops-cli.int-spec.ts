@@ -80,6 +80,16 @@ describe('ops CLI', () => {
     const unknown = ops(['projections', 'reset', 'nope'], env);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('unknown projection nope');
+
+    // --all: every registered projection, one after another; each prints its switch.
+    const all = ops(['projections', 'rebuild', '--all'], env);
+    expect(all.stderr).toBe('');
+    const names = reports.map((r) => r.name);
+    for (const name of names) expect(all.stdout).toMatch(new RegExp(`switched ${name} to v\\d+ g\\d+ \\(from `));
+    expect(all.stdout).toContain('switched event_type_counts to v1 g1 (from v1 g0), 3 events applied');
+    const rebuilt = JSON.parse(ops(['projections', 'status', '--json'], env).stdout) as { name: string; active: { status: string } | null }[];
+    expect(rebuilt.map((r) => [r.name, r.active?.status])).toEqual(names.map((n) => [n, 'live']));
+    expect(ops(['projections', 'rebuild'], env).stderr).toContain('name the projections to rebuild, or pass --all');
   });
 
   it('rebuilds read models in MongoDB (MONGODB_URL) blue/green into new collections and sets featured picks there', async () => {

@@ -162,6 +162,60 @@ describe.each(readModelStores())('ProjectionRunner on $name', (factory) => {
     expect(status.building).toBeNull();
   });
 
+  it('rebuilds several projections with each switch overlapping the next build, each as a lone rebuild leaves it', async () => {
+    await appendCredits(store, 0, 1500);
+    const lone = runner(store, readModels, [ledger, eventTypeCountsProjection], { batchSize: 200, catchUpBatchSize: 500 });
+    await lone.rebuild('ledger');
+    await lone.rebuild('event_type_counts');
+    const expected = { balances: await balances(readModels), counts: await readEventTypeCounts(readModels) };
+
+    // The ledger's switch is held until the next projection's build has begun: rebuildAll must not wait for it.
+    const order: string[] = [];
+    let releaseSwitch!: () => void;
+    const switchHeld = new Promise<void>((resolve) => (releaseSwitch = resolve));
+    const watched = new Proxy(readModels, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (prop === 'createSlot')
+          return async (def: ProjectionDefinition, ...rest: unknown[]) => {
+            order.push(`build ${def.name}`);
+            if (def.name === 'event_type_counts') releaseSwitch();
+            return (value as (...a: unknown[]) => Promise<unknown>).call(target, def, ...rest);
+          };
+        if (prop === 'activate')
+          return async (slot: { name: string }) => {
+            // Held until the next build begins; a rebuildAll that waited for this switch first would find it
+            // released only by the timeout, after which the order below shows the switch before the build.
+            if (slot.name === 'ledger') await Promise.race([switchHeld, new Promise((resolve) => setTimeout(resolve, 3000))]);
+            const previous = await (value as (s: unknown) => Promise<unknown>).call(target, slot);
+            order.push(`switched ${slot.name}`);
+            return previous;
+          };
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const switched: string[] = [];
+    const r = runner(store, watched, [ledger, eventTypeCountsProjection], { batchSize: 200, catchUpBatchSize: 500 });
+    const results = await r.rebuildAll(['ledger', 'event_type_counts'], { onSwitched: (name) => switched.push(name) });
+
+    expect(order.slice(0, 3)).toEqual(['build ledger', 'build event_type_counts', 'switched ledger']);
+    expect(results.map((x) => [x.to.name, x.to.generation, x.eventsApplied])).toEqual([
+      ['ledger', 1, 1500],
+      ['event_type_counts', 1, 1500],
+    ]);
+    expect(switched.sort()).toEqual(['event_type_counts', 'ledger']);
+    expect({ balances: await balances(readModels), counts: await readEventTypeCounts(readModels) }).toEqual(expected);
+  });
+
+  it('rebuildAll stops at a build that fails, lets what started finish, and throws that failure', async () => {
+    await appendCredits(store, 0, 300, 150);
+    const r = runner(store, readModels, [ledger, eventTypeCountsProjection], { batchSize: 100 });
+    const switched: string[] = [];
+    await expect(r.rebuildAll(['event_type_counts', 'ledger'], { onSwitched: (name) => switched.push(name) })).rejects.toBeInstanceOf(ProjectionFaultedError);
+    expect(switched).toEqual(['event_type_counts']);
+    await expect(r.rebuildAll(['nope', 'ledger'])).rejects.toThrow('nope');
+  });
+
   it('builds a new definition version beside the old one on start and switches when caught up', async () => {
     await appendCredits(store, 0, 500);
     const v1 = runner(store, readModels, [ledger], { superviseIntervalMs: 50 });

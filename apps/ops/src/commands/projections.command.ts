@@ -2,6 +2,8 @@ import { SingleBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
 import type { ProjectionReport, SlotReport } from '@dob/projections';
 import { withOperations } from '../operations';
+import type { RebuildOutcome } from '../operations.port';
+import { OpsError } from '../ops-context';
 import { printTable } from '../print-table';
 
 const slotLabel = (s: SlotReport) => `v${s.slot.version}${s.slot.generation ? ` g${s.slot.generation}` : ''}`;
@@ -27,6 +29,34 @@ function statusRows(reports: readonly ProjectionReport[]): string[][] {
   return rows;
 }
 
+/** One bar for the projection being built, with its events/s and ETA; the next projection's progress starts a new one. */
+class RebuildProgressBar {
+  private bar?: SingleBar;
+  private name?: string;
+  /** The rate of this run (a resumed build starts from what it had already applied). */
+  private first?: { at: number; applied: number };
+
+  update(name: string, p: { applied: number; total: number }): void {
+    if (name !== this.name) {
+      this.bar?.stop();
+      this.name = name;
+      this.first = { at: Date.now(), applied: p.applied };
+      this.bar = new SingleBar(
+        { format: `${name} |{bar}| {percentage}% | {value}/{total} events | {rate} events/s | ETA {eta_formatted}`, etaBuffer: 50 },
+        Presets.shades_classic,
+      );
+      this.bar.start(p.total, p.applied, { rate: 0 });
+    }
+    const seconds = (Date.now() - this.first!.at) / 1000;
+    this.bar!.setTotal(p.total);
+    this.bar!.update(p.applied, { rate: seconds > 0 ? Math.round((p.applied - this.first!.applied) / seconds) : 0 });
+  }
+
+  stop(): void {
+    this.bar?.stop();
+  }
+}
+
 export function registerProjectionCommands(program: Command): void {
   const projections = program.command('projections').description('inspect and operate the read-model projections');
 
@@ -47,29 +77,29 @@ export function registerProjectionCommands(program: Command): void {
     });
 
   projections
-    .command('rebuild <name>')
-    .description('zero-downtime rebuild: build fresh tables beside the serving ones, switch atomically when caught up')
-    .action(async (name: string) => {
+    .command('rebuild [names...]')
+    .description(
+      'zero-downtime rebuild: build fresh tables beside the serving ones, switch atomically when caught up; ' +
+        'several names (or --all) are built one after another, each switch overlapping the next build',
+    )
+    .option('--all', 'every registered projection')
+    .action(async (names: string[], opts: { all?: boolean }) => {
       await withOperations(async (ops) => {
-        const bar = new SingleBar(
-          { format: `${name} |{bar}| {percentage}% | {value}/{total} events | {rate} events/s | ETA {eta_formatted}`, etaBuffer: 50 },
-          Presets.shades_classic,
-        );
-        // The rate of this run (a resumed build starts from what it had already applied).
-        let first: { at: number; applied: number } | undefined;
-        const result = await ops
-          .rebuild(name, (p) => {
-            if (!first) {
-              first = { at: Date.now(), applied: p.applied };
-              bar.start(p.total, p.applied, { rate: 0 });
-            }
-            const seconds = (Date.now() - first.at) / 1000;
-            bar.setTotal(p.total);
-            bar.update(p.applied, { rate: seconds > 0 ? Math.round((p.applied - first.applied) / seconds) : 0 });
-          })
-          .finally(() => bar.stop());
-        const from = result.from ? `v${result.from.version} g${result.from.generation}` : 'nothing';
-        console.log(`switched ${name} to v${result.to.version} g${result.to.generation} (from ${from}), ${result.eventsApplied} events applied`);
+        const chosen = opts.all ? (await ops.projectionStatus()).map((p) => p.name) : names;
+        if (chosen.length === 0) throw new OpsError('name the projections to rebuild, or pass --all');
+        const bar = new RebuildProgressBar();
+        const switched: string[] = [];
+        const report = (name: string, result: RebuildOutcome) => {
+          const from = result.from ? `v${result.from.version} g${result.from.generation}` : 'nothing';
+          switched.push(`switched ${name} to v${result.to.version} g${result.to.generation} (from ${from}), ${result.eventsApplied} events applied`);
+        };
+        try {
+          if (chosen.length === 1) report(chosen[0]!, await ops.rebuild(chosen[0]!, (p) => bar.update(chosen[0]!, p)));
+          else await ops.rebuildAll(chosen, (name, p) => bar.update(name, p), report);
+        } finally {
+          bar.stop();
+          for (const line of switched) console.log(line);
+        }
       });
     });
 

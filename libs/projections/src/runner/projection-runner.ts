@@ -38,6 +38,8 @@ export const DEFAULT_CATCH_UP_BATCH_SIZE = 5000;
  */
 export const projectionLeaseName = (name: string, scope?: string) => (scope ? `projection:${name}@${scope}` : `projection:${name}`);
 
+const noop = (): void => undefined;
+
 /** Conflicts a build survives (each restarts it from its checkpoint) before the rebuild fails with the last one. */
 const BUILD_ATTEMPTS = 3;
 
@@ -52,6 +54,14 @@ export interface RebuildProgress {
 
 export interface RebuildOptions {
   readonly onProgress?: (progress: RebuildProgress) => void;
+  /** The build reached the head and the switch begins (again after a conflict sent it back to building). */
+  readonly onSwitching?: () => void;
+}
+
+export interface RebuildAllOptions {
+  readonly onProgress?: (name: string, progress: RebuildProgress) => void;
+  /** A projection switched (the others may still be building). */
+  readonly onSwitched?: (name: string, result: RebuildResult) => void;
 }
 
 export interface RebuildResult {
@@ -186,6 +196,35 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
       });
     }
     return entry.building;
+  }
+
+  /**
+   * Rebuilds several projections one after another, except that each one's switch overlaps the next one's build: a
+   * switch is mostly the database building the serving indexes (docs/projections.md), which left the rebuilding
+   * process idle — 5.9 of 77 s over a 1M history. One build at a time still, so one slot cache at a time (the
+   * switching one's is released when its switch ends). A build that fails stops the sequence; whatever was started
+   * is let finish, then the first failure is thrown (the projections switched before it stay switched).
+   */
+  async rebuildAll(names: readonly string[], options: RebuildAllOptions = {}): Promise<RebuildResult[]> {
+    for (const name of names) this.entry(name); // unknown names fail before anything starts
+    const results: Promise<RebuildResult>[] = [];
+    for (const name of names) {
+      let switching!: () => void;
+      let failed = false;
+      const built = new Promise<void>((resolve) => (switching = resolve));
+      const result = this.rebuild(name, { onProgress: (p) => options.onProgress?.(name, p), onSwitching: () => switching() });
+      result.then(
+        (r) => options.onSwitched?.(name, r),
+        () => (failed = true),
+      );
+      results.push(result);
+      await Promise.race([built, result.then(noop, noop)]);
+      if (failed) break; // a build that failed stops the sequence; a failed switch does not stop the build after it
+    }
+    const settled = await Promise.allSettled(results);
+    const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
+    return settled.map((r) => (r as PromiseFulfilledResult<RebuildResult>).value);
   }
 
   /** Empties the active slot and replays it from START (the model is partial meanwhile: rebuild avoids that). */
@@ -418,6 +457,7 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
   ): Promise<{ worker: SlotWorker<D>; applied: () => number; previous: ProjectionSlot | null }> {
     for (let attempt = 1; ; attempt++) {
       const built = await this.buildToHead(def, target, total, options);
+      options.onSwitching?.();
       try {
         return { ...built, previous: await this.readModels.activate(target) };
       } catch (e) {
