@@ -90,6 +90,7 @@ describe('ops CLI', () => {
     const rebuilt = JSON.parse(ops(['projections', 'status', '--json'], env).stdout) as { name: string; active: { status: string } | null }[];
     expect(rebuilt.map((r) => [r.name, r.active?.status])).toEqual(names.map((n) => [n, 'live']));
     expect(ops(['projections', 'rebuild'], env).stderr).toContain('name the projections to rebuild, or pass --all');
+    expect(ops(['projections', 'rebuild', 'pools', '--all'], env).stderr).toContain('pass projection names or --all, not both');
   });
 
   it('rebuilds read models in MongoDB (MONGODB_URL) blue/green into new collections and sets featured picks there', async () => {

@@ -29,31 +29,42 @@ function statusRows(reports: readonly ProjectionReport[]): string[][] {
   return rows;
 }
 
-/** One bar for the projection being built, with its events/s and ETA; the next projection's progress starts a new one. */
+/**
+ * One bar for the projection being built, with its events/s and ETA; the next projection's progress starts a new one.
+ * A line printed meanwhile (a switch that ended while the next projection builds) ends the bar first, and the next
+ * update draws it again, so an interrupted `--all` has already printed which projections switched.
+ */
 class RebuildProgressBar {
   private bar?: SingleBar;
   private name?: string;
-  /** The rate of this run (a resumed build starts from what it had already applied). */
-  private first?: { at: number; applied: number };
+  /** Per projection, where this run began: its rate (a resumed build starts from what it had already applied). */
+  private readonly first = new Map<string, { at: number; applied: number }>();
 
   update(name: string, p: { applied: number; total: number }): void {
-    if (name !== this.name) {
+    if (name !== this.name || !this.bar) {
       this.bar?.stop();
       this.name = name;
-      this.first = { at: Date.now(), applied: p.applied };
+      if (!this.first.has(name)) this.first.set(name, { at: Date.now(), applied: p.applied });
       this.bar = new SingleBar(
         { format: `${name} |{bar}| {percentage}% | {value}/{total} events | {rate} events/s | ETA {eta_formatted}`, etaBuffer: 50 },
         Presets.shades_classic,
       );
       this.bar.start(p.total, p.applied, { rate: 0 });
     }
-    const seconds = (Date.now() - this.first!.at) / 1000;
-    this.bar!.setTotal(p.total);
-    this.bar!.update(p.applied, { rate: seconds > 0 ? Math.round((p.applied - this.first!.applied) / seconds) : 0 });
+    const first = this.first.get(name)!;
+    const seconds = (Date.now() - first.at) / 1000;
+    this.bar.setTotal(p.total);
+    this.bar.update(p.applied, { rate: seconds > 0 ? Math.round((p.applied - first.applied) / seconds) : 0 });
+  }
+
+  print(line: string): void {
+    this.stop();
+    console.log(line);
   }
 
   stop(): void {
     this.bar?.stop();
+    this.bar = undefined;
   }
 }
 
@@ -85,20 +96,19 @@ export function registerProjectionCommands(program: Command): void {
     .option('--all', 'every registered projection')
     .action(async (names: string[], opts: { all?: boolean }) => {
       await withOperations(async (ops) => {
+        if (opts.all && names.length) throw new OpsError('pass projection names or --all, not both');
         const chosen = opts.all ? (await ops.projectionStatus()).map((p) => p.name) : names;
         if (chosen.length === 0) throw new OpsError('name the projections to rebuild, or pass --all');
         const bar = new RebuildProgressBar();
-        const switched: string[] = [];
         const report = (name: string, result: RebuildOutcome) => {
           const from = result.from ? `v${result.from.version} g${result.from.generation}` : 'nothing';
-          switched.push(`switched ${name} to v${result.to.version} g${result.to.generation} (from ${from}), ${result.eventsApplied} events applied`);
+          bar.print(`switched ${name} to v${result.to.version} g${result.to.generation} (from ${from}), ${result.eventsApplied} events applied`);
         };
         try {
           if (chosen.length === 1) report(chosen[0]!, await ops.rebuild(chosen[0]!, (p) => bar.update(chosen[0]!, p)));
           else await ops.rebuildAll(chosen, (name, p) => bar.update(name, p), report);
         } finally {
           bar.stop();
-          for (const line of switched) console.log(line);
         }
       });
     });
