@@ -11,7 +11,7 @@ import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { openMongoDatabase } from '@dob/mongo';
 import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner, createMongoReadModelStore, createSqlReadModelStore, type ReadModelStore } from '@dob/projections';
-import { readModelProjections } from '@dob/read-models';
+import { READ_MODEL_REBUILD_GROUPS, readModelProjections } from '@dob/read-models';
 import { createPostgresDatabase } from '@dob/sql';
 
 async function main(): Promise<void> {
@@ -42,6 +42,8 @@ async function main(): Promise<void> {
     await runner.rebuildAll(
       definitions.map((d) => d.name),
       {
+        // REBUILD_UNSHARED=1: every model its own read of the history (the path before the shared groups).
+        ...(process.env.REBUILD_UNSHARED ? {} : { groups: READ_MODEL_REBUILD_GROUPS }),
         onProgress: (name) => {
           if (!startedAt.has(name)) startedAt.set(name, performance.now());
         },

@@ -1,4 +1,5 @@
 import { kafkaRelaySettings, kafkaRelayStatus, replayForOperator } from '@dob/kafka-relay';
+import { READ_MODEL_REBUILD_GROUPS } from '@dob/read-models';
 import { readAdminEndpoint } from '@dob/runtime';
 import { connectToRunningSystem } from './admin-client';
 import { DataFolderInUseError, OpsError, withOpsContext, type OpsContext } from './ops-context';
@@ -9,7 +10,11 @@ function localOperations({ runner, storage, config }: OpsContext): Operations {
     projectionStatus: () => runner.status(),
     rebuild: (name, onProgress) => runner.rebuild(name, { onProgress: ({ applied, total }) => onProgress({ applied, total }) }),
     rebuildAll: (names, onProgress, onSwitched) =>
-      runner.rebuildAll(names, { onProgress: (name, { applied, total }) => onProgress(name, { applied, total }), onSwitched }),
+      runner.rebuildAll(names, {
+        groups: READ_MODEL_REBUILD_GROUPS,
+        onProgress: (name, { applied, total }) => onProgress(name, { applied, total }),
+        onSwitched,
+      }),
     reset: (name) => runner.reset(name),
     retry: (name) => runner.retry(name),
     kafkaStatus: () => kafkaRelayStatus(storage.db, storage.eventStore, config.KAFKA_TOPIC_PREFIX),

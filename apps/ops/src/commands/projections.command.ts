@@ -1,4 +1,4 @@
-import { SingleBar, Presets } from 'cli-progress';
+import { MultiBar, Presets, type SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { ProjectionReport, SlotReport } from '@dob/projections';
 import { withOperations } from '../operations';
@@ -30,41 +30,47 @@ function statusRows(reports: readonly ProjectionReport[]): string[][] {
 }
 
 /**
- * One bar for the projection being built, with its events/s and ETA; the next projection's progress starts a new one.
- * A line printed meanwhile (a switch that ended while the next projection builds) ends the bar first, and the next
- * update draws it again, so an interrupted `--all` has already printed which projections switched.
+ * A bar per projection being built (several at once when a group is built side by side), each with its events/s and
+ * ETA, removed when it switches; a switch's line is printed as it happens, so an interrupted `--all` has already
+ * said which projections switched.
  */
-class RebuildProgressBar {
-  private bar?: SingleBar;
-  private name?: string;
+class RebuildProgressBars {
+  // Drawn on a terminal only (in a pipe or a log the bars would be noise, and cli-progress still writes newlines).
+  private readonly bars = process.stderr.isTTY
+    ? new MultiBar(
+        { format: '{name} |{bar}| {percentage}% | {value}/{total} events | {rate} events/s | ETA {eta_formatted}', etaBuffer: 50 },
+        Presets.shades_classic,
+      )
+    : undefined;
+  private readonly shown = new Map<string, SingleBar>();
   /** Per projection, where this run began: its rate (a resumed build starts from what it had already applied). */
   private readonly first = new Map<string, { at: number; applied: number }>();
 
   update(name: string, p: { applied: number; total: number }): void {
-    if (name !== this.name || !this.bar) {
-      this.bar?.stop();
-      this.name = name;
-      if (!this.first.has(name)) this.first.set(name, { at: Date.now(), applied: p.applied });
-      this.bar = new SingleBar(
-        { format: `${name} |{bar}| {percentage}% | {value}/{total} events | {rate} events/s | ETA {eta_formatted}`, etaBuffer: 50 },
-        Presets.shades_classic,
-      );
-      this.bar.start(p.total, p.applied, { rate: 0 });
-    }
+    if (!this.first.has(name)) this.first.set(name, { at: Date.now(), applied: p.applied });
+    if (!this.bars) return;
+    let bar = this.shown.get(name);
+    if (!bar) this.shown.set(name, (bar = this.bars.create(p.total, p.applied, { name, rate: 0 })));
     const first = this.first.get(name)!;
     const seconds = (Date.now() - first.at) / 1000;
-    this.bar.setTotal(p.total);
-    this.bar.update(p.applied, { rate: seconds > 0 ? Math.round((p.applied - first.applied) / seconds) : 0 });
+    bar.setTotal(p.total);
+    bar.update(p.applied, { name, rate: seconds > 0 ? Math.round((p.applied - first.applied) / seconds) : 0 });
   }
 
-  print(line: string): void {
-    this.stop();
-    console.log(line);
+  switched(name: string, line: string): void {
+    const bar = this.shown.get(name);
+    if (bar) this.bars?.remove(bar);
+    this.shown.delete(name);
+    // With other bars still drawn, their next redraw prints the line above them.
+    if (this.bars && this.shown.size) this.bars.log(`${line}\n`);
+    else {
+      this.bars?.stop();
+      console.log(line);
+    }
   }
 
   stop(): void {
-    this.bar?.stop();
-    this.bar = undefined;
+    this.bars?.stop();
   }
 }
 
@@ -99,10 +105,10 @@ export function registerProjectionCommands(program: Command): void {
         if (opts.all && names.length) throw new OpsError('pass projection names or --all, not both');
         const chosen = opts.all ? (await ops.projectionStatus()).map((p) => p.name) : names;
         if (chosen.length === 0) throw new OpsError('name the projections to rebuild, or pass --all');
-        const bar = new RebuildProgressBar();
+        const bar = new RebuildProgressBars();
         const report = (name: string, result: RebuildOutcome) => {
           const from = result.from ? `v${result.from.version} g${result.from.generation}` : 'nothing';
-          bar.print(`switched ${name} to v${result.to.version} g${result.to.generation} (from ${from}), ${result.eventsApplied} events applied`);
+          bar.switched(name, `switched ${name} to v${result.to.version} g${result.to.generation} (from ${from}), ${result.eventsApplied} events applied`);
         };
         try {
           if (chosen.length === 1) report(chosen[0]!, await ops.rebuild(chosen[0]!, (p) => bar.update(chosen[0]!, p)));

@@ -3,6 +3,7 @@ import type { LeaseClaim, LeaseKeeper } from '@dob/leases';
 import { sameSlot, slotKey, type ProjectionDefinition, type ProjectionHeader, type ProjectionSlot } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore } from '../read-model-store.port';
 import { matchingEvents, slotReport, type ProjectionReport } from './projection-report';
+import { SharedBacklog } from './shared-backlog';
 import { SlotWorker, type WorkerEnd } from './slot-worker';
 
 export interface ProjectionRunnerOptions {
@@ -40,6 +41,20 @@ export const projectionLeaseName = (name: string, scope?: string) => (scope ? `p
 
 const noop = (): void => undefined;
 
+/** `names` in order, a group's members in `names` taken together where the first of them comes. */
+function rebuildUnits(names: readonly string[], groups: readonly (readonly string[])[]): string[][] {
+  const units: string[][] = [];
+  const placed = new Set<string>();
+  for (const name of names) {
+    if (placed.has(name)) continue;
+    const group = groups.find((g) => g.includes(name));
+    const unit = group ? names.filter((n) => group.includes(n) && !placed.has(n)) : [name];
+    for (const n of unit) placed.add(n);
+    units.push(unit);
+  }
+  return units;
+}
+
 /** Conflicts a build survives (each restarts it from its checkpoint) before the rebuild fails with the last one. */
 const BUILD_ATTEMPTS = 3;
 
@@ -56,9 +71,17 @@ export interface RebuildOptions {
   readonly onProgress?: (progress: RebuildProgress) => void;
   /** The build reached the head and the switch begins (again after a conflict sent it back to building). */
   readonly onSwitching?: () => void;
+  /** The store the build reads its backlog through (a SharedBacklog member's); default the runner's. */
+  readonly history?: EventStore;
 }
 
 export interface RebuildAllOptions {
+  /**
+   * Projections built side by side over one shared read of the history (SharedBacklog): each group's members that
+   * are rebuilt here start together, where the first of them comes in `names`. For projections whose types overlap
+   * much and whose slot caches together fit the process's memory (READ_MODEL_REBUILD_GROUPS).
+   */
+  readonly groups?: readonly (readonly string[])[];
   readonly onProgress?: (name: string, progress: RebuildProgress) => void;
   /** A projection switched (the others may still be building). */
   readonly onSwitched?: (name: string, result: RebuildResult) => void;
@@ -202,29 +225,55 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
    * Rebuilds several projections one after another, except that each one's switch overlaps the next one's build: a
    * switch is mostly the database building the serving indexes (docs/projections.md), which left the rebuilding
    * process idle — 5.9 of 77 s over a 1M history. One build at a time still, so one slot cache at a time (the
-   * switching one's is released when its switch ends). A build that fails stops the sequence; whatever was started
-   * is let finish, then the first failure is thrown (the projections switched before it stay switched).
+   * switching one's is released when its switch ends) — except the members of one of `options.groups`, built side by
+   * side over one read of the history. A build that fails stops the sequence; whatever was started is let finish,
+   * then the first failure is thrown (the projections switched before it stay switched).
    */
   async rebuildAll(names: readonly string[], options: RebuildAllOptions = {}): Promise<RebuildResult[]> {
     for (const name of names) this.entry(name); // unknown names fail before anything starts
-    const results: Promise<RebuildResult>[] = [];
-    for (const name of names) {
-      let switching!: () => void;
+    const results = new Map<string, Promise<RebuildResult>>();
+    for (const unit of rebuildUnits(names, options.groups ?? [])) {
       let failed = false;
-      const built = new Promise<void>((resolve) => (switching = resolve));
-      const result = this.rebuild(name, { onProgress: (p) => options.onProgress?.(name, p), onSwitching: () => switching() });
-      result.then(
-        (r) => options.onSwitched?.(name, r),
-        () => (failed = true),
-      );
-      results.push(result);
-      await Promise.race([built, result.then(noop, noop)]);
+      const backlog = this.sharedBacklog(unit);
+      const switching = unit.map((name) => {
+        const member = backlog?.join(this.entry(name).definition.eventTypes);
+        let switched!: () => void;
+        const built = new Promise<void>((resolve) => (switched = resolve));
+        const result = this.rebuild(name, {
+          onProgress: (p) => options.onProgress?.(name, p),
+          onSwitching: () => {
+            member?.leave();
+            switched();
+          },
+          ...(member ? { history: member.store } : {}),
+        });
+        result.then(
+          (r) => options.onSwitched?.(name, r),
+          () => (failed = true),
+        );
+        void result.finally(() => member?.leave()).catch(noop);
+        results.set(name, result);
+        // A group's switches are awaited before the next unit builds: its members' slot caches are released only
+        // when their switches end, and the next builds beside them pushed the heap into GC under the ops cap.
+        return backlog ? result.then(noop, noop) : Promise.race([built, result.then(noop, noop)]);
+      });
+      await Promise.all(switching);
       if (failed) break; // a build that failed stops the sequence; a failed switch does not stop the build after it
     }
-    const settled = await Promise.allSettled(results);
+    const settled = await Promise.allSettled(results.values());
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
     return settled.map((r) => (r as PromiseFulfilledResult<RebuildResult>).value);
+  }
+
+  /** One read of the history for a unit of several builds, each from START (none of them already in progress). */
+  private sharedBacklog(unit: readonly string[]): SharedBacklog | undefined {
+    const pageSize = this.options.catchUpBatchSize ?? 0;
+    if (unit.length < 2 || pageSize <= this.batchSize || unit.some((name) => this.entry(name).building)) return undefined;
+    const types = unit.map((name) => this.entry(name).definition.eventTypes);
+    // A member reading every type makes the shared read unfiltered.
+    const union = types.some((t) => t.length === 0) ? undefined : [...new Set(types.flat())];
+    return new SharedBacklog(this.store, union, pageSize);
   }
 
   /** Empties the active slot and replays it from START (the model is partial meanwhile: rebuild avoids that). */
@@ -368,13 +417,14 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
     def: D,
     from: GlobalPosition,
     hooks: { onCommitted?: (n: number, p: GlobalPosition) => void; onCaughtUp?: () => void } = {},
+    history: EventStore = this.store,
   ): SlotWorker<D> {
     const claim = this.entries.get(def.name)?.claim;
     const fence = claim?.fence() ?? undefined;
     // Under a lease the fence is the guarantee: a worker started just after the lease was lost (reconcile awaits
     // between its check of the claim and here) must not run unfenced, so it is not started at all.
     if (claim && !fence) throw new CheckpointConflictError(slot, `lease ${claim.name} lost before the worker started`);
-    return new SlotWorker(this.store, this.readModels, def, slot, from, {
+    return new SlotWorker(history, this.readModels, def, slot, from, {
       batchSize: this.batchSize,
       ...(this.options.catchUpBatchSize ? { catchUpBatchSize: this.options.catchUpBatchSize } : {}),
       pollIntervalMs: this.options.pollIntervalMs,
@@ -481,7 +531,7 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
         options.onProgress?.({ slot: target, applied: start.eventsApplied + n, total: Math.max(total, start.eventsApplied + n), position });
       let caughtUp!: () => void;
       const reachedHead = new Promise<void>((r) => (caughtUp = r));
-      const worker = this.newWorker(target, def, start.position, { onCommitted: report, onCaughtUp: () => caughtUp() });
+      const worker = this.newWorker(target, def, start.position, { onCommitted: report, onCaughtUp: () => caughtUp() }, options.history);
       report(0, start.position);
       const first = await Promise.race([reachedHead.then(() => null), worker.done]);
       if (!first) return { worker, applied: () => start.eventsApplied + worker.appliedHere };
