@@ -37,8 +37,14 @@ async function main(): Promise<void> {
   // REBUILD_PARALLEL=n: n rebuilds side by side (lanes take the next read model when theirs is done).
   const lanes = Number(process.env.REBUILD_PARALLEL ?? 1);
   const overlapSwitches = lanes === 1 && !process.env.REBUILD_SEQUENTIAL;
-  const startedAt = new Map<string, number>();
+  const done = (name: string, seconds: number, events: number) => {
+    perProjection[name] = { seconds: +seconds.toFixed(2), events };
+    // On stderr as each finishes (stdout carries the result): a long run shows where it is.
+    console.error(`  ${name}: ${perProjection[name]!.seconds} s, ${events} events`);
+    applied += events;
+  };
   if (overlapSwitches) {
+    const startedAt = new Map<string, number>();
     await runner.rebuildAll(
       definitions.map((d) => d.name),
       {
@@ -47,26 +53,20 @@ async function main(): Promise<void> {
         onProgress: (name) => {
           if (!startedAt.has(name)) startedAt.set(name, performance.now());
         },
-        onSwitched: (name, r) => {
-          perProjection[name] = { seconds: +((performance.now() - startedAt.get(name)!) / 1000).toFixed(2), events: r.eventsApplied };
-          console.error(`  ${name}: ${perProjection[name]!.seconds} s, ${r.eventsApplied} events`);
-          applied += r.eventsApplied;
-        },
+        onSwitched: (name, r) => done(name, (performance.now() - startedAt.get(name)!) / 1000, r.eventsApplied),
       },
     );
+  } else {
+    const queue = [...definitions];
+    const lane = async (): Promise<void> => {
+      for (let def = queue.shift(); def; def = queue.shift()) {
+        const t = performance.now();
+        const r = await runner.rebuild(def.name);
+        done(def.name, (performance.now() - t) / 1000, r.eventsApplied);
+      }
+    };
+    await Promise.all(Array.from({ length: lanes }, lane));
   }
-  const queue = overlapSwitches ? [] : [...definitions];
-  const lane = async (): Promise<void> => {
-    for (let def = queue.shift(); def; def = queue.shift()) {
-      const t = performance.now();
-      const r = await runner.rebuild(def.name);
-      perProjection[def.name] = { seconds: +((performance.now() - t) / 1000).toFixed(2), events: r.eventsApplied };
-      // On stderr as each finishes (stdout carries the result): a long run shows where it is.
-      console.error(`  ${def.name}: ${perProjection[def.name]!.seconds} s, ${r.eventsApplied} events`);
-      applied += r.eventsApplied;
-    }
-  };
-  await Promise.all(Array.from({ length: lanes }, lane));
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   await events.close();

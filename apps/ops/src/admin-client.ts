@@ -63,7 +63,6 @@ export function connectToRunningSystem(endpoint: AdminEndpoint): Operations {
   const projection = (name: string, action: string) => `/projections/${encodeURIComponent(name)}/${action}`;
   return {
     projectionStatus: () => json('GET', '/projections'),
-    rebuild: (name, onProgress) => streamed(projection(name, 'rebuild'), {}, onProgress),
     // The running system's endpoint rebuilds one projection a call: one after another, each switch awaited.
     rebuildAll: async (names, onProgress, onSwitched) => {
       const outcomes: RebuildOutcome[] = [];

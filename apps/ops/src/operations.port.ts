@@ -14,8 +14,10 @@ export interface RebuildOutcome {
  */
 export interface Operations {
   projectionStatus(): Promise<ProjectionReport[]>;
-  rebuild(name: string, onProgress: (p: { applied: number; total: number }) => void): Promise<RebuildOutcome>;
-  /** Several rebuilds one after another (locally each switch overlaps the next build: ProjectionRunner.rebuildAll). */
+  /**
+   * One or more rebuilds in turn; locally as ProjectionRunner.rebuildAll does them (each switch overlapping the next
+   * build, READ_MODEL_REBUILD_GROUPS over one read), through a running system one request after another.
+   */
   rebuildAll(
     names: readonly string[],
     onProgress: (name: string, p: { applied: number; total: number }) => void,

@@ -8,7 +8,6 @@ import type { Operations } from './operations.port';
 function localOperations({ runner, storage, config }: OpsContext): Operations {
   return {
     projectionStatus: () => runner.status(),
-    rebuild: (name, onProgress) => runner.rebuild(name, { onProgress: ({ applied, total }) => onProgress({ applied, total }) }),
     rebuildAll: (names, onProgress, onSwitched) =>
       runner.rebuildAll(names, {
         groups: READ_MODEL_REBUILD_GROUPS,

@@ -111,8 +111,7 @@ export function registerProjectionCommands(program: Command): void {
           bar.switched(name, `switched ${name} to v${result.to.version} g${result.to.generation} (from ${from}), ${result.eventsApplied} events applied`);
         };
         try {
-          if (chosen.length === 1) report(chosen[0]!, await ops.rebuild(chosen[0]!, (p) => bar.update(chosen[0]!, p)));
-          else await ops.rebuildAll(chosen, (name, p) => bar.update(name, p), report);
+          await ops.rebuildAll(chosen, (name, p) => bar.update(name, p), report);
         } finally {
           bar.stop();
         }
