@@ -1,7 +1,7 @@
 import type { LeaseKeeper } from '@dob/leases';
 import { lineLogger } from '@dob/observability';
 import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner, projectionsHealth } from '@dob/projections';
-import { projectionRegistry, type ReadModelStorage } from '@dob/read-models';
+import { READ_MODEL_REBUILD_GROUPS, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import type { AppContext, Started } from './app-context';
 
 export interface ProjectorOptions {
@@ -19,6 +19,8 @@ export async function startProjector(c: AppContext, o: ProjectorOptions): Promis
   const runner = new ProjectionRunner(c.storage.eventStore, o.readModels.store, projectionRegistry, {
     log: lineLogger(c.log, 'projector'),
     catchUpBatchSize: DEFAULT_CATCH_UP_BATCH_SIZE,
+    // A projector that comes back to a long backlog reads it once for the four that share most of their events.
+    catchUpGroups: READ_MODEL_REBUILD_GROUPS,
     ...(o.leases ? { leases: o.leases } : {}),
   });
   c.health.register('projections', () => projectionsHealth(runner, { runs: true }));

@@ -16,6 +16,22 @@ const ledger = ledgerProjection();
 const balances = async (store: ReadModelStore, def: ProjectionDefinition = ledger) =>
   (await store.documents(def, 'balances')).map((d) => ({ account: d.account as string, balance: d.balance as bigint, credits: d.credits as number }));
 const credits = async (store: ReadModelStore) => (await balances(store)).reduce((n, x) => n + x.credits, 0);
+/** The store, counting the reads of `pageSize` events (backlog pages) made through it. */
+function countingPages(store: EventStore, pageSize: number): { store: EventStore; pages: () => number } {
+  let pages = 0;
+  const counted = new Proxy(store, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop) as unknown;
+      if (prop === 'readAll')
+        return (o: { maxCount?: number } = {}) => {
+          if (o.maxCount === pageSize) pages += 1;
+          return (value as (x: unknown) => Promise<unknown>).call(target, o);
+        };
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { store: counted, pages: () => pages };
+}
 const appliedTwice = async (store: ReadModelStore) => (await store.documents(ledger, 'applied')).filter((d) => d.times !== 1);
 
 describe.each(readModelStores())('ProjectionRunner on $name', (factory) => {
@@ -219,19 +235,8 @@ describe.each(readModelStores())('ProjectionRunner on $name', (factory) => {
     const expected = { balances: await balances(readModels), counts: await readEventTypeCounts(readModels) };
 
     // Backlog pages (the catch-up size) read from the store, counted.
-    let backlogReads = 0;
-    const counted = new Proxy(store, {
-      get(target, prop) {
-        const value = Reflect.get(target, prop) as unknown;
-        if (prop === 'readAll')
-          return (o: { maxCount?: number } = {}) => {
-            if (o.maxCount === 500) backlogReads += 1;
-            return (value as (x: unknown) => Promise<unknown>).call(target, o);
-          };
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-    const r = runner(counted, readModels, [ledger, eventTypeCountsProjection], { batchSize: 200, catchUpBatchSize: 500 });
+    const counted = countingPages(store, 500);
+    const r = runner(counted.store, readModels, [ledger, eventTypeCountsProjection], { batchSize: 200, catchUpBatchSize: 500 });
     const results = await r.rebuildAll(['ledger', 'event_type_counts'], { groups: [['event_type_counts', 'ledger']] });
 
     expect(results.map((x) => [x.to.name, x.eventsApplied])).toEqual([
@@ -240,7 +245,44 @@ describe.each(readModelStores())('ProjectionRunner on $name', (factory) => {
     ]);
     expect({ balances: await balances(readModels), counts: await readEventTypeCounts(readModels) }).toEqual(expected);
     // 1,501 events in pages of 500: 4 pages, read once for both (8 when each model reads its own).
-    expect(backlogReads).toBe(4);
+    expect(counted.pages()).toBe(4);
+  });
+
+  it('a runner started behind catches a group up over one read of the backlog, as each model alone would', async () => {
+    await appendCredits(store, 0, 300);
+    const first = runner(store, readModels, [ledger, eventTypeCountsProjection], { batchSize: 200, catchUpBatchSize: 500 });
+    await first.start();
+    await first.waitUntilCaughtUp();
+    await first.stop();
+    // Stopped while the history grew: both serving slots stand at the same checkpoint, 1,501 events behind.
+    await appendCredits(store, 300, 1800);
+    await store.appendToStream('other', [{ id: '10000000-0000-4000-8000-000000000003', type: 'test.other', version: 1, data: {} }]);
+
+    const counted = countingPages(store, 500);
+    const r = runner(counted.store, readModels, [ledger, eventTypeCountsProjection], {
+      batchSize: 200,
+      catchUpBatchSize: 500,
+      catchUpGroups: [['event_type_counts', 'ledger']],
+      superviseIntervalMs: 50,
+    });
+    await r.start();
+    await r.waitUntilCaughtUp();
+    // 1,501 events in pages of 500: 4 pages, read once for both (8 when each model reads its own).
+    expect(counted.pages()).toBe(4);
+    // Both follow live afterwards, each on its own.
+    await appendCredits(store, 1800, 1900);
+    await waitFor(async () => (await credits(readModels)) === 1900);
+    const caughtUp = { balances: await balances(readModels), counts: await readEventTypeCounts(readModels) };
+    await r.stop();
+
+    const lone = runner(store, readModels, [ledger, eventTypeCountsProjection], { batchSize: 200, catchUpBatchSize: 500 });
+    await lone.rebuild('ledger');
+    await lone.rebuild('event_type_counts');
+    expect(caughtUp).toEqual({ balances: await balances(readModels), counts: await readEventTypeCounts(readModels) });
+    expect(caughtUp.counts).toEqual([
+      expect.objectContaining({ eventType: 'test.credited', events: 1900 }),
+      expect.objectContaining({ eventType: 'test.other', events: 1 }),
+    ]);
   });
 
   it('rebuildAll stops at a build that fails, lets what started finish, and throws that failure', async () => {

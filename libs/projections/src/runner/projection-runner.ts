@@ -1,4 +1,4 @@
-import type { EventStore, GlobalPosition } from '@dob/event-store';
+import { START, positionToString, type EventStore, type GlobalPosition } from '@dob/event-store';
 import type { LeaseClaim, LeaseKeeper } from '@dob/leases';
 import { sameSlot, slotKey, type ProjectionDefinition, type ProjectionHeader, type ProjectionSlot } from '../projection';
 import { CheckpointConflictError, type ProjectionFault, type ReadModelStore } from '../read-model-store.port';
@@ -25,7 +25,16 @@ export interface ProjectionRunnerOptions {
    * on PGlite): every projection runs here.
    */
   readonly leases?: LeaseKeeper;
+  /**
+   * Projections whose serving slots catch up over one shared read of their backlog (SharedBacklog) when the runner
+   * starts with them at one checkpoint — a projector stopped while the history grew — as rebuildAll's groups build
+   * over one read (READ_MODEL_REBUILD_GROUPS).
+   */
+  readonly catchUpGroups?: readonly (readonly string[])[];
 }
+
+/** A SharedBacklog member: the event store its worker reads through, and how it leaves the group. */
+type BacklogMember = ReturnType<SharedBacklog['join']>;
 
 /**
  * Catch-up page for the apps: large enough that a hot document (a pool, a wallet's totals) is written once per
@@ -151,7 +160,8 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
     await this.init();
     this.started = true;
     this.claimLeases();
-    await Promise.all(this.names.map((name) => this.reconcile(name)));
+    const shared = await this.sharedCatchUps();
+    await Promise.all(this.names.map((name) => this.reconcile(name, shared.get(name))));
     const every = this.options.superviseIntervalMs ?? 1000;
     this.supervisor = setInterval(() => {
       for (const name of this.names) void this.reconcile(name).catch((e) => this.log(`${name}: ${String(e)}`));
@@ -268,12 +278,53 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
 
   /** One read of the history for a unit of several builds, each from START (none of them already in progress). */
   private sharedBacklog(unit: readonly string[]): SharedBacklog | undefined {
-    const pageSize = this.options.catchUpBatchSize ?? 0;
-    if (unit.length < 2 || pageSize <= this.batchSize || unit.some((name) => this.entry(name).building)) return undefined;
-    const types = unit.map((name) => this.entry(name).definition.eventTypes);
+    if (unit.length < 2 || !unit.every((name) => this.readsBacklogInPages(this.entry(name)) && !this.entry(name).building)) return undefined;
+    return this.backlogOf(unit, START);
+  }
+
+  /**
+   * When the runner starts: in each catch-up group, the projections whose active slots (this version, not faulted,
+   * no build running) stand at one checkpoint — the largest such set, of two or more — join one SharedBacklog from
+   * there. Each member's worker reads its backlog through it (reconcileNow); a member handed no worker leaves.
+   */
+  private async sharedCatchUps(): Promise<Map<string, BacklogMember>> {
+    const members = new Map<string, BacklogMember>();
+    const groups = this.options.catchUpGroups ?? [];
+    if (groups.length === 0) return members;
+    const states = await this.readModels.states();
+    for (const group of groups) {
+      const atPosition = new Map<string, { position: GlobalPosition; names: string[] }>();
+      for (const name of group) {
+        const entry = this.entries.get(name);
+        const active = states.find((s) => s.active && s.slot.name === name);
+        if (!entry || entry.building || !this.readsBacklogInPages(entry)) continue;
+        if (!active || active.slot.version !== entry.definition.version || active.status === 'faulted') continue;
+        const key = positionToString(active.position);
+        const at = atPosition.get(key) ?? { position: active.position, names: [] };
+        at.names.push(name);
+        atPosition.set(key, at);
+      }
+      const largest = [...atPosition.values()].reduce<{ position: GlobalPosition; names: string[] } | undefined>(
+        (a, b) => (!a || b.names.length > a.names.length ? b : a),
+        undefined,
+      );
+      if (!largest || largest.names.length < 2) continue;
+      const backlog = this.backlogOf(largest.names, largest.position);
+      for (const name of largest.names) members.set(name, backlog.join(this.entry(name).definition.eventTypes));
+    }
+    return members;
+  }
+
+  /** A worker of this projection reads its backlog in catch-up pages (the only reads a SharedBacklog shares). */
+  private readsBacklogInPages(entry: Entry<D>): boolean {
+    return (this.options.catchUpBatchSize ?? 0) > (entry.definition.batchSize ?? this.batchSize);
+  }
+
+  private backlogOf(names: readonly string[], from: GlobalPosition): SharedBacklog {
+    const types = names.map((name) => this.entry(name).definition.eventTypes);
     // A member reading every type makes the shared read unfiltered.
     const union = types.some((t) => t.length === 0) ? undefined : [...new Set(types.flat())];
-    return new SharedBacklog(this.store, union, pageSize);
+    return new SharedBacklog(this.store, union, this.options.catchUpBatchSize!, { from });
   }
 
   /** Empties the active slot and replays it from START (the model is partial meanwhile: rebuild avoids that). */
@@ -340,12 +391,15 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
     return run;
   }
 
-  private reconcile(name: string): Promise<void> {
-    return this.serial(name, (entry) => this.reconcileNow(entry));
+  /** `member`: a shared catch-up read for the worker this reconcile starts; left at once if it starts none. */
+  private reconcile(name: string, member?: BacklogMember): Promise<void> {
+    const handed = { toWorker: false };
+    const run = this.serial(name, (entry) => this.reconcileNow(entry, member && { member, handed }));
+    return member ? run.finally(() => handed.toWorker || member.leave()) : run;
   }
 
   /** Brings this process in line with the stored state: follow the active slot, upgrade, or stand aside. */
-  private async reconcileNow(entry: Entry<D>): Promise<void> {
+  private async reconcileNow(entry: Entry<D>, shared?: { member: BacklogMember; handed: { toWorker: boolean } }): Promise<void> {
     if (!this.started) return;
     const def = entry.definition;
     if (entry.claim && !entry.claim.held()) {
@@ -387,18 +441,29 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
     // The stored status tells operators what this slot does now: catching_up until the worker reaches the head.
     if (state.status !== 'catching_up') await this.readModels.setStatus(active, 'catching_up');
     let marked = false;
-    const worker = this.newWorker(active, def, state.position, {
-      onCaughtUp: () => {
-        if (marked) return;
-        marked = true;
-        void this.readModels
-          .setStatus(active, 'live')
-          .then(() => {
-            if (entry.worker === worker) entry.ready = true;
-          })
-          .catch((e) => this.log(`${def.name}: could not mark live: ${String(e)}`));
+    const worker = this.newWorker(
+      active,
+      def,
+      state.position,
+      {
+        onCaughtUp: () => {
+          shared?.member.leave(); // live from here: its reads go to the store, the group no longer waits for it
+          if (marked) return;
+          marked = true;
+          void this.readModels
+            .setStatus(active, 'live')
+            .then(() => {
+              if (entry.worker === worker) entry.ready = true;
+            })
+            .catch((e) => this.log(`${def.name}: could not mark live: ${String(e)}`));
+        },
       },
-    });
+      shared?.member.store,
+    );
+    if (shared) {
+      shared.handed.toWorker = true;
+      void worker.done.finally(() => shared.member.leave()).catch(noop);
+    }
     this.follow(entry, worker, false);
   }
 

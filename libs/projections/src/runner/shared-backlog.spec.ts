@@ -56,9 +56,25 @@ describe('SharedBacklog', () => {
     expect(reads.every((r) => JSON.stringify(r.types) === '["a","b"]')).toBe(true);
   });
 
+  it('members that start from one checkpoint (a catch-up) share the chain of pages from there', async () => {
+    const { store, reads } = fakeStore(100);
+    const from = { commit: 40n, prepare: 40n };
+    const backlog = new SharedBacklog(store, ['a', 'b'], 10, { from });
+    const a = backlog.join(['a']);
+    const b = backlog.join(['b']);
+    const [onlyA, onlyB] = await Promise.all([walk(a.store, 10, from), walk(b.store, 10, from)]);
+    const direct = fakeStore(100).store;
+    const ids = async (types: string[]) => (await direct.readAll({ after: from, maxCount: 1000, types })).events.map((e) => e.id);
+    expect(onlyA.ids).toEqual(await ids(['a']));
+    expect(onlyB.ids).toEqual(await ids(['b']));
+    // 40 events of a or b after position 40, in pages of 10: 4 reads, each shared, from the checkpoint on.
+    expect(reads).toHaveLength(4);
+    expect(reads[0]).toEqual({ after: from, maxCount: 10, types: ['a', 'b'] });
+  });
+
   it('holds at most `ahead` pages: a member running ahead waits for the slowest', async () => {
     const { store, reads } = fakeStore(200);
-    const backlog = new SharedBacklog(store, ['a', 'b', 'c'], 10, 3);
+    const backlog = new SharedBacklog(store, ['a', 'b', 'c'], 10, { ahead: 3 });
     const fast = backlog.join(['a']);
     const slow = backlog.join(['b']);
     let fastPages = 0;
@@ -82,7 +98,7 @@ describe('SharedBacklog', () => {
 
   it('a member that leaves (its build ended or failed) is no longer waited for', async () => {
     const { store } = fakeStore(200);
-    const backlog = new SharedBacklog(store, ['a', 'b'], 10, 2);
+    const backlog = new SharedBacklog(store, ['a', 'b'], 10, { ahead: 2 });
     const stays = backlog.join(['a']);
     const gone = backlog.join(['b']);
     await gone.store.readAll({ maxCount: 10 });
@@ -93,7 +109,7 @@ describe('SharedBacklog', () => {
 
   it('a read off the chain (a resumed build, another page size) goes to the store and leaves the group', async () => {
     const { store, reads } = fakeStore(100);
-    const backlog = new SharedBacklog(store, ['a', 'b'], 10, 1);
+    const backlog = new SharedBacklog(store, ['a', 'b'], 10, { ahead: 1 });
     const resumed = backlog.join(['a']);
     const fresh = backlog.join(['b']);
     const from = { commit: 40n, prepare: 40n };

@@ -1,36 +1,45 @@
 import { START, positionToString, type EventStore, type GlobalPosition, type ReadAllOptions, type ReadAllPage } from '@dob/event-store';
 
 /**
- * One read of `$all` shared by the builds of several projections rebuilt side by side (ProjectionRunner.rebuildAll
- * with groups). Reading an event costs its reader about 8 µs of CPU (docs/benchmarks.md, "Twelfth look") and the
- * eight read models read 2.48 events for every event stored; four of them (distribution_rounds, pool_members,
- * pool_events, wallet_history) read 2.23M events of a union of 0.99M, so one read for the four saves them a sixth of
- * their CPU ("Which models share most of their reads").
+ * One read of `$all` shared by several projections working through the same backlog side by side: builds rebuilt
+ * together (ProjectionRunner.rebuildAll with groups), or serving slots that a starting runner finds at one checkpoint
+ * (ProjectionRunnerOptions.catchUpGroups). Reading an event costs its reader about 8 µs of CPU (docs/benchmarks.md,
+ * "Twelfth look") and the eight read models read 2.48 events for every event stored; four of them
+ * (distribution_rounds, pool_members, pool_events, wallet_history) read 2.23M events of a union of 0.99M, so one read
+ * for the four saves them a sixth of their CPU ("Which models share most of their reads").
  *
  * Each member's worker reads its backlog page by page, every page starting where the one before ended; since every
- * member starts at START, all walk the same chain of positions. A page of the chain is read once, with the union of
- * the members' types, and each member gets its own types' events of it with the page's `last` and `hasMore` — what
- * a read filtered by its types would have allowed (the union holds every event of its types up to `last`). A page
- * is dropped once every member has taken it, and at most `ahead` pages are held: a member running ahead waits for
- * the slowest, so memory stays bounded whatever the history. A read off the chain (a build resumed from a
- * checkpoint, a page size not the backlog's) goes to the store directly and takes that member out of the group, as
- * does `leave()` (its build ended, or failed): the others never wait for a member that will not come.
+ * member starts at the same position (`from`: START for builds), all walk the same chain of positions. A page of the
+ * chain is read once, with the union of the members' types, and each member gets its own types' events of it with
+ * the page's `last` and `hasMore` — what a read filtered by its types would have allowed (the union holds every event
+ * of its types up to `last`). A page is dropped once every member has taken it, and at most `ahead` pages are held: a
+ * member running ahead waits for the slowest, so memory stays bounded whatever the history. A read off the chain (a
+ * build resumed from a checkpoint, a page size not the backlog's) goes to the store directly and takes that member
+ * out of the group, as does `leave()` (its build ended or failed, its catch-up is done): the others never wait for a
+ * member that will not come.
  */
 export class SharedBacklog {
   private readonly pages = new Map<string, { readonly page: Promise<ReadAllPage>; readonly takers: Set<number> }>();
-  /** Positions a page of the chain may start at: START, then each read page's `last` while it has more. */
-  private readonly chain = new Set<string>([positionToString(START)]);
+  /** Positions a page of the chain may start at: `from`, then each read page's `last` while it has more. */
+  private readonly chain: Set<string>;
   private readonly members = new Set<number>();
   private waiting: (() => void)[] = [];
   private nextMember = 0;
+  private readonly ahead: number;
 
-  /** `types`: the union of the members' types (what each shared page is read with); undefined = every type. */
+  /**
+   * `types`: the union of the members' types (what each shared page is read with); undefined = every type. `from`:
+   * where every member's backlog starts.
+   */
   constructor(
     private readonly store: EventStore,
     private readonly types: readonly string[] | undefined,
     private readonly pageSize: number,
-    private readonly ahead = 4,
-  ) {}
+    { from = START, ahead = 4 }: { readonly from?: GlobalPosition; readonly ahead?: number } = {},
+  ) {
+    this.chain = new Set([positionToString(from)]);
+    this.ahead = ahead;
+  }
 
   /** A member reading only `types`: the event store its build reads through, and how it leaves the group. */
   join(types: readonly string[]): { readonly store: EventStore; leave(): void } {
