@@ -290,7 +290,11 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   private readonly builds = new Map<string, SqlBuild>();
   /** Per slot, the last of its builds' write-outs still committing (writeOut). */
   private readonly writingOut = new Map<string, Promise<void>>();
-  /** Slots whose activate() began here: no build starts for them, and one that exists is written out at once. */
+  /**
+   * Slots whose activate() is under way here: no build starts for them, and one that exists is written out at once.
+   * Once switched, a slot is a serving slot like any other, whose backlog (a catch-up) may be built again: a process
+   * that activated its slots on its first start once caught every later backlog up page by page, with every index.
+   */
   private readonly activated = new Set<string>();
   /** Caches whose build saved no writes (SqlBuild.saving): their slot's batches go in directly from then on. */
   private readonly unbuffered = new WeakSet<SlotCache>();
@@ -636,7 +640,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     );
     const built = rows[0]?.pending_indexes ?? [];
     for (const statement of built) await this.db.exec(statement);
-    return this.db.transaction(async (tx) => {
+    const replaced = await this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
       const target = await lockedRow(tx, slot);
       if (!target) throw new CheckpointConflictError(slot, 'cannot activate: slot does not exist');
@@ -672,6 +676,8 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       await notifyChanged(tx, slot.name);
       return previous;
     });
+    this.activated.delete(key);
+    return replaced;
   }
 
   async dropSlot(slot: ProjectionSlot): Promise<void> {
