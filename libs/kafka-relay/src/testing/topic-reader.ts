@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type Consumer } from 'kafkajs';
 import { fixKafkajsRequestQueue } from '../kafkajs/request-queue-fix';
 
 fixKafkajsRequestQueue();
@@ -26,6 +26,17 @@ export interface TopicReader {
   stop(): Promise<void>;
 }
 
+/** Every partition of `topics` has a leader (a retriable metadata error counts as not yet). */
+async function partitionsLed(admin: Admin, topics: readonly string[]): Promise<boolean> {
+  try {
+    const { topics: described } = await admin.fetchTopicMetadata({ topics: [...topics] });
+    return described.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
+  } catch (e) {
+    if ((e as { retriable?: boolean }).retriable) return false;
+    throw e;
+  }
+}
+
 /**
  * What an analyst's consumer does, for tests: a fresh consumer group reading the given topics from the beginning,
  * keeping every message with its partition and offset (duplicates included). Waits (bounded) for the topics to
@@ -35,12 +46,15 @@ export async function startTopicReader(brokers: readonly string[], topics: reado
   const kafka = new Kafka({ clientId: 'topic-reader', brokers: [...brokers], logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
+  const deadline = Date.now() + timeoutMs;
   try {
-    const deadline = Date.now() + timeoutMs;
     for (;;) {
       const existing = new Set(await admin.listTopics());
-      if (topics.every((t) => existing.has(t))) break;
-      if (Date.now() > deadline) throw new Error(`topics ${topics.filter((t) => !existing.has(t)).join(', ')} do not exist`);
+      // Listed is not yet served: until each partition has a leader that knows it, a subscribe's metadata request can
+      // get "This server does not host this topic-partition" (the fault suite's setup, on a fast machine, 2026-12-07).
+      if (topics.every((t) => existing.has(t)) && (await partitionsLed(admin, topics))) break;
+      if (Date.now() > deadline)
+        throw new Error(`topics ${topics.filter((t) => !existing.has(t)).join(', ') || topics.join(', ')} do not exist or have no leaders`);
       await new Promise((r) => setTimeout(r, 200));
     }
   } finally {
@@ -61,7 +75,16 @@ export async function startTopicReader(brokers: readonly string[], topics: reado
     crashes.push({ at: Date.now(), error: `${payload.error.name}: ${payload.error.message}`, restarted: payload.restart }),
   );
   await consumer.connect();
-  await consumer.subscribe({ topics: [...topics], fromBeginning: true });
+  // A broker's metadata can still lag the leaders' (KRaft propagates it to each broker in turn): retried, bounded.
+  for (;;) {
+    try {
+      await consumer.subscribe({ topics: [...topics], fromBeginning: true });
+      break;
+    } catch (e) {
+      if (!(e as { retriable?: boolean }).retriable || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
   await consumer.run({
     eachBatch: async ({ batch }) => {
       const receivedAt = Date.now();
