@@ -30,8 +30,8 @@ const BATCH = 10_000; // the ingestor's maxEventsPerAppend
 const ROUNDS = Number(process.env.INDEXER_ROUNDS ?? 3);
 const CHILD = path.join(__dirname, '../libs/indexer/src/testing/indexer-child.ts');
 
-interface Backfill {
-  seconds: number;
+/** What the indexer's cursors say a backfill read and wrote. */
+interface BackfillCounts {
   chainEvents: number;
   domainEvents: number;
   windows: number;
@@ -58,7 +58,7 @@ async function backfill(large: LargeDevnet, env: Record<string, string>): Promis
   return (live - started) / 1000;
 }
 
-async function readAll(db: SqlDatabase): Promise<{ events: RecordedEvent[]; backfill: Omit<Backfill, 'seconds'> }> {
+async function readAll(db: SqlDatabase): Promise<{ events: RecordedEvent[]; backfill: BackfillCounts }> {
   const store = await createSqlEventStore(db, { catalog: createChainEventCatalog() });
   const events: RecordedEvent[] = [];
   let after;
@@ -134,8 +134,11 @@ const postgresEngine: Engine = {
   },
 };
 
-interface BackfillRun extends Backfill {
+/** One timed run, a backfill (with its counts) or a raw insert: `stored` rows in `seconds`. */
+interface Run {
+  seconds: number;
   stored: number;
+  counts?: BackfillCounts;
 }
 
 /**
@@ -148,26 +151,25 @@ async function measureEngine(large: LargeDevnet, engine: Engine) {
     engine.fresh(async (open, env) => {
       const seconds = await backfill(large, env);
       const { events, backfill: b } = await readAll(await open());
-      return { run: { seconds, ...b, stored: events.length } as BackfillRun, events };
+      const run: Run = { seconds, stored: events.length, counts: b };
+      return { run, events };
     });
   const warmUp = await backfillOnce();
   const rows = asRawRows(warmUp.events);
   const paired = await pairedRounds(
     ROUNDS,
     async () => (await backfillOnce()).run,
-    () => engine.fresh(async (open) => ({ seconds: await rawInsert(await open(), rows), stored: rows.length }) as BackfillRun),
+    () => engine.fresh(async (open): Promise<Run> => ({ seconds: await rawInsert(await open(), rows), stored: rows.length })),
     (r) => r.stored / r.seconds,
   );
-  const indexer = (b: BackfillRun) => ({
+  const indexer = (b: Run, counts = b.counts!) => ({
     seconds: +b.seconds.toFixed(2),
-    chainEvents: b.chainEvents,
-    domainEvents: b.domainEvents,
+    ...counts,
     storedEvents: b.stored,
-    windows: b.windows,
-    chainEventsPerSecond: Math.round(b.chainEvents / b.seconds),
+    chainEventsPerSecond: Math.round(counts.chainEvents / b.seconds),
     appendedEventsPerSecond: Math.round(b.stored / b.seconds),
   });
-  const raw = (b: BackfillRun) => ({ seconds: +b.seconds.toFixed(2), rows: b.stored, rowsPerSecond: Math.round(b.stored / b.seconds) });
+  const raw = (b: Run) => ({ seconds: +b.seconds.toFixed(2), rows: b.stored, rowsPerSecond: Math.round(b.stored / b.seconds) });
   return {
     indexer: {
       ...indexer(paired.best.measured),
