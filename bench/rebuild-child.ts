@@ -5,7 +5,12 @@
  * each switch overlapping the next build), and prints one JSON line.
  *   DATABASE_URL=postgres://… SCHEMA=… node -r @swc-node/register bench/rebuild-child.ts
  * With MONGODB_URL (a database of its own), the read models are rebuilt there (the events stay on PostgreSQL).
+ * REBUILD_ALLOCATION_PROFILE=<file>: V8's sampling heap profile of the rebuild, every allocation counted whether
+ * collected or not, written there (summarise with `node bench/cpu-profile-top.ts <file>`): a measure of what the
+ * garbage collector is given, steadier between runs than the seconds it takes.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
@@ -28,6 +33,7 @@ async function main(): Promise<void> {
     ? createMongoReadModelStore(mongo, { retireGraceMs: 0, cacheDocuments })
     : createSqlReadModelStore(db, { cacheDocuments });
   const runner = new ProjectionRunner(events, readModels, definitions, { catchUpBatchSize });
+  const allocations = await startAllocationProfile(process.env.REBUILD_ALLOCATION_PROFILE);
   const cpu = process.cpuUsage();
   const perProjection: Record<string, { seconds: number; events: number }> = {};
   let applied = 0;
@@ -69,6 +75,7 @@ async function main(): Promise<void> {
   }
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
+  await allocations?.stop();
   await events.close();
   await db.close();
   await mongo?.close();
@@ -83,6 +90,26 @@ async function main(): Promise<void> {
       perProjection,
     }),
   );
+}
+
+/** Sampling heap profiler from here to stop(), collected objects included (so: every byte allocated, sampled). */
+async function startAllocationProfile(file: string | undefined): Promise<{ stop(): Promise<void> } | undefined> {
+  if (!file) return undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 64 * 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return {
+    async stop() {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 main().catch((e: unknown) => {

@@ -80,4 +80,25 @@ describe('BatchState: a written document is checked and its timestamps normalise
       'rounds: unknown fields extra',
     );
   });
+
+  it('keeps a document in normal form as given, frozen; copies one whose timestamp it normalises, leaving the given one as it was', () => {
+    const state = new BatchState(NOTHING_STORED, COLLECTIONS);
+    state.at(AT);
+    const normal: Doc = { pool: 'P', round_id: 1, total: 5n, created_at: '2025-01-02T05:17:05.000Z', expires_at: null };
+    state.put('rounds', normal);
+    expect(state.writes()[0]!.doc).toBe(normal);
+    expect(Object.isFrozen(normal)).toBe(true);
+    expect(() => {
+      (normal as Record<string, unknown>).total = 6n; // a reducer changing a document after writing it
+    }).toThrow(TypeError);
+
+    const other: Doc = { pool: 'P', round_id: 2, total: 5n, created_at: '2025-01-02T05:17:05Z', expires_at: '2026-01-02T05:17:05Z' };
+    state.put('rounds', other);
+    const kept = state.writes()[1]!.doc;
+    expect(kept).not.toBe(other);
+    expect(kept).toEqual({ pool: 'P', round_id: 2, total: 5n, created_at: '2025-01-02T05:17:05.000Z', expires_at: '2026-01-02T05:17:05.000Z' });
+    expect(Object.isFrozen(kept)).toBe(true);
+    expect(other.created_at).toBe('2025-01-02T05:17:05Z');
+    expect(Object.isFrozen(other)).toBe(false);
+  });
 });

@@ -32,12 +32,16 @@ export class CachedDocumentSource implements BulkDocumentSource {
   }
 
   async get(collection: string, key: Doc): Promise<Doc | null> {
-    const id = documentId(this.collections[collection]!, key);
+    return this.getById(collection, documentId(this.collections[collection]!, key), key);
+  }
+
+  getById(collection: string, id: string, key: Doc): Promise<Doc | null> {
     const known = this.cache.lookup(collection, id);
-    if (known !== undefined) return known;
-    const doc = await this.store.get(collection, key);
-    this.cache.remember(collection, id, doc);
-    return doc;
+    if (known !== undefined) return Promise.resolve(known);
+    return this.store.get(collection, key).then((doc) => {
+      this.cache.remember(collection, id, doc);
+      return doc;
+    });
   }
 
   async find(collection: string, where: Doc): Promise<Doc[]> {
