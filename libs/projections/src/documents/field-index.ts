@@ -12,9 +12,10 @@ export class FieldIndex {
 
   /** `before` → `after` for document `id` (before undefined: new; after undefined: gone). */
   move(id: string, before: Doc | null | undefined, after: Doc | null | undefined): void {
+    // Most writes leave the indexed fields as they were (a balance changes, the pool and holder do not): nothing moves.
+    if (before && after && this.sameValues(before, after)) return;
     const from = before ? this.valuesOf(before) : undefined;
     const values = after ? this.valuesOf(after) : undefined;
-    // Most writes leave the indexed fields as they were (a balance changes, the pool and holder do not).
     if (from === values) return;
     if (from !== undefined) this.byValues.get(from)?.delete(id);
     if (values === undefined) return;
@@ -23,12 +24,21 @@ export class FieldIndex {
     ids.add(id);
   }
 
+  private sameValues(a: Doc, b: Doc): boolean {
+    for (const f of this.fields) if (a[f] !== b[f]) return false;
+    return true;
+  }
+
   ids(where: Doc): Iterable<string> {
     return this.byValues.get(this.valuesOf(where)) ?? [];
   }
 
+  /**
+   * The fields' values as one JSON text, a bigint as the array of its digits (so 1n, 1 and "1n" all differ). One
+   * JSON.stringify, not a string built piece by piece: a Map key built so is a rope, flattened at every lookup.
+   */
   private valuesOf(doc: Doc): string {
-    return JSON.stringify(this.fields.map((f) => (typeof doc[f] === 'bigint' ? `${String(doc[f])}n` : (doc[f] ?? null))));
+    return JSON.stringify(this.fields.map((f) => (typeof doc[f] === 'bigint' ? [String(doc[f])] : (doc[f] ?? null))));
   }
 }
 

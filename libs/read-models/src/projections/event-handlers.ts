@@ -50,11 +50,19 @@ export function byEventType(handlers: EventHandlers): Pick<ProjectionDefinition,
   const handled = handledEvents(handlers);
   return {
     eventTypes: handled.eventTypes,
-    apply: async (state, e) => {
-      await handled.handle(state, e);
+    // Not async: a rebuild applies millions of events, and each got a wrapper promise around its handler's. A
+    // handler's promise is handed on; one that returns nothing gets one settled promise; one that throws, a rejection.
+    apply: (state, e) => {
+      try {
+        return handled.handle(state, e) ?? APPLIED;
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
     },
   };
 }
+
+const APPLIED: Promise<void> = Promise.resolve();
 
 /** The chain ref every chain-derived payload carries. */
 export interface Chain {
