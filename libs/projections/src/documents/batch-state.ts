@@ -110,7 +110,8 @@ export class BatchState implements ProjectionState {
     if (!docs) this.written.set(collection, (docs = new Map()));
     const before = docs.get(id)?.doc;
     docs.set(id, { collection, id, doc: normalised, position: this.position });
-    for (const index of this.indexes.get(collection)?.values() ?? []) index.move(id, before, normalised);
+    const indexes = this.indexes.get(collection); // most collections are never filtered: no iterator for them
+    if (indexes) for (const index of indexes.values()) index.move(id, before, normalised);
   }
 
   /**

@@ -194,7 +194,7 @@ export class SlotCache {
     const before = entry.docs.get(id);
     if (before === undefined) this.size++;
     entry.docs.set(id, doc);
-    for (const index of entry.indexes.values()) index.move(id, before, doc);
+    if (entry.indexes.size) for (const index of entry.indexes.values()) index.move(id, before, doc); // no iterator when none
   }
 
   /** Forgets whole collections until a tenth of the budget is free again (so it does not run on every write). */
