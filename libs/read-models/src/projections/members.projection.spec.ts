@@ -55,6 +55,32 @@ describe('members projection', () => {
       });
   });
 
+  it("given a V1 pool, when shares move between two holders who keep a balance, then the pool's stats stay as they were", async () => {
+    await spec
+      .given(v1Init)
+      .when(
+        onChain(2, 'SharesTransferred', { pool: POOL, from: BOB, to: ALICE, shares: '1000', reason: 'direct' }),
+        onChain(3, 'SharesTransferred', { pool: POOL, from: ALICE, to: BOB, shares: '2500', reason: 'direct' }),
+      )
+      .then({
+        members: [member(ALICE, 4500n, 1), member(BOB, 5500n, 1)],
+        stats: [{ network_id: 9, pool: POOL, member_count: 2, total_shares: 10_000n }],
+      });
+  });
+
+  it('given a V2 pool with no holder, when one holder sends another shares it does not have, then the pool gets its stats', async () => {
+    await spec
+      .given(v2PoolInitialized(1))
+      .when(onChain(2, 'ParticipationTokenTransferred', { pool: POOL, token: PARTICIPATION_TOKEN, from: ALICE, to: BOB, amount: '5' }))
+      .then({
+        members: [
+          { network_id: 9, pool: POOL, holder: ALICE, shares: -5n, joined_at: null },
+          member(BOB, 5n, 2),
+        ],
+        stats: [{ network_id: 9, pool: POOL, member_count: 1, total_shares: 5n }],
+      });
+  });
+
   it('given a V1 pool, when update_shares replaces the table, then balances become the new table', async () => {
     await spec
       .given(v1Init)

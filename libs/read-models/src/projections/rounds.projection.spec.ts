@@ -89,6 +89,22 @@ describe('rounds projection', () => {
       });
   });
 
+  it("given a V2 pool's mints, when shares move between holders, then the pool's total stays what the mints made it", async () => {
+    const moved = (n: number, from: string, to: string, amount: string) =>
+      onChain(n, 'ParticipationTokenTransferred', { pool: POOL, token: PARTICIPATION_TOKEN, from, to, amount });
+    await spec
+      .given(...v2Pool)
+      .when(moved(4, ALICE, BOB, '100'), moved(5, BOB, ALICE, '30'))
+      .then({ totals: [{ network_id: 9, pool: POOL, total_shares: 1000n, v1_rounds: 0 }] });
+  });
+
+  it('given no event of a pool, when shares of it move, then its total is there, at zero', async () => {
+    await spec
+      .given()
+      .when(onChain(1, 'ParticipationTokenTransferred', { pool: POOL, token: PARTICIPATION_TOKEN, from: ALICE, to: BOB, amount: '5' }))
+      .then({ totals: [{ network_id: 9, pool: POOL, total_shares: 0n, v1_rounds: 0 }] });
+  });
+
   it('given a withdrawal, when the holder withdraws again, then withdrawals add up', async () => {
     const withdrawn = (n: number, amount: string) => onChain(n, 'AllocationWithdrawn', { shareholder: BOB, token: TOKEN, amount });
     await spec

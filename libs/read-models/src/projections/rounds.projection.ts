@@ -1,6 +1,6 @@
 import type { DocOf, Fields, ProjectionDefinition, ProjectionState } from '@dob/projections';
 import { byEventType, type Chain, type EventHandler } from './event-handlers';
-import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, type ShareEventType } from './share-ledger';
+import { POOL_VERSIONS, SHARE_EVENT_TYPES, shareDeltas, shareTableReplacement, type ShareDelta, type ShareEventType } from './share-ledger';
 
 /**
  * Distribution rounds per pool with their totals and claims (docs/decisions.md#d4).
@@ -43,8 +43,10 @@ const totalsOf = async (s: ProjectionState, networkId: number, pool: string): Pr
   (await s.get<TotalsDoc>('totals', { network_id: networkId, pool })) ?? { network_id: networkId, pool, total_shares: 0n, v1_rounds: 0 };
 
 const shares: EventHandler<ShareEventType> = async (s, e) => {
-  for (const d of await shareDeltas(s, e)) {
-    const t = await totalsOf(s, d.networkId, d.pool);
+  for (const d of netPerPool(await shareDeltas(s, e))) {
+    const stored = await s.get<TotalsDoc>('totals', { network_id: d.networkId, pool: d.pool });
+    if (stored && d.delta === 0n) continue; // a transfer: the pool's total is what it was
+    const t = stored ?? { network_id: d.networkId, pool: d.pool, total_shares: 0n, v1_rounds: 0 };
     s.put('totals', { ...t, total_shares: t.total_shares + d.delta });
   }
   const table = await shareTableReplacement(s, e);
@@ -53,6 +55,22 @@ const shares: EventHandler<ShareEventType> = async (s, e) => {
     s.put('totals', { ...t, total_shares: [...table.holders.values()].reduce((a, b) => a + b, 0n) });
   }
 };
+
+/**
+ * An event's share deltas added up per pool: a transfer's two cancel out and a V1 cap table's many make one, so a
+ * pool's total is read and written once an event, or only read when it does not change (it is still created, at
+ * zero, for a pool that had none — as one delta at a time did). Nearly every event has its deltas in one pool.
+ */
+function netPerPool(deltas: readonly ShareDelta[]): readonly { networkId: number; pool: string; delta: bigint }[] {
+  if (deltas.length < 2) return deltas;
+  const out: { networkId: number; pool: string; delta: bigint }[] = [];
+  for (const d of deltas) {
+    const same = out.find((o) => o.networkId === d.networkId && o.pool === d.pool);
+    if (same) same.delta += d.delta;
+    else out.push({ networkId: d.networkId, pool: d.pool, delta: d.delta });
+  }
+  return out;
+}
 
 /** V1 shares are basis points: init and update_shares require Σ = 10,000 (docs/contracts.md §2, InvalidShareTotal). */
 const V1_TOTAL_SHARES = 10_000n;
