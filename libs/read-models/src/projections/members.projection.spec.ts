@@ -73,10 +73,7 @@ describe('members projection', () => {
       .given(v2PoolInitialized(1))
       .when(onChain(2, 'ParticipationTokenTransferred', { pool: POOL, token: PARTICIPATION_TOKEN, from: ALICE, to: BOB, amount: '5' }))
       .then({
-        members: [
-          { network_id: 9, pool: POOL, holder: ALICE, shares: -5n, joined_at: null },
-          member(BOB, 5n, 2),
-        ],
+        members: [{ network_id: 9, pool: POOL, holder: ALICE, shares: -5n, joined_at: null }, member(BOB, 5n, 2)],
         stats: [{ network_id: 9, pool: POOL, member_count: 1, total_shares: 5n }],
       });
   });
