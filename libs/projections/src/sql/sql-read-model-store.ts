@@ -619,6 +619,16 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   async activate(slot: ProjectionSlot): Promise<ProjectionSlot | null> {
     const key = slotKey(slot);
     this.activated.add(key);
+    try {
+      return await this.switchTo(slot, key);
+    } finally {
+      // Switched or refused, the activation is over: a refused slot's resumed build may build again here.
+      this.activated.delete(key);
+    }
+  }
+
+  /** activate()'s work: the slot's build stored, its serving indexes built, then the switch in one transaction. */
+  private async switchTo(slot: ProjectionSlot, key: string): Promise<ProjectionSlot | null> {
     // Its build's batches stored first (after any batch on its queue; from now on a batch is written at once).
     await this.queues.run(key, async () => {
       const build = this.builds.get(key);
@@ -640,7 +650,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     );
     const built = rows[0]?.pending_indexes ?? [];
     for (const statement of built) await this.db.exec(statement);
-    const replaced = await this.db.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       await tx.query(lockKey(`projection_switch:${slot.name}`));
       const target = await lockedRow(tx, slot);
       if (!target) throw new CheckpointConflictError(slot, 'cannot activate: slot does not exist');
@@ -676,8 +686,6 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       await notifyChanged(tx, slot.name);
       return previous;
     });
-    this.activated.delete(key);
-    return replaced;
   }
 
   async dropSlot(slot: ProjectionSlot): Promise<void> {

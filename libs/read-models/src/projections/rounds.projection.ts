@@ -39,14 +39,16 @@ export type WithdrawalDoc = { network_id: number; pool: string; holder: string; 
 
 const HOLDER_AMOUNT = { network_id: 'int', pool: 'text', holder: 'text', token: 'text', amount: 'amount' } as const;
 
+const noTotals = (networkId: number, pool: string): TotalsDoc => ({ network_id: networkId, pool, total_shares: 0n, v1_rounds: 0 });
+
 const totalsOf = async (s: ProjectionState, networkId: number, pool: string): Promise<TotalsDoc> =>
-  (await s.get<TotalsDoc>('totals', { network_id: networkId, pool })) ?? { network_id: networkId, pool, total_shares: 0n, v1_rounds: 0 };
+  (await s.get<TotalsDoc>('totals', { network_id: networkId, pool })) ?? noTotals(networkId, pool);
 
 const shares: EventHandler<ShareEventType> = async (s, e) => {
   for (const d of netPerPool(await shareDeltas(s, e))) {
     const stored = await s.get<TotalsDoc>('totals', { network_id: d.networkId, pool: d.pool });
     if (stored && d.delta === 0n) continue; // a transfer: the pool's total is what it was
-    const t = stored ?? { network_id: d.networkId, pool: d.pool, total_shares: 0n, v1_rounds: 0 };
+    const t = stored ?? noTotals(d.networkId, d.pool);
     s.put('totals', { ...t, total_shares: t.total_shares + d.delta });
   }
   const table = await shareTableReplacement(s, e);
