@@ -145,17 +145,12 @@ export async function run(): Promise<object> {
     const behind = await appendEvents(events, calls, BEHIND);
     // Started again as a restarted projector is: its own read-model store, which knows nothing of the slots (the
     // store that created and activated them takes them for slots it switched, and never builds a backlog for them).
-    runner = runnerFor(events, createSqlReadModelStore(db, process.env.TMP_DOCS ? { buildLimits: { events: 100_000, documents: Number(process.env.TMP_DOCS), minSaving: 0.1 } } : {}));
+    runner = runnerFor(events, createSqlReadModelStore(db));
     let t = performance.now();
     let cpu = process.cpuUsage();
-    process.env.CU_TRACE = process.env.CU_TRACE0;
-    process.stderr.write(`CT ${performance.now().toFixed(1)} - start\n`);
     await runner.start();
     await runner.waitUntilCaughtUp(WAIT_MS);
-    process.stderr.write(`CT ${performance.now().toFixed(1)} - caughtup\n`);
-    process.env.CU_TRACE = '';
     const catchUpSeconds = (performance.now() - t) / 1000;
-    if (process.env.TMP_HOT) console.log(JSON.stringify((await db.query(`SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE schemaname = '${schema}' AND n_tup_upd > 1000 ORDER BY n_tup_upd DESC`)).rows));
     const catchUpCpu = cpuSecondsSince(cpu);
     console.log(`catch-up: ${behind} events behind, ${catchUpSeconds.toFixed(1)} s, ${Math.round(behind / catchUpSeconds)} events/s`);
 
