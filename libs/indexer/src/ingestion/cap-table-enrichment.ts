@@ -19,14 +19,37 @@ export interface CapTableEntry {
  * decoder validated it): the event is replaced by one with a copy that carries the table.
  */
 export async function attachCapTables(decoded: DecodedDomainEvent[], invocationOf: ChainRpc['getInvocation']): Promise<void> {
-  for (const [i, d] of decoded.entries()) {
+  const wanted: { index: number; fn: 'init' | 'update_shares'; txHash: string; pool: string }[] = [];
+  for (const [index, d] of decoded.entries()) {
     const e = d.event;
     if (isEventOf(e, [PoolInitialized.type]) && e.data.pool_version === '1') {
-      decoded[i] = withData(d, { initial_shares: capTableFromCall(await invocationOf(e.data.chain.tx_hash), e.data.chain.contract_id, 'init') });
+      wanted.push({ index, fn: 'init', txHash: e.data.chain.tx_hash, pool: e.data.chain.contract_id });
     } else if (isEventOf(e, [ShareTableUpdated.type])) {
-      decoded[i] = withData(d, { shares: capTableFromCall(await invocationOf(e.data.chain.tx_hash), e.data.chain.contract_id, 'update_shares') });
+      wanted.push({ index, fn: 'update_shares', txHash: e.data.chain.tx_hash, pool: e.data.chain.contract_id });
     }
   }
+  const calls = await invocationsOf(
+    wanted.map((w) => w.txHash),
+    invocationOf,
+  );
+  for (const { index, fn, txHash, pool } of wanted) {
+    const table = capTableFromCall(calls.get(txHash) ?? null, pool, fn);
+    decoded[index] = withData(decoded[index]!, fn === 'init' ? { initial_shares: table } : { shares: table });
+  }
+}
+
+/** At most this many getTransaction calls in flight: a window of many V1 pools' inits is not a round trip each in turn. */
+const INVOCATION_CONCURRENCY = 8;
+
+/** Each distinct transaction's invocation, read INVOCATION_CONCURRENCY at a time. */
+async function invocationsOf(txHashes: readonly string[], invocationOf: ChainRpc['getInvocation']): Promise<Map<string, ContractInvocation | null>> {
+  const pending = [...new Set(txHashes)];
+  const out = new Map<string, ContractInvocation | null>();
+  const worker = async () => {
+    for (let hash = pending.shift(); hash !== undefined; hash = pending.shift()) out.set(hash, await invocationOf(hash));
+  };
+  await Promise.all(Array.from({ length: Math.min(INVOCATION_CONCURRENCY, pending.length) }, worker));
+  return out;
 }
 
 /** The `Vec<ShareDataKey {share, shareholder}>` argument of a direct init / update_shares call on `pool`. */

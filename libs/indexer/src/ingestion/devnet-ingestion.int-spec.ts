@@ -1,6 +1,7 @@
 import { createChainEventCatalog, poolStreamId, campaignStreamId } from '@dob/domain';
 import { startDevnet } from '@dob/devnet';
 import { createSqlEventStore } from '@dob/event-store';
+import { StrKey } from '@stellar/stellar-sdk';
 import { createPgliteDatabase } from '@dob/sql';
 import type { ContractIdentity } from '../decoding/contract-identity';
 import { createStellarChainRpc } from '../rpc/stellar-rpc.adapter';
@@ -23,6 +24,12 @@ it('ingests the seeded devnet history of every seeded pool without undecoded eve
     const health = await rpc.getHealth();
     const contracts = devnet.pools.filter((p) => KIND[p.contract_kind]).map((p) => ({ contractId: p.pool_address, ...KIND[p.contract_kind] }));
     expect(contracts.length).toBeGreaterThan(0);
+    // Every pool's instance entry in one getLedgerEntries call, matched to its id; an id never deployed maps to null.
+    const neverDeployed = StrKey.encodeContract(Buffer.alloc(32, 7));
+    const executables = await rpc.getContractExecutables([neverDeployed, ...devnet.pools.map((p) => p.pool_address)]);
+    expect(executables.get(neverDeployed)).toBeNull();
+    for (const p of devnet.pools) expect(executables.get(p.pool_address)).toEqual({ kind: 'wasm', hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(new Set(devnet.pools.map((p) => (executables.get(p.pool_address) as { hash: string }).hash)).size).toBeGreaterThan(1);
     const ing = new NetworkIngestor(store, rpc, { networkId: 9, startLedger: health.oldestLedger, contracts, discovery: false });
     for (let i = 0; i < 50 && (await ing.step()) === 'advanced'; i += 1);
     expect(ing.status().state).toBe('live');

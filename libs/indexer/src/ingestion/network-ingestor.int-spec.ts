@@ -1,7 +1,7 @@
 import { createChainEventCatalog, indexerStreamId, poolStreamId } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
-import { Keypair, xdr } from '@stellar/stellar-sdk';
+import { Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
 import { WasmRegistry, type ContractIdentity } from '../decoding/contract-identity';
 import { addr, bool, chainEvent, contractAddr, i128, sym, u32, vec } from '../testing/chain-events';
 import { FakeChainRpc } from '../testing/fake-chain-rpc';
@@ -245,6 +245,7 @@ describe('NetworkIngestor', () => {
     ]);
     const ing = ingestor(rpc, { contracts: [], discovery: true, wasmRegistry: registry });
     expect(await ing.step()).toBe('advanced');
+    expect(rpc.executableLookups).toEqual([3]); // v1, the impostor and v2: one getLedgerEntries
     expect((await store.readStream(poolStreamId(NET, v1))).map((e) => e.type)).toEqual(['PoolInitialized', 'ShareTableUpdated']);
     expect(await store.readStream(poolStreamId(NET, impostor))).toHaveLength(0);
     const v2Stream = await store.readStream(poolStreamId(NET, v2));
@@ -269,6 +270,45 @@ describe('NetworkIngestor', () => {
     rpc.latestLedger = 14;
     await restarted.step();
     expect((await store.readStream(poolStreamId(NET, v1))).map((e) => e.type)).toContain('PoolLocked');
+  });
+
+  it("confirms a window's discovery candidates in one ledger-entries call per 200, and reads V1 cap tables 8 calls at a time", async () => {
+    const rpc = new FakeChainRpc();
+    const registry = new WasmRegistry([{ hash: HASH_V1, kind: 'splitter', version: '1.2', label: 'test v1' }]);
+    const contract = (name: string) => StrKey.encodeContract(Buffer.from(name.padEnd(32, '.')));
+    const pools = Array.from({ length: 20 }, (_, i) => contract(`pool ${i}`));
+    const impostors = Array.from({ length: 190 }, (_, i) => contract(`impostor ${i}`));
+    const tableOf = (i: number) => [
+      { shareholder: A, share: String(1000 + i) },
+      { shareholder: B, share: String(9000 - i) },
+    ];
+    pools.forEach((pool, i) => {
+      const ledger = 11 + i; // a ledger each: the fake's transaction hash is the ledger's
+      rpc.executables.set(pool, { kind: 'wasm', hash: HASH_V1 });
+      rpc.add(chainEvent(pool, ledger, 1, [sym('init'), addr(ADMIN)], vec(u32(2), bool(true))));
+      const entry = (t: { shareholder: string; share: string }) =>
+        xdr.ScVal.scvMap([
+          new xdr.ScMapEntry({ key: sym('share'), val: i128(Number(t.share)) }),
+          new xdr.ScMapEntry({ key: sym('shareholder'), val: addr(t.shareholder) }),
+        ]);
+      rpc.invocations.set(ledger.toString(16).padStart(64, '0'), {
+        contractId: pool,
+        functionName: 'init',
+        args: [addr(ADMIN), vec(...tableOf(i).map(entry)), bool(true)],
+      });
+    });
+    impostors.forEach((c, i) => rpc.add(chainEvent(c, 40 + (i % 5), 10 + i, [sym('init'), addr(ADMIN)], vec(u32(2), bool(true)))));
+    rpc.latestLedger = 45;
+    const ing = ingestor(rpc, { contracts: [], discovery: true, wasmRegistry: registry });
+    expect(await ing.step()).toBe('advanced');
+    expect(rpc.executableLookups).toEqual([200, 10]);
+    expect(rpc.maxInvocationsInFlight).toBe(8);
+    for (const [i, pool] of pools.entries()) {
+      const [init] = await store.readStream(poolStreamId(NET, pool));
+      expect(init.data).toMatchObject({ initial_shares: tableOf(i) });
+    }
+    const discovered = (await store.readStream(indexerStreamId(NET))).filter((e) => e.type === 'ContractDiscovered');
+    expect(discovered.map((e) => (e.data as { contract_id: string }).contract_id)).toEqual(pools);
   });
 
   it('stops paging once a window has maxEventsPerAppend events, and ingests every event once over the windows', async () => {

@@ -14,7 +14,7 @@ import { positionFromString, positionToString, WrongExpectedVersionError, type E
 import type { RawChainEvent } from '../decoding/chain-event';
 import { KNOWN_DOB_WASMS, WasmRegistry, type ContractIdentity } from '../decoding/contract-identity';
 import { decodeChainEvent, type DecodedDomainEvent } from '../decoding/decode-chain-event';
-import { confirmCandidate, confirmRegistered } from '../discovery/contract-discovery';
+import { confirmCandidates, confirmRegistered, lookupBatches, type DiscoveryCandidate } from '../discovery/contract-discovery';
 import { isRetentionError, type ChainRpc, type RpcCallOptions, type RpcEventFilter } from '../rpc/chain-rpc.port';
 import { DEFAULT_BACKOFF, sleepUnlessStopped, withBackoff, withTimeout, type BackoffOptions } from './backoff';
 import { contractFilters, discoveryFilters, partyTransferFilters, toRequests } from './filter-plan';
@@ -366,9 +366,13 @@ export class NetworkIngestor {
   /** Newly registered pools (PoolRegistered) confirmed by wasm hash and watched from now on. */
   private async watchRegistered(from: number): Promise<Discovery[]> {
     const out: Discovery[] = [];
-    for (const contractId of await this.registered.next()) {
-      if (this.watch.has(contractId) || this.rejected.has(contractId)) continue;
-      const identity = await this.call((o) => confirmRegistered(this.rpc, this.registry, contractId, o));
+    const fresh = [...new Set(await this.registered.next())].filter((id) => !this.watch.has(id) && !this.rejected.has(id));
+    const confirmed = new Map<string, ContractIdentity | null>();
+    for (const batch of lookupBatches(fresh)) {
+      for (const [id, identity] of await this.call((o) => confirmRegistered(this.rpc, this.registry, batch, o))) confirmed.set(id, identity);
+    }
+    for (const contractId of fresh) {
+      const identity = confirmed.get(contractId) ?? null;
       if (!identity) {
         this.rejected.add(contractId);
         this.rejectedRegistered.add(contractId);
@@ -410,19 +414,28 @@ export class NetworkIngestor {
   private async discover(from: number, to: number): Promise<Discovery[]> {
     const out: Discovery[] = [];
     const events = (await this.fetchRange(discoveryFilters(), from, to)).events.sort(compareEventIds);
+    // A contract's first init / cf_init in the window makes it a candidate; all of them are confirmed in batches, then
+    // taken in chain order.
+    const candidates = new Map<string, DiscoveryCandidate & { ledger: number }>();
     for (const e of events) {
-      if (this.watch.has(e.contractId) || this.rejected.has(e.contractId)) continue;
+      if (candidates.has(e.contractId) || this.watch.has(e.contractId) || this.rejected.has(e.contractId)) continue;
       const first = e.topic[0];
       const symbol = first?.type === 'scvSymbol' ? first.sym.toString() : '';
-      if (symbol !== 'init' && symbol !== 'cf_init') continue;
-      const identity = await this.call((o) => confirmCandidate(this.rpc, this.registry, e.contractId, symbol, o));
+      if (symbol === 'init' || symbol === 'cf_init') candidates.set(e.contractId, { contractId: e.contractId, symbol, ledger: e.ledger });
+    }
+    const confirmed = new Map<string, ContractIdentity | null>();
+    for (const batch of lookupBatches([...candidates.values()])) {
+      for (const [id, identity] of await this.call((o) => confirmCandidates(this.rpc, this.registry, batch, o))) confirmed.set(id, identity);
+    }
+    for (const { contractId, symbol, ledger } of candidates.values()) {
+      const identity = confirmed.get(contractId) ?? null;
       if (!identity) {
-        this.rejected.add(e.contractId);
+        this.rejected.add(contractId);
         continue;
       }
       this.watch.add(identity);
-      out.push({ identity, source: symbol, ledger: e.ledger });
-      this.logger.info('contract discovered', { networkId: this.config.networkId, contractId: e.contractId, kind: identity.kind, version: identity.version });
+      out.push({ identity, source: symbol, ledger });
+      this.logger.info('contract discovered', { networkId: this.config.networkId, contractId, kind: identity.kind, version: identity.version });
     }
     return out;
   }

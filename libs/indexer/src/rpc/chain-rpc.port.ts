@@ -31,6 +31,9 @@ export interface RpcHealth {
   readonly oldestLedger: number;
 }
 
+/** stellar-rpc's getLedgerEntries takes at most this many keys a call. */
+export const MAX_LEDGER_ENTRY_KEYS = 200;
+
 /** What sits behind a contract id: a wasm (hex hash), a Stellar Asset Contract, or nothing (not deployed). */
 export type ContractExecutableInfo = { readonly kind: 'wasm'; readonly hash: string } | { readonly kind: 'sac' } | null;
 
@@ -49,8 +52,11 @@ export interface RpcCallOptions {
 export interface ChainRpc {
   getEvents(request: GetEventsRequest, options?: RpcCallOptions): Promise<GetEventsPage>;
   getHealth(options?: RpcCallOptions): Promise<RpcHealth>;
-  /** Reads the contract instance entry (getLedgerEntries) and returns its executable. */
-  getContractExecutable(contractId: string, options?: RpcCallOptions): Promise<ContractExecutableInfo>;
+  /**
+   * Reads the contracts' instance entries in one getLedgerEntries call (at most MAX_LEDGER_ENTRY_KEYS ids) and returns
+   * each id's executable, null where the RPC has no instance entry for it.
+   */
+  getContractExecutables(contractIds: readonly string[], options?: RpcCallOptions): Promise<ReadonlyMap<string, ContractExecutableInfo>>;
   /**
    * getTransaction: the transaction's top-level contract invocation, or null when the RPC no longer has the
    * transaction (outside its retention) or it is not a plain invokeContract.

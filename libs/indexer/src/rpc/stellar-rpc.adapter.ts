@@ -1,7 +1,16 @@
 import { Address, rpc, xdr } from '@stellar/stellar-sdk';
 import type { RawChainEvent } from '../decoding/chain-event';
 import { ParsedTopics, parseScVal } from './parsed-topics';
-import type { ChainRpc, ContractExecutableInfo, ContractInvocation, GetEventsPage, GetEventsRequest, RpcCallOptions, RpcHealth } from './chain-rpc.port';
+import {
+  MAX_LEDGER_ENTRY_KEYS,
+  type ChainRpc,
+  type ContractExecutableInfo,
+  type ContractInvocation,
+  type GetEventsPage,
+  type GetEventsRequest,
+  type RpcCallOptions,
+  type RpcHealth,
+} from './chain-rpc.port';
 
 export interface StellarRpcOptions {
   readonly rpcUrl: string;
@@ -79,23 +88,28 @@ export function createStellarChainRpc(options: StellarRpcOptions): ChainRpc {
       const h = await call<{ latestLedger: number; oldestLedger: number }>('getHealth', undefined, o);
       return { latestLedger: h.latestLedger, oldestLedger: h.oldestLedger };
     },
-    async getContractExecutable(contractId: string, o?: RpcCallOptions): Promise<ContractExecutableInfo> {
-      const key = xdr.LedgerKey.contractData(
-        new xdr.LedgerKeyContractData({
-          contract: Address.fromString(contractId).toScAddress(),
-          key: xdr.ScVal.scvLedgerKeyContractInstance(),
-          durability: xdr.ContractDataDurability.persistent,
-        }),
-      );
-      const res = await call<{ entries?: { xdr: string }[] | null }>('getLedgerEntries', { keys: [key.toXDR('base64')] }, o);
-      const raw = res.entries?.[0];
-      if (!raw) return null;
-      const val = xdr.LedgerEntryData.fromXDR(raw.xdr, 'base64');
-      if (val.type !== 'contractData') return null;
-      const instance = val.contractData.val;
-      if (instance.type !== 'scvContractInstance') return null;
-      const exe = instance.instance.executable;
-      return exe.type === 'contractExecutableWasm' ? { kind: 'wasm', hash: Buffer.from(exe.wasmHash.toBytes()).toString('hex') } : { kind: 'sac' };
+    async getContractExecutables(contractIds: readonly string[], o?: RpcCallOptions): Promise<ReadonlyMap<string, ContractExecutableInfo>> {
+      if (contractIds.length > MAX_LEDGER_ENTRY_KEYS)
+        throw new Error(`getLedgerEntries takes at most ${MAX_LEDGER_ENTRY_KEYS} keys, got ${contractIds.length}`);
+      const out = new Map<string, ContractExecutableInfo>(contractIds.map((id) => [id, null]));
+      if (out.size === 0) return out;
+      const keys = [...out.keys()].map((id) => instanceKey(id).toXDR('base64'));
+      const res = await call<{ entries?: { xdr: string }[] | null }>('getLedgerEntries', { keys }, o);
+      // Each entry is matched by the contract its own data names (the RPC returns found entries only, in no promised
+      // order), and only to an id that was asked for.
+      for (const raw of res.entries ?? []) {
+        const val = xdr.LedgerEntryData.fromXDR(raw.xdr, 'base64');
+        if (val.type !== 'contractData') continue;
+        const contractId = Address.fromScAddress(val.contractData.contract).toString();
+        const instance = val.contractData.val;
+        if (!out.has(contractId) || instance.type !== 'scvContractInstance') continue;
+        const exe = instance.instance.executable;
+        out.set(
+          contractId,
+          exe.type === 'contractExecutableWasm' ? { kind: 'wasm', hash: Buffer.from(exe.wasmHash.toBytes()).toString('hex') } : { kind: 'sac' },
+        );
+      }
+      return out;
     },
     async getInvocation(txHash: string, o?: RpcCallOptions): Promise<ContractInvocation | null> {
       const res = await call<{ status: string; envelopeXdr?: string }>('getTransaction', { hash: txHash }, o);
@@ -103,6 +117,17 @@ export function createStellarChainRpc(options: StellarRpcOptions): ChainRpc {
       return invocationOf(xdr.TransactionEnvelope.fromXDR(res.envelopeXdr, 'base64'));
     },
   };
+}
+
+/** The ledger key of a contract's instance entry (persistent contract data under the instance key). */
+function instanceKey(contractId: string): xdr.LedgerKey {
+  return xdr.LedgerKey.contractData(
+    new xdr.LedgerKeyContractData({
+      contract: Address.fromString(contractId).toScAddress(),
+      key: xdr.ScVal.scvLedgerKeyContractInstance(),
+      durability: xdr.ContractDataDurability.persistent,
+    }),
+  );
 }
 
 /**

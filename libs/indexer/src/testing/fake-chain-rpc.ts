@@ -1,5 +1,14 @@
 import type { RawChainEvent } from '../decoding/chain-event';
-import type { ChainRpc, ContractExecutableInfo, ContractInvocation, GetEventsPage, GetEventsRequest, RpcEventFilter, RpcHealth } from '../rpc/chain-rpc.port';
+import {
+  MAX_LEDGER_ENTRY_KEYS,
+  type ChainRpc,
+  type ContractExecutableInfo,
+  type ContractInvocation,
+  type GetEventsPage,
+  type GetEventsRequest,
+  type RpcEventFilter,
+  type RpcHealth,
+} from '../rpc/chain-rpc.port';
 
 /**
  * In-memory stand-in for stellar-rpc in unit tests: getEvents with the real filter semantics (contractIds,
@@ -47,14 +56,29 @@ export class FakeChainRpc implements ChainRpc {
     return { latestLedger: this.latestLedger, oldestLedger: this.oldestLedger };
   }
 
-  async getContractExecutable(contractId: string): Promise<ContractExecutableInfo> {
+  /** How many getContractExecutables calls were made, and with how many ids each. */
+  readonly executableLookups: number[] = [];
+
+  async getContractExecutables(contractIds: readonly string[]): Promise<ReadonlyMap<string, ContractExecutableInfo>> {
+    this.executableLookups.push(contractIds.length);
     await this.fault();
-    return this.executables.get(contractId) ?? null;
+    if (contractIds.length > MAX_LEDGER_ENTRY_KEYS) throw new Error(`at most ${MAX_LEDGER_ENTRY_KEYS} keys`);
+    return new Map(contractIds.map((id) => [id, this.executables.get(id) ?? null]));
   }
 
+  private invocationsInFlight = 0;
+  /** The most getInvocation calls that were ever answered at once (each yields once before it answers). */
+  maxInvocationsInFlight = 0;
+
   async getInvocation(txHash: string): Promise<ContractInvocation | null> {
-    await this.fault();
-    return this.invocations.get(txHash) ?? null;
+    this.maxInvocationsInFlight = Math.max(this.maxInvocationsInFlight, ++this.invocationsInFlight);
+    try {
+      await this.fault();
+      await new Promise((resolve) => setImmediate(resolve));
+      return this.invocations.get(txHash) ?? null;
+    } finally {
+      this.invocationsInFlight--;
+    }
   }
 
   async getEvents(request: GetEventsRequest): Promise<GetEventsPage> {
