@@ -15,7 +15,7 @@ import { walletEvents } from '@dob/auth';
 import { createReadQueries, openReadModelStorage } from '@dob/read-models';
 import { InProcessRateLimiter, RedisRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
-import { createPgliteDatabase, createPostgresDatabase } from '@dob/sql';
+import { createPgliteWorkerDatabase, createPostgresDatabase } from '@dob/sql';
 import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
 import { createApiApp } from '../libs/api-http/src/bootstrap';
 import { createApiAuth } from '../libs/api-http/src/access';
@@ -76,7 +76,7 @@ export async function mixedReadLoad(base: string, key: string, paths: string[], 
 
 async function measure(store: 'pglite' | 'postgres', seconds: number): Promise<object> {
   const schema = `bench_mixed_${randomBytes(4).toString('hex')}`;
-  const db = store === 'postgres' ? await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema }) : await createPgliteDatabase({});
+  const db = store === 'postgres' ? await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema }) : await createPgliteWorkerDatabase(); // on its own thread, as npm start opens it
   const storage = await openReadModelStorage({ db });
   const models = await startReadModels(db, walletEvents, storage.store);
   await models.append(benchWorld().streamAppends());

@@ -6,7 +6,7 @@ import { isAfter } from './position';
 import { createSqlEventStore } from './sql/sql-event-store';
 import { migrateEventStore } from './sql/migrations';
 
-describe.each(testDatabases())('SQL event store on $name', (factory) => {
+describe.each(testDatabases({ pgliteWorker: true }))('SQL event store on $name', (factory) => {
   eventStoreContract(async () => {
     const db = await factory.create();
     return {

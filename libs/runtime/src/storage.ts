@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { EventCatalog } from '@dob/domain';
 import { createSqlEventStore, openKurrentDbEventStore, type EventStore } from '@dob/event-store';
-import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { createPgliteWorkerDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
 import type { AppConfig } from './app-config';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { systemEventCatalog } from './system-event-catalog';
@@ -16,7 +16,10 @@ export interface Storage {
 
 export interface StorageOptions {
   readonly dataDir: string;
-  /** PostgreSQL server; unset = embedded PGlite under `<dataDir>/pglite`. */
+  /**
+   * PostgreSQL server; unset = embedded PGlite under `<dataDir>/pglite`, on a thread of its own (its WebAssembly
+   * PostgreSQL beside the process's JavaScript, not between it: docs/ARCHITECTURE.md).
+   */
   readonly databaseUrl?: string;
   /** EventStoreDB / KurrentDB for the event store; unset = the event store lives in the SQL database. */
   readonly eventStoreUrl?: string;
@@ -36,7 +39,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   try {
     const db = options.databaseUrl
       ? await createPostgresDatabase({ connectionString: options.databaseUrl })
-      : await createPgliteDatabase({ dataDir: join(dataDir, 'pglite') });
+      : await createPgliteWorkerDatabase({ dataDir: join(dataDir, 'pglite') });
     const eventStore = options.eventStoreUrl
       ? await openKurrentDbEventStore(options.eventStoreUrl, { catalog: options.catalog })
       : await createSqlEventStore(db, { catalog: options.catalog });

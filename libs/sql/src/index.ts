@@ -4,3 +4,4 @@ export * from './copy-text';
 export * from './pglite/pglite-database';
 export * from './postgres/postgres-database';
 export * from './migrate';
+export * from './pglite/pglite-worker-database';

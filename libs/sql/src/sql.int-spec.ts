@@ -1,7 +1,7 @@
 import { copyText } from './copy-text';
 import { testDatabases } from './testing/test-databases';
 
-describe.each(testDatabases())('SqlDatabase on $name', (factory) => {
+describe.each(testDatabases({ pgliteWorker: true }))('SqlDatabase on $name', (factory) => {
   it('round-trips int8 as a string and jsonb as an object', async () => {
     const db = await factory.create();
     try {

@@ -8,7 +8,7 @@
 import { DEVNET_STAND_IN_WASMS } from '@dob/devnet';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
-import { createPgliteDatabase, createPostgresDatabase } from '@dob/sql';
+import { createPgliteWorkerDatabase, createPostgresDatabase } from '@dob/sql';
 import { silentLogger } from '../ingestion/ingestion-status';
 import { startNetworkIndexing } from '../indexer-runtime';
 
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const env = process.env;
   const db = env.PG_URL
     ? await createPostgresDatabase({ connectionString: env.PG_URL, schema: env.PG_SCHEMA ?? 'public' })
-    : await createPgliteDatabase({ dataDir: env.PGLITE_DIR });
+    : await createPgliteWorkerDatabase({ dataDir: env.PGLITE_DIR }); // as the apps open their data folder (openStorage)
   const store = await createSqlEventStore(db, { catalog: createChainEventCatalog() });
   const indexing = startNetworkIndexing(store, {
     rpcUrl: env.RPC_URL,

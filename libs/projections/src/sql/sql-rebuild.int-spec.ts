@@ -47,7 +47,7 @@ function reducingAheadOfCommits(events: EventStore, store: ReadModelStore): { ev
  * a page reduced ahead must still see the page before it, which may not have committed yet. With a budget of half the
  * hot documents, the collection is forgotten every page.
  */
-describe.each(testDatabases())('a rebuild on $name', (factory) => {
+describe.each(testDatabases({ pgliteWorker: true }))('a rebuild on $name', (factory) => {
   let db: SqlDatabase;
   let events: EventStore;
 

@@ -22,7 +22,7 @@ export interface ReadModelBackend {
 }
 
 export interface ReadModelBackendFactory {
-  readonly name: 'pglite' | 'postgres' | 'mongodb';
+  readonly name: 'pglite' | 'pglite-worker' | 'postgres' | 'mongodb';
   open(extraEvents?: readonly EventDefinition[]): Promise<ReadModelBackend>;
 }
 

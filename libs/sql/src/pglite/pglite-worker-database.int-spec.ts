@@ -1,0 +1,74 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { SqlDatabase } from '../sql.port';
+import { createPgliteWorkerDatabase } from './pglite-worker-database';
+
+/**
+ * What only the thread boundary could break (the port's own contract runs on this adapter in sql.int-spec.ts): a
+ * COMMIT's failure, statements outside a transaction waiting for it as on one connection, values that must keep their
+ * type across structured clone, and a process that an idle worker must not keep alive.
+ */
+describe('PGlite on a worker thread', () => {
+  let db: SqlDatabase;
+  beforeAll(async () => {
+    db = await createPgliteWorkerDatabase();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('reports a failed COMMIT as the transaction’s error, and stays usable', async () => {
+    await db.exec('CREATE TABLE deferred (k int, CONSTRAINT deferred_k UNIQUE (k) DEFERRABLE INITIALLY DEFERRED)');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO deferred VALUES (1), (1)'); // checked only at COMMIT
+      }),
+    ).rejects.toMatchObject({ code: '23505', constraint: 'deferred_k' });
+    expect((await db.query('SELECT count(*)::int AS n FROM deferred')).rows).toEqual([{ n: 0 }]);
+  });
+
+  it('runs a statement sent while a transaction is open after that transaction, as its one connection does', async () => {
+    await db.exec('CREATE TABLE ordered (v int)');
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const tx = db.transaction(async (t) => {
+      await t.query('INSERT INTO ordered VALUES (1)');
+      await held;
+      await t.query('INSERT INTO ordered VALUES (2)');
+    });
+    await new Promise((r) => setTimeout(r, 20)); // the transaction is open in the worker
+    const outside = db.query<{ n: number }>('SELECT count(*)::int AS n FROM ordered');
+    release();
+    await tx;
+    expect((await outside).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('keeps dates, bytes, json and int8 as the caller’s thread would read them', async () => {
+    const { rows } = await db.query<{ at: Date; b: Uint8Array; j: { x: number[] }; n: string }>(
+      `SELECT '2026-12-07T10:00:00Z'::timestamptz AS at, '\\x0102ff'::bytea AS b, '{"x":[1,2]}'::jsonb AS j, 9007199254740993::int8 AS n`,
+    );
+    // A Date (of Node's own realm: Jest's test context has another Date, so no instanceof here)
+    expect(Object.prototype.toString.call(rows[0]!.at)).toBe('[object Date]');
+    expect(rows[0]!.at.toISOString()).toBe('2026-12-07T10:00:00.000Z');
+    expect([...rows[0]!.b]).toEqual([1, 2, 255]);
+    expect(rows[0]).toMatchObject({ j: { x: [1, 2] }, n: '9007199254740993' });
+  });
+
+  it('refuses calls once closed', async () => {
+    const other = await createPgliteWorkerDatabase();
+    await other.close();
+    await expect(other.query('SELECT 1')).rejects.toThrow('the database is closed');
+  });
+
+  it('does not keep an idle process alive: a script that never closes it exits on its own', async () => {
+    const script = `const { createPgliteWorkerDatabase } = require(${JSON.stringify(__filename.replace(/\.int-spec\.ts$/, '.ts'))});
+      createPgliteWorkerDatabase().then(async (db) => console.log(JSON.stringify((await db.query('SELECT 41 + 1 AS n')).rows)));`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['-r', join(__dirname, '../../../../scripts/register.js'), '-e', script],
+      { timeout: 30_000 }, // were the thread to hold it, the process would never end: killed here, and the test fails
+    );
+    expect(stdout.trim()).toBe('[{"n":42}]');
+  });
+});
