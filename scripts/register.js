@@ -5,13 +5,14 @@
 // Why not @swc-node/register, which the tools (scripts/, bench) use: it loads the `typescript` package to read tsconfig.json
 // and keeps every compiled file and its source map in an in-process cache. For the long-running system that was
 // ≈ 90 MB of its memory (a process that only registers it: 39 → 128 MB, this loader: 68 MB; docs/benchmarks.md
-// "Fixed-rate mixed load and RSS").
+// "Fixed-rate mixed load and RSS"). @swc/core itself is required only when a file is not in the cache below: loaded up
+// front it was another ≈ 32 MB in every process, and in the embedded database's worker thread, whose files are cached
+// as soon as any process has started once.
 'use strict';
 const Module = require('node:module');
 const { join } = require('node:path');
 const { createHash } = require('node:crypto');
 const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
-const { transformSync } = require('@swc/core');
 const { SWC_OPTIONS, WORKSPACE_ALIASES } = require('./swc-config');
 
 const ROOT = join(__dirname, '..');
@@ -47,7 +48,9 @@ function compiled(source, filename) {
   try {
     return readFileSync(file, 'utf8');
   } catch {
-    const { code } = transformSync(source, { ...OPTIONS, filename });
+    // @swc/core is loaded on the first file not in the cache: a start whose files are all cached (and a worker
+    // thread's, whose few files are) never loads the compiler.
+    const { code } = require('@swc/core').transformSync(source, { ...OPTIONS, filename });
     keep(file, code);
     return code;
   }
