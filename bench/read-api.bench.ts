@@ -148,6 +148,9 @@ async function measure(store: Store): Promise<Record<string, object>> {
         () => cannon(`${rawBase}/raw/${name}`, {}),
         (r) => r.requestsPerSecond,
       );
+      // A refused request is answered cheaply: a round with any would flatter the API, so it voids the run.
+      const refused = paired.rounds.reduce((n, r) => n + r.measured.non2xx + r.baseline.non2xx, 0);
+      if (refused > 0) throw new Error(`${p}: ${refused} non-2xx answers in the measured rounds; the ratio would not be comparable`);
       results[name] = {
         path: p,
         responseBytes: Buffer.byteLength(bodies[name]!),
