@@ -118,8 +118,9 @@ async function measure(store: Store): Promise<Record<string, object>> {
     // Measure serving, not refusing: a key's ceiling is 1,000,000 requests a minute, which a run of 40k+ req/s passes
     // within the minute (earlier runs answered up to 221,472 requests 429, cheaply, which flattered the API), so each
     // API run (warm-up, rounds, the bus comparison) takes a key of its own.
+    const paths = { pools: '/api/agent/pools?limit=20', listings: '/api/agent/marketplace/listings?limit=20&sort=price_asc' };
     const keys: string[] = [];
-    for (let i = 0; i < 2 * (ROUNDS + 1) + 1; i++) {
+    for (let i = 0; i < Object.keys(paths).length * (ROUNDS + 1) + 1; i++) {
       const { key: k, record } = await auth.keys.createKey(accountAddr(`bench-agent-${i}`), { label: 'bench', scopes: ['read'], origin: 'key_management' });
       await auth.keys.setRateLimit(record.keyId, 1_000_000);
       keys.push(k);
@@ -129,7 +130,6 @@ async function measure(store: Store): Promise<Record<string, object>> {
     await models.runner.stop(); // read models are complete; its polling would share PGlite's one connection
     await app.listen(0, '127.0.0.1');
     const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    const paths = { pools: '/api/agent/pools?limit=20', listings: '/api/agent/marketplace/listings?limit=20&sort=price_asc' };
     const bodies: Record<string, string> = {};
     for (const [name, p] of Object.entries(paths)) {
       const r = await fetch(`${base}${p}`, { headers: { 'x-api-key': key } });

@@ -45,11 +45,19 @@ export async function confirmRegistered(
   return new Map(contractIds.map((id) => [id, identify(id, executables.get(id) ?? null, registry, ['splitter', 'crowdfunding'])]));
 }
 
-/** Splits ids into the batches one getLedgerEntries call takes. */
-export function lookupBatches<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += MAX_LEDGER_ENTRY_KEYS) out.push(items.slice(i, i + MAX_LEDGER_ENTRY_KEYS));
-  return out;
+/**
+ * Confirms items in the batches one getLedgerEntries call takes (MAX_LEDGER_ENTRY_KEYS), one batch after another,
+ * and merges what each batch confirmed.
+ */
+export async function confirmInBatches<T>(
+  items: readonly T[],
+  confirmBatch: (batch: readonly T[]) => Promise<ReadonlyMap<string, ContractIdentity | null>>,
+): Promise<Map<string, ContractIdentity | null>> {
+  const confirmed = new Map<string, ContractIdentity | null>();
+  for (let i = 0; i < items.length; i += MAX_LEDGER_ENTRY_KEYS) {
+    for (const [id, identity] of await confirmBatch(items.slice(i, i + MAX_LEDGER_ENTRY_KEYS))) confirmed.set(id, identity);
+  }
+  return confirmed;
 }
 
 function identify(contractId: string, exe: ContractExecutableInfo, registry: WasmRegistry, kinds: readonly string[]): ContractIdentity | null {

@@ -14,7 +14,7 @@ import { positionFromString, positionToString, WrongExpectedVersionError, type E
 import type { RawChainEvent } from '../decoding/chain-event';
 import { KNOWN_DOB_WASMS, WasmRegistry, type ContractIdentity } from '../decoding/contract-identity';
 import { decodeChainEvent, type DecodedDomainEvent } from '../decoding/decode-chain-event';
-import { confirmCandidates, confirmRegistered, lookupBatches, type DiscoveryCandidate } from '../discovery/contract-discovery';
+import { confirmCandidates, confirmInBatches, confirmRegistered, type DiscoveryCandidate } from '../discovery/contract-discovery';
 import { isRetentionError, type ChainRpc, type RpcCallOptions, type RpcEventFilter } from '../rpc/chain-rpc.port';
 import { DEFAULT_BACKOFF, sleepUnlessStopped, withBackoff, withTimeout, type BackoffOptions } from './backoff';
 import { contractFilters, discoveryFilters, partyTransferFilters, toRequests } from './filter-plan';
@@ -367,10 +367,7 @@ export class NetworkIngestor {
   private async watchRegistered(from: number): Promise<Discovery[]> {
     const out: Discovery[] = [];
     const fresh = [...new Set(await this.registered.next())].filter((id) => !this.watch.has(id) && !this.rejected.has(id));
-    const confirmed = new Map<string, ContractIdentity | null>();
-    for (const batch of lookupBatches(fresh)) {
-      for (const [id, identity] of await this.call((o) => confirmRegistered(this.rpc, this.registry, batch, o))) confirmed.set(id, identity);
-    }
+    const confirmed = await confirmInBatches(fresh, (batch) => this.call((o) => confirmRegistered(this.rpc, this.registry, batch, o)));
     for (const contractId of fresh) {
       const identity = confirmed.get(contractId) ?? null;
       if (!identity) {
@@ -423,10 +420,7 @@ export class NetworkIngestor {
       const symbol = first?.type === 'scvSymbol' ? first.sym.toString() : '';
       if (symbol === 'init' || symbol === 'cf_init') candidates.set(e.contractId, { contractId: e.contractId, symbol, ledger: e.ledger });
     }
-    const confirmed = new Map<string, ContractIdentity | null>();
-    for (const batch of lookupBatches([...candidates.values()])) {
-      for (const [id, identity] of await this.call((o) => confirmCandidates(this.rpc, this.registry, batch, o))) confirmed.set(id, identity);
-    }
+    const confirmed = await confirmInBatches([...candidates.values()], (batch) => this.call((o) => confirmCandidates(this.rpc, this.registry, batch, o)));
     for (const { contractId, symbol, ledger } of candidates.values()) {
       const identity = confirmed.get(contractId) ?? null;
       if (!identity) {

@@ -16,12 +16,12 @@ async function main(): Promise<void> {
   const unlisten = new Map<number, () => Promise<void>>();
   const reply = (r: WorkerReply) => port.postMessage(r);
 
-  const executorFor = (tx: number | undefined): SqlExecutor => {
-    if (tx === undefined) return db;
+  const opened = (tx: number): OpenTransaction => {
     const open = transactions.get(tx);
     if (!open) throw new Error(`transaction ${tx} is not open`);
-    return open.tx;
+    return open;
   };
+  const executorFor = (tx: number | undefined): SqlExecutor => (tx === undefined ? db : opened(tx).tx);
 
   const handle = async (m: WorkerRequest): Promise<unknown> => {
     switch (m.op) {
@@ -34,8 +34,7 @@ async function main(): Promise<void> {
       case 'begin':
         return begin(db, m.id, transactions);
       case 'end': {
-        const open = transactions.get(m.tx);
-        if (!open) throw new Error(`transaction ${m.tx} is not open`);
+        const open = opened(m.tx);
         open.end(m.commit);
         // COMMIT's own failure is the answer; a rollback the caller asked for is not a failure.
         await open.ended.catch((e: unknown) => {
@@ -75,22 +74,16 @@ interface OpenTransaction {
 /** Opens a PGlite transaction that stays open until its `end` message; resolves once it is open. */
 function begin(db: SqlDatabase, id: number, transactions: Map<number, OpenTransaction>): Promise<void> {
   return new Promise<void>((opened, failedToOpen) => {
-    let end!: (commit: boolean) => void;
-    let tx!: SqlExecutor;
-    const ended = db.transaction(
-      (t) =>
+    // PGlite runs this callback only after its BEGIN, so `ended` is assigned by the time the entry is made.
+    const ended: Promise<void> = db.transaction(
+      (tx) =>
         new Promise<void>((resolve, reject) => {
-          tx = t;
-          end = (commit) => (commit ? resolve() : reject(new RolledBack()));
-          transactions.set(id, { tx, end, ended });
+          transactions.set(id, { tx, end: (commit) => (commit ? resolve() : reject(new RolledBack())), ended });
           opened();
         }),
     );
     ended.catch(failedToOpen); // only before it opened: later, `end` reports how it ended
-    void ended.then(
-      () => transactions.delete(id),
-      () => transactions.delete(id),
-    );
+    void ended.finally(() => transactions.delete(id)).catch(() => undefined);
   });
 }
 
