@@ -180,11 +180,18 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
   }
 
   /** Readiness: every projection this process serves has read all committed events at least once (faulted ones
-   *  are reported by status(), not here, so one bad event does not take every instance out of rotation). */
+   *  are reported by status(), not here, so one bad event does not take every instance out of rotation). A
+   *  projection standing by counts only while another process owns it: once this process holds its lease, the
+   *  reconcile that starts its worker is still pending (onAcquired does not await it), and its model here is not
+   *  caught up until that worker is. */
   isCaughtUp(): boolean {
     if (!this.started) return false;
     return [...this.entries.values()].every(
-      (e) => e.mode === 'faulted' || e.mode === 'superseded' || e.mode === 'standby' || (e.mode === 'following' && e.ready),
+      (e) =>
+        e.mode === 'faulted' ||
+        e.mode === 'superseded' ||
+        (e.mode === 'standby' && !e.claim?.held()) ||
+        (e.mode === 'following' && e.ready),
     );
   }
 
