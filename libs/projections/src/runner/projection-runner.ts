@@ -187,11 +187,7 @@ export class ProjectionRunner<D extends ProjectionHeader = ProjectionDefinition>
   isCaughtUp(): boolean {
     if (!this.started) return false;
     return [...this.entries.values()].every(
-      (e) =>
-        e.mode === 'faulted' ||
-        e.mode === 'superseded' ||
-        (e.mode === 'standby' && !e.claim?.held()) ||
-        (e.mode === 'following' && e.ready),
+      (e) => e.mode === 'faulted' || e.mode === 'superseded' || (e.mode === 'standby' && !e.claim?.held()) || (e.mode === 'following' && e.ready),
     );
   }
 
