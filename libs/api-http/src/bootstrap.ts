@@ -70,7 +70,8 @@ export async function createApiApp(deps: ApiDependencies, options: ApiAppOptions
   const fastify = app.getHttpAdapter().getInstance();
   capConnectionsPerClient(app.getHttpServer(), limits);
   installRequestId(fastify);
-  installRequestObserver(fastify, options.metrics);
+  // Nothing to observe into without a logger or metrics (tests, benches): no hooks, no log context per request.
+  if (log || options.metrics) installRequestObserver(fastify, options.metrics);
   installJsonBodyParser(fastify);
   installNulGuard(fastify);
   // Rate limits and X-API-Key authentication run before routing, so unknown routes carry the headers too.

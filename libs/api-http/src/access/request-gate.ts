@@ -33,9 +33,10 @@ export function installRequestGate(fastify: FastifyInstance, auth: ApiAuthDepend
   /** Leaves the verdict on the request, writes the rate-limit headers; false when the request was refused here. */
   const answer = (request: FastifyRequest, reply: FastifyReply, header: unknown, principal: ActiveApiKey | null, decision: RateLimitDecision): boolean => {
     (request as unknown as { agentAuth: AgentAuthState }).agentAuth = { keySent: header !== undefined, principal };
-    void reply.header('X-RateLimit-Limit', decision.limit);
-    void reply.header('X-RateLimit-Remaining', decision.remaining);
-    void reply.header('X-RateLimit-Reset', decision.resetAt);
+    // Lower case, as Fastify stores and sends every header name: a name already so is not copied on each request.
+    void reply.header('x-ratelimit-limit', decision.limit);
+    void reply.header('x-ratelimit-remaining', decision.remaining);
+    void reply.header('x-ratelimit-reset', decision.resetAt);
     if (decision.allowed) return true;
     metrics?.rateLimitRefusals.inc({ bucket: principal ? 'key' : 'ip' });
     void reply

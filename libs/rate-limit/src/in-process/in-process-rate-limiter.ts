@@ -1,10 +1,16 @@
 import type { Clock, RateLimitDecision, RateLimiter } from '../rate-limiter.port';
 import { assertRpm, capacity, decision, windowStart, WINDOW_MS } from '../sliding-window-rule';
 
-/** A bucket's admission log: timestamps in arrival order; `head` skips entries that left the window. */
+/**
+ * A bucket's admission log as runs: `stamps[i]` admitted `counts[i]` times, in ascending order; `head` skips runs
+ * that left the window and `total` counts the admissions from `head` on. A busy key admits dozens of requests in one
+ * millisecond: one run each instead of one entry each (a 1,000,000-rpm key held up to 60 s × its rate in numbers).
+ */
 interface Log {
   stamps: number[];
+  counts: number[];
   head: number;
+  total: number;
 }
 
 /**
@@ -30,28 +36,34 @@ export class InProcessRateLimiter implements RateLimiter {
     const now = this.clock();
     let log = this.logs.get(bucket);
     if (!log) {
-      log = { stamps: [], head: 0 };
+      log = { stamps: [], counts: [], head: 0, total: 0 };
       this.logs.set(bucket, log);
     }
     const from = windowStart(now);
-    while (log.head < log.stamps.length && log.stamps[log.head]! < from) log.head++;
+    while (log.head < log.stamps.length && log.stamps[log.head]! < from) log.total -= log.counts[log.head++]!;
     if (log.head > 64 && log.head * 2 > log.stamps.length) {
       log.stamps = log.stamps.slice(log.head);
+      log.counts = log.counts.slice(log.head);
       log.head = 0;
     }
-    const count = log.stamps.length - log.head;
-    const allowed = count < capacity(rpm);
+    const allowed = log.total < capacity(rpm);
     if (allowed) this.insert(log, now);
-    const after = log.stamps.length - log.head;
-    return decision(rpm, allowed, after, log.stamps[log.head] ?? now, log.stamps[log.stamps.length - 1] ?? now, now);
+    const last = log.stamps.length - 1;
+    return decision(rpm, allowed, log.total, log.stamps[log.head] ?? now, log.stamps[last] ?? now, now);
   }
 
-  /** Keeps the log sorted even if an injected clock steps back. */
+  /** Adds one admission at `ts`, keeping the runs sorted even if an injected clock steps back. */
   private insert(log: Log, ts: number): void {
-    const s = log.stamps;
-    let i = s.length;
-    while (i > log.head && s[i - 1]! > ts) i--;
-    s.splice(i, 0, ts);
+    const { stamps, counts } = log;
+    log.total++;
+    let i = stamps.length;
+    while (i > log.head && stamps[i - 1]! > ts) i--;
+    if (i > log.head && stamps[i - 1] === ts) {
+      counts[i - 1]!++;
+      return;
+    }
+    stamps.splice(i, 0, ts);
+    counts.splice(i, 0, 1);
   }
 
   private sweep(): void {
