@@ -1,3 +1,4 @@
+import { AppError } from '@dob/domain';
 import type { ActiveApiKey, ApiKeyIndex } from './api-key-index.port';
 import type { KeyChangeSignal } from './key-change-signal.port';
 import { SharedKeyCache, type KeyCacheLease } from './shared-key-cache';
@@ -31,6 +32,8 @@ class FakeSignal implements KeyChangeSignal {
   epoch = 0;
   deliver = false;
   failing = false;
+  /** What a failing read throws: an error of its own, or the adapter's "database away" (a 503-class AppError). */
+  failure: () => Error = () => new Error('epoch read failed');
   reads = 0;
   private listener?: () => void;
   private held?: { release: () => void; promise: Promise<void> };
@@ -49,7 +52,7 @@ class FakeSignal implements KeyChangeSignal {
   }
   async readEpoch() {
     this.reads++;
-    if (this.failing) throw new Error('database unreachable');
+    if (this.failing) throw this.failure();
     const value = String(this.epoch); // the value as of the read's start
     if (this.held) {
       const { promise } = this.held;
@@ -142,6 +145,16 @@ describe('SharedKeyCache (a lease on the key epoch)', () => {
     await cache.findActiveByHash('h1');
     signal.change(index, () => index.rows.delete('h1'));
     expect(await cache.findActiveByHash('h1')).toBeNull();
+  });
+
+  it('fails at once with the database-away error when the epoch read finds the database away: no second trip', async () => {
+    await cache.findActiveByHash('h1');
+    signal.failing = true;
+    signal.failure = () => AppError.dependencyUnavailable('postgresql');
+    now += lease.leaseMs;
+    const reads = index.reads;
+    await expect(cache.findActiveByHash('h2')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { dependency: 'postgresql' } });
+    expect(index.reads).toBe(reads); // the keys live in the same database: asking it would wait out another timeout
   });
 
   it('serves nothing from memory while the epoch cannot be read', async () => {
