@@ -42,15 +42,8 @@ describe('ops cluster status', () => {
     const runner = new ProjectionRunner(store, createSqlReadModelStore(db), projectionRegistry, { leases: keeper });
     await runner.start();
     await keeper.start();
-    // Not runner.waitUntilCaughtUp(): it counts a projection standing by as caught up (another process may own it),
-    // and each one stands by until its lease is acquired and its reconcile has run — so it could return before any
-    // worker had started, and the lag read below was then a race (CI once saw "14 events").
-    for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 20))) {
-      const reports = await runner.status();
-      if (reports.every((r) => r.role === 'owner' && r.caughtUp)) break;
-      if (Date.now() > deadline)
-        throw new Error(`not every projection owned and caught up: ${JSON.stringify(reports.map((r) => [r.name, r.role, r.caughtUp]))}`);
-    }
+    // keeper.start() has acquired every lease: the wait lasts until each projection's worker has caught up.
+    await runner.waitUntilCaughtUp();
     await keeper.stop(); // released: the leases stay listed, lapsed, with their last owner
     await runner.stop();
 

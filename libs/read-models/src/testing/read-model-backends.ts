@@ -2,7 +2,7 @@ import type { EventDefinition } from '@dob/domain';
 import { createTestMongoDatabase } from '../../../mongo/src/testing/test-mongo';
 import { createMongoReadModelStore } from '@dob/projections';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
-import { testDatabases } from '../../../sql/src/testing/test-databases';
+import { testDatabases, type TestDatabaseFactory } from '../../../sql/src/testing/test-databases';
 import { clearFeaturedOverride, setFeaturedOverride, type FeaturedOverride } from '../featured/featured-overrides';
 import { clearMongoFeaturedOverride, createMongoReadModelReader, setMongoFeaturedOverride } from '../mongo/mongo-read-model-reader';
 import type { ReadModelReader } from '../queries/read-model-reader.port';
@@ -22,7 +22,7 @@ export interface ReadModelBackend {
 }
 
 export interface ReadModelBackendFactory {
-  readonly name: 'pglite' | 'pglite-worker' | 'postgres' | 'mongodb';
+  readonly name: TestDatabaseFactory['name'] | 'mongodb';
   open(extraEvents?: readonly EventDefinition[]): Promise<ReadModelBackend>;
 }
 

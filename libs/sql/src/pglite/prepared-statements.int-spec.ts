@@ -1,4 +1,5 @@
 import { createPgliteDatabase, newEmbeddedPglite } from './pglite-database';
+import { createPgliteWorkerDatabase } from './pglite-worker-database';
 import { PglitePreparedStatements } from './prepared-statements';
 
 describe('PGlite reads as named prepared statements', () => {
@@ -37,8 +38,12 @@ describe('PGlite reads as named prepared statements', () => {
     }
   });
 
-  it('waits for an open transaction instead of running inside it', async () => {
-    const db = await createPgliteDatabase();
+  // On its one connection, in process and across the worker thread's messages alike.
+  it.each([
+    ['in process', createPgliteDatabase],
+    ['on a worker thread', createPgliteWorkerDatabase],
+  ])('waits for an open transaction instead of running inside it (%s)', async (_where, open) => {
+    const db = await open();
     try {
       await db.exec('CREATE TABLE t (v int)');
       let release!: () => void;
