@@ -23,6 +23,8 @@ describe('the whole system on embedded defaults', () => {
     }
   }
 
+  type ProjectionsHealth = { components: { projections: { details: Record<string, { active: { lag: number; eventsApplied: number } }> } } };
+
   /**
    * The store's stats and each projection's applied count at one head: read while nothing was appended (the count is
    * the same before and after the health read) and every projection was at it (lag 0). The devnet keeps closing
@@ -32,10 +34,11 @@ describe('the whole system on embedded defaults', () => {
   async function atOneHead(s: RunningSystem) {
     for (const deadline = Date.now() + 30_000; ; await new Promise((res) => setTimeout(res, 100))) {
       const stats = await s.eventStore.stats();
-      const details: Record<string, any> = (await (await fetch(s.healthUrl)).json()).components.projections.details;
+      const health = (await (await fetch(s.healthUrl)).json()) as ProjectionsHealth;
+      const details = health.components.projections.details;
       const still = (await s.eventStore.stats()).events === stats.events;
       if (still && Object.values(details).every((p) => p.active.lag === 0)) {
-        return { stats, applied: Object.fromEntries(Object.entries(details).map(([name, p]) => [name, p.active.eventsApplied as number])) };
+        return { stats, applied: Object.fromEntries(Object.entries(details).map(([name, p]) => [name, p.active.eventsApplied])) };
       }
       if (Date.now() > deadline) throw new Error('the projections were never all at a head that stood still');
     }
