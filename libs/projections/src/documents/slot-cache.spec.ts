@@ -67,6 +67,18 @@ describe('SlotCache: collections only ever written', () => {
     expect(cache.writesOnlyNew('entries')).toBe(false);
     expect(new SlotCache(0, '0', false, 100).writesOnlyNew('entries')).toBe(false);
   });
+
+  it("a backlog's cache presumes new rows until it knows of a replaced document, though it did not start complete", () => {
+    const cache = new SlotCache(0, '0', false, 100, true);
+    expect([cache.knowsAll('entries'), cache.writesOnlyNew('entries'), cache.knownAbsent('entries', 'a')]).toEqual([false, true, false]);
+    cache.heldAhead('1', [write('a')]); // unknown before: still taken for a new row
+    expect(cache.writesOnlyNew('entries')).toBe(true);
+    cache.heldAhead('2', [write('a')]); // a document it knows of, written again
+    expect(cache.writesOnlyNew('entries')).toBe(false);
+    expect(cache.writesOnlyNew('other')).toBe(true);
+    cache.sawReplaced('other'); // a COPY found a row taken
+    expect(cache.writesOnlyNew('other')).toBe(false);
+  });
 });
 
 describe('SlotCache.takenForNew (which writes a store may insert)', () => {

@@ -56,6 +56,14 @@ export class SlotCache {
     public position: string,
     private readonly startedComplete: boolean,
     private readonly limit: number,
+    /**
+     * Writes of a collection this cache does not know in full are taken for new rows until one is seen replacing a
+     * document (writesOnlyNew), though the cache did not start complete: a serving slot's backlog, whose collections
+     * only ever added to (a wallet's activity rows, a pool's events) would otherwise go in by the upsert, at about
+     * twice the database's cost of COPY into the same indexed table. A wrong guess costs one COPY rolled back to its
+     * savepoint, once per collection (sawReplaced).
+     */
+    private readonly presumesNew = startedComplete,
   ) {}
 
   /** Every collection is known in full (nothing to read from the server at all). */
@@ -163,12 +171,13 @@ export class SlotCache {
   }
 
   /**
-   * Whether every write of the collection this cache saw added a document: while it knew the collection in full, no
-   * write replaced a known one, and none since (a store that loads such writes as new rows and finds one taken says
-   * so with sawReplaced). A store may then try loading the collection's writes as new rows even once forgotten.
+   * Whether every write of the collection this cache saw added a document: while it knew the collection in full (or,
+   * presuming new rows, wherever it knew the document), no write replaced a known one, and none since (a store that
+   * loads such writes as new rows and finds one taken says so with sawReplaced). A store may then try loading the
+   * collection's writes as new rows even once forgotten, or never known.
    */
   writesOnlyNew(collection: string): boolean {
-    return this.startedComplete && (this.collections.get(collection)?.onlyNew ?? true);
+    return this.presumesNew && (this.collections.get(collection)?.onlyNew ?? true);
   }
 
   /** A write of the collection replaced a stored document: its writes are no longer taken for new rows. */

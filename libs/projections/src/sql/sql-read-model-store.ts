@@ -373,8 +373,9 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
       return empty;
     }
     if (events < PREFETCH_MIN_EVENTS) return undefined;
-    const fresh = new SlotCache(0, position, false, this.cacheLimit);
-    if (events >= PRELOAD_MIN_EVENTS) await preload(tx, def, tables, fresh, Math.min(PRELOAD_DOCUMENTS, this.cacheLimit));
+    const backlog = events >= PRELOAD_MIN_EVENTS;
+    const fresh = new SlotCache(0, position, false, this.cacheLimit, backlog);
+    if (backlog) await preload(tx, def, tables, fresh, Math.min(PRELOAD_DOCUMENTS, this.cacheLimit));
     this.caches.set(key, fresh);
     return fresh;
   }

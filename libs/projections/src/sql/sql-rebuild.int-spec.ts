@@ -3,7 +3,7 @@ import type { SqlDatabase } from '@dob/sql';
 import { testDatabases } from '../../../sql/src/testing/test-databases';
 import type { ReadModelStore } from '../read-model-store.port';
 import { ProjectionRunner } from '../runner/projection-runner';
-import { ACCOUNTS, EVENTS, appendCounted, counting, expectedLog, logging } from '../testing/rebuild-projections';
+import { ACCOUNTS, EVENTS, appendCounted, counting, expectedLog, logging, recording } from '../testing/rebuild-projections';
 import { createSqlReadModelStore } from './sql-read-model-store';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -16,6 +16,27 @@ function countingTransactions(db: SqlDatabase): { db: SqlDatabase; transactions:
     return db.transaction(fn);
   };
   return counted;
+}
+
+/** The database, recording the table of every COPY and every upsert (INSERT … ON CONFLICT) run in its transactions. */
+function recordingWrites(db: SqlDatabase): { db: SqlDatabase; copies: string[]; upserts: string[] } {
+  const seen = { db: Object.create(db) as SqlDatabase, copies: [] as string[], upserts: [] as string[] };
+  seen.db.transaction = (fn) =>
+    db.transaction((tx) =>
+      fn({
+        query: (text, params) => {
+          const upsert = /^\s*INSERT INTO (\S+)[\s\S]*ON CONFLICT/.exec(text);
+          if (upsert) seen.upserts.push(upsert[1]!);
+          return tx.query(text, params);
+        },
+        exec: (text) => tx.exec(text),
+        copyIn: (table, columns, text) => {
+          seen.copies.push(table);
+          return tx.copyIn(table, columns, text);
+        },
+      }),
+    );
+  return seen;
 }
 
 /**
@@ -188,6 +209,33 @@ describe.each(testDatabases({ pgliteWorker: true }))('a rebuild on $name', (fact
       expect(counts.map((c) => c.n)).toEqual(countsOf(8_500));
     }),
   );
+
+  it("loads a serving slot's backlog into a collection only ever added to by COPY, and replaces the rows it finds taken", () =>
+    withOwnHistory(async (own, history) => {
+      const watched = recordingWrites(own);
+      // A budget of 10 documents: nothing is preloaded, so neither collection is known to the backlog's cache.
+      let store = createSqlReadModelStore(watched.db, { cacheDocuments: 10 });
+      const runner = () => new ProjectionRunner(history, store, [recording, logging], { batchSize: 50, catchUpBatchSize: 1000 });
+      await stoppedBehind(history, runner, 8_500);
+      watched.copies.length = watched.upserts.length = 0;
+      store = createSqlReadModelStore(watched.db, { cacheDocuments: 10 });
+      const second = runner();
+      await second.start();
+      await second.waitUntilCaughtUp(60_000);
+      await second.stop();
+      const tablesOf = (name: string) => (tables: string[]) => tables.filter((t) => t.includes(`_${name}_`));
+      // Every backlog row of the collection only ever added to went in by COPY, none by the upsert …
+      expect(tablesOf('recording')(watched.copies).length).toBeGreaterThan(0);
+      expect(tablesOf('recording')(watched.upserts)).toEqual([]);
+      expect(await store.documents(recording, 'entries')).toHaveLength(8_500);
+      // … while the log, whose 549th event rewrites a row from before the stop, was tried as new rows and replaced.
+      expect(tablesOf('logging')(watched.copies).length).toBeGreaterThan(0);
+      expect(tablesOf('logging')(watched.upserts).length).toBeGreaterThan(0);
+      const log = await store.documents(logging, 'log');
+      const expected = expectedLog(8_500);
+      expect(log.length).toBe(expected.size);
+      expect(log.every((d) => expected.get(d.key as string) === d.n)).toBe(true);
+    }));
 
   it("holds a serving slot's backlog pages in a build until its worker has caught up", () =>
     withOwnHistory(async (own, history) => {

@@ -33,6 +33,18 @@ export const logging: ProjectionDefinition = {
   },
 };
 
+/** One document per event, keyed by its id, never read and never replaced: a collection only ever added to. */
+export const recording: ProjectionDefinition = {
+  name: 'recording',
+  version: 1,
+  eventTypes: ['test.counted'],
+  collections: { entries: { fields: { event: 'text', account: 'text' }, key: ['event'] } },
+  apply(state, e) {
+    state.put('entries', { event: e.id, account: (e.data as { account: string }).account });
+    return Promise.resolve();
+  },
+};
+
 /**
  * One document per event, read before it is written (absent: n = 1), so a build's write-outs hold new documents only;
  * a resumed build reads the server, where a document left by a write-out that was never checkpointed shows as n = 2.
@@ -86,8 +98,8 @@ export async function appendCounted(events: EventStore): Promise<void> {
 }
 
 /** The `log` documents `logging` leaves: key → the n of the last event that wrote it. */
-export function expectedLog(): Map<string, number> {
+export function expectedLog(events = EVENTS): Map<string, number> {
   const expected = new Map<string, number>();
-  for (let i = 0; i < EVENTS; i++) expected.set(`k${i % 50 === 49 && i > 140 ? i - 140 : i}`, i);
+  for (let i = 0; i < events; i++) expected.set(`k${i % 50 === 49 && i > 140 ? i - 140 : i}`, i);
   return expected;
 }
