@@ -19,7 +19,7 @@ export interface KeyCacheLease {
  * and an unknown key's 503 came after ≈ 2 s instead of within the 1-s timeout (issue 31's bound; CI saw 2,009 ms).
  */
 function unlessAway(e: unknown): void {
-  if (e instanceof AppError && e.retryAfterSeconds !== undefined) throw e;
+  if (e instanceof AppError && e.code === 'SERVICE_UNAVAILABLE') throw e;
 }
 
 /** Every instance of a deployment must use the same lease: a writer waits for the longest lease a reader may hold. */

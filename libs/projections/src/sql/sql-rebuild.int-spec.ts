@@ -8,21 +8,15 @@ import { createSqlReadModelStore } from './sql-read-model-store';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The database, counting the transactions begun through it (reset by assigning `transactions`). */
-function countingTransactions(db: SqlDatabase): { db: SqlDatabase; transactions: number } {
-  const counted = { db: Object.create(db) as SqlDatabase, transactions: 0 };
-  counted.db.transaction = (fn) => {
-    counted.transactions++;
-    return db.transaction(fn);
-  };
-  return counted;
-}
-
-/** The database, recording the table of every COPY and every upsert (INSERT … ON CONFLICT) run in its transactions. */
-function recordingWrites(db: SqlDatabase): { db: SqlDatabase; copies: string[]; upserts: string[] } {
-  const seen = { db: Object.create(db) as SqlDatabase, copies: [] as string[], upserts: [] as string[] };
-  seen.db.transaction = (fn) =>
-    db.transaction((tx) =>
+/**
+ * The database, counting the transactions begun through it (reset by assigning `transactions`) and recording the table
+ * of every COPY and every upsert (INSERT … ON CONFLICT) run in them.
+ */
+function watchedWrites(db: SqlDatabase): { db: SqlDatabase; transactions: number; copies: string[]; upserts: string[] } {
+  const seen = { db: Object.create(db) as SqlDatabase, transactions: 0, copies: [] as string[], upserts: [] as string[] };
+  seen.db.transaction = (fn) => {
+    seen.transactions++;
+    return db.transaction((tx) =>
       fn({
         query: (text, params) => {
           const upsert = /^\s*INSERT INTO (\S+)[\s\S]*ON CONFLICT/.exec(text);
@@ -36,6 +30,7 @@ function recordingWrites(db: SqlDatabase): { db: SqlDatabase; copies: string[]; 
         },
       }),
     );
+  };
   return seen;
 }
 
@@ -105,7 +100,7 @@ describe.each(testDatabases({ pgliteWorker: true }))('a rebuild on $name', (fact
   });
 
   it('keeps its batches in a build, written out every 500 events: fewer transactions than pages, the same counts', async () => {
-    const counted = countingTransactions(db);
+    const counted = watchedWrites(db);
     const store = createSqlReadModelStore(counted.db, { buildLimits: { events: 500, documents: 100_000, minSaving: 0.1 } });
     const slow = reducingAheadOfCommits(events, store);
     const runner = new ProjectionRunner(slow.events, slow.store, [counting], { batchSize: 10, catchUpBatchSize: 100 });
@@ -188,7 +183,7 @@ describe.each(testDatabases({ pgliteWorker: true }))('a rebuild on $name', (fact
     ['that activated the slot (the same store)', false],
   ])('catches a serving slot up on a backlog through a build in a process %s, and stores all of it once caught up', (_, restarted) =>
     withOwnHistory(async (own, history) => {
-      const watched = countingTransactions(own);
+      const watched = watchedWrites(own);
       let store = createSqlReadModelStore(watched.db);
       const runner = () => new ProjectionRunner(history, store, [counting], { batchSize: 50, catchUpBatchSize: 1000 });
       // Stopped while 8,000 more are appended: eight backlog pages of 1,000.
@@ -212,7 +207,7 @@ describe.each(testDatabases({ pgliteWorker: true }))('a rebuild on $name', (fact
 
   it("loads a serving slot's backlog into a collection only ever added to by COPY, and replaces the rows it finds taken", () =>
     withOwnHistory(async (own, history) => {
-      const watched = recordingWrites(own);
+      const watched = watchedWrites(own);
       // A budget of 10 documents: nothing is preloaded, so neither collection is known to the backlog's cache.
       let store = createSqlReadModelStore(watched.db, { cacheDocuments: 10 });
       const runner = () => new ProjectionRunner(history, store, [recording, logging], { batchSize: 50, catchUpBatchSize: 1000 });

@@ -39,9 +39,8 @@ export const recording: ProjectionDefinition = {
   version: 1,
   eventTypes: ['test.counted'],
   collections: { entries: { fields: { event: 'text', account: 'text' }, key: ['event'] } },
-  apply(state, e) {
+  async apply(state, e) {
     state.put('entries', { event: e.id, account: (e.data as { account: string }).account });
-    return Promise.resolve();
   },
 };
 

@@ -62,8 +62,14 @@ export class InProcessRateLimiter implements RateLimiter {
       counts[i - 1]!++;
       return;
     }
-    stamps.splice(i, 0, ts);
-    counts.splice(i, 0, 1);
+    if (i === stamps.length) {
+      // The usual case, a new millisecond at the end: a push, not an insertion (this runs on every admitted request).
+      stamps.push(ts);
+      counts.push(1);
+    } else {
+      stamps.splice(i, 0, ts);
+      counts.splice(i, 0, 1);
+    }
   }
 
   private sweep(): void {
