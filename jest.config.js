@@ -16,6 +16,9 @@ module.exports = {
   ...(process.env[PER_WORKER_FLAG] === '1' ? { maxWorkers: WORKERS } : {}),
   workerIdleMemoryLimit: process.env.JEST_WORKER_MEMORY ?? '1GB',
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
+  // The PostgreSQL schemas tests make are dropped after the run, and a killed run's by the next (test/test-schemas.js).
+  globalSetup: '<rootDir>/test/global-setup.js',
+  globalTeardown: '<rootDir>/test/global-teardown.js',
   // Longest files first, also on a fresh clone without Jest's timing cache (test/file-durations.json).
   testSequencer: '<rootDir>/test/duration-sequencer.js',
   projects: [

@@ -18,8 +18,8 @@ import { testMongoUrl } from '../libs/mongo/src/testing/test-mongo';
 import { createReadQueries, openReadModelStorage } from '@dob/read-models';
 import { InProcessRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
-import { createPgliteWorkerDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../libs/sql/src/testing/test-databases';
+import { createPgliteWorkerDatabase, type SqlDatabase } from '@dob/sql';
+import { createTestPostgresDatabase } from '../libs/sql/src/testing/test-databases';
 import { createApiApp } from '../libs/api-http/src/bootstrap';
 import { createApiAuth } from '../libs/api-http/src/access';
 import { ListPoolsQuery, poolsHandlers } from '../libs/api-http/src/pools/pools.handlers';
@@ -92,7 +92,7 @@ async function busOrDirect(app: NestFastifyApplication, key: string, path: strin
 
 async function openStore(store: Store): Promise<SqlDatabase> {
   return store === 'postgres'
-    ? createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `bench_read_api_${Date.now()}` })
+    ? createTestPostgresDatabase() // a schema of its own, dropped when closed
     : createPgliteWorkerDatabase(); // on its own thread, as npm start opens it; PGlite also keeps the events and keys when the read models are in MongoDB
 }
 

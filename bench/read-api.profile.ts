@@ -12,7 +12,8 @@ import { walletEvents } from '@dob/auth';
 import { createReadQueries, createReadResultCache } from '@dob/read-models';
 import { InProcessRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
-import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
+import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
+import { createTestPostgresDatabase } from '../libs/sql/src/testing/test-databases';
 import { createApiApp } from '../libs/api-http/src/bootstrap';
 import { createApiAuth } from '../libs/api-http/src/access';
 import { accountAddr } from '../libs/read-models/src/testing/chain-scenario';
@@ -41,10 +42,7 @@ function counting(db: SqlDatabase): { db: SqlDatabase; texts: string[]; params: 
 
 async function main(): Promise<void> {
   const store = process.argv[2] ?? 'pglite';
-  const db =
-    store === 'postgres'
-      ? await createPostgresDatabase({ connectionString: 'postgres://postgres@127.0.0.1:5432/test', schema: `prof_${Date.now()}` })
-      : await createPgliteDatabase({});
+  const db = store === 'postgres' ? await createTestPostgresDatabase() : await createPgliteDatabase({});
   const models = await startReadModels(db, walletEvents);
   const world = benchWorld();
   await models.append(world.streamAppends());

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createPostgresDatabase } from '@dob/sql';
 import { testServices } from './services';
+import { testSchemaName } from '../libs/sql/src/testing/test-databases';
 
 export const ROOT = join(__dirname, '..');
 
@@ -79,7 +79,7 @@ export { freePort } from '../libs/runtime/src/testing/free-port';
 
 /** A fresh schema on the test PostgreSQL, as a DATABASE_URL the apps use unchanged (search_path in the URL). */
 export async function freshDatabaseUrl(): Promise<string> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   const db = await createPostgresDatabase({ connectionString: testServices.postgres, schema });
   await db.close();
   return `${testServices.postgres}?options=-c%20search_path%3D${schema}`;

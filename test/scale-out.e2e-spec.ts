@@ -22,6 +22,7 @@ import { startTestReceiver, type TestReceiver } from '../libs/webhooks/src/testi
 import { ROOT, freePort, startApp, until, type AppProcess } from './app-processes';
 import { testServices } from './services';
 import { testCaller } from '../libs/webhooks/src/testing/test-caller';
+import { testSchemaName } from '../libs/sql/src/testing/test-databases';
 
 /**
  * Issue 17: two of every worker on one PostgreSQL and Redis, as child processes started the README's way — 2
@@ -103,7 +104,7 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
   });
 
   it('each piece of work has one owner at a time, fails over in < 10 s, and ends equal to a clean build', async () => {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const schema = testSchemaName();
     const db = await schemaDb(schema);
     dbs.push(db);
     const secretKey = randomBytes(32);
@@ -337,7 +338,7 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
     for (const w of work) expect(status.stdout).toMatch(new RegExp(`${w}\\s+owned\\s+\\w+\\s+\\S+\\s+\\d+\\s+\\S+\\s+\\d+\\s+0 (events|ledgers)`));
 
     // Read models = a clean rebuild of every projection from the same event store into another schema.
-    const cleanDb = await schemaDb(`t_${randomBytes(6).toString('hex')}`);
+    const cleanDb = await schemaDb(testSchemaName());
     dbs.push(cleanDb);
     const cleanStore = createSqlReadModelStore(cleanDb);
     const clean = new ProjectionRunner(store, cleanStore, projectionRegistry);
@@ -370,7 +371,7 @@ describe('two of every worker on PostgreSQL and Redis under a devnet load (issue
 
     // Chain events: exactly those a single fresh indexer ingests from the same devnet, and contiguous windows.
     const events = await readEverything(store);
-    const fresh = await schemaDb(`t_${randomBytes(6).toString('hex')}`);
+    const fresh = await schemaDb(testSchemaName());
     dbs.push(fresh);
     const freshStore = await createSqlEventStore(fresh, { catalog: systemEventCatalog() });
     stores.push(freshStore);

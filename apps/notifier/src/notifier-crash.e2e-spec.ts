@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../../libs/sql/src/testing/test-databases';
 import { createWebhookComponents, deliveryId, verifySvcSignature, type WebhookComponents } from '@dob/webhooks';
 import { sampleSharesTransferred } from '../../../libs/webhooks/src/testing/sample-events';
 import { startTestReceiver, type TestReceiver } from '../../../libs/webhooks/src/testing/https-receiver';
@@ -33,7 +33,7 @@ async function until(what: string, fn: () => Promise<boolean> | boolean, timeout
  * most twice the worker's concurrency (docs/webhooks.md "Delivery").
  */
 describe('notifier killed mid-burst (SIGKILL child, PostgreSQL, local HTTPS receiver)', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   let db: SqlDatabase;
   let store: EventStore;
   let wh: WebhookComponents;

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { LeaseKeeper, createSqlLeaseStore, leaseOwner } from '@dob/leases';
@@ -7,7 +6,7 @@ import { ProjectionRunner, createSqlReadModelStore } from '@dob/projections';
 import { projectionRegistry } from '@dob/read-models';
 import { systemEventCatalog } from '@dob/runtime';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../../libs/sql/src/testing/test-databases';
 import { flowBatch } from '../../../libs/kafka-relay/src/testing/event-flow';
 import type { ClusterOwnership } from './commands/cluster.command';
 
@@ -15,7 +14,7 @@ const ROOT = join(__dirname, '../../..');
 
 /** `ops cluster status` on PostgreSQL: the leases of two projector processes' worth of work, with owners and lag. */
 describe('ops cluster status', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   const ops = (args: string[]) =>
     spawnSync(process.execPath, ['-r', join(__dirname, '../../../scripts/register.js'), join(__dirname, 'main.ts'), ...args], {
       cwd: ROOT,

@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createSqlEventStore, positionToString, type EventStore } from '@dob/event-store';
 import { ANALYST_TOPICS, KafkaRelay, createKafkajsPublisher } from '@dob/kafka-relay';
 import { createSqlReadModelStore } from '@dob/projections';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../../libs/sql/src/testing/test-databases';
 import { systemEventCatalog } from '@dob/runtime';
 import { flowBatch } from '../../../libs/kafka-relay/src/testing/event-flow';
 import { deleteTestTopics, startTopicReader } from '../../../libs/kafka-relay/src/testing/topic-reader';
@@ -15,7 +14,7 @@ const ROOT = join(__dirname, '../../..');
 
 /** `ops kafka status | replay` on PostgreSQL against the shared Kafka 4.1, topics under a prefix of this run. */
 describe('ops kafka', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   const prefix = `${schema}.`;
   const topics = ANALYST_TOPICS.map((t) => `${prefix}${t.topic}`);
   const env = {

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import { openMongoDatabase } from '@dob/mongo';
 import { testMongoUrl } from '../../../libs/mongo/src/testing/test-mongo';
 import { createMongoReadModelReader } from '@dob/read-models';
 import { createPostgresDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../../libs/sql/src/testing/test-databases';
 import { busyWorld } from '../../../libs/read-models/src/testing/busy-world';
 
 const ROOT = join(__dirname, '../../..');
@@ -49,7 +48,7 @@ describe('ops CLI', () => {
   });
 
   it('rebuilds a projection on PostgreSQL and reports status and event stats', async () => {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const schema = testSchemaName();
     const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
     const store = await createSqlEventStore(db);
     await store.appendToStream('s', [
@@ -94,7 +93,7 @@ describe('ops CLI', () => {
   });
 
   it('rebuilds read models in MongoDB (MONGODB_URL) blue/green into new collections and sets featured picks there', async () => {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const schema = testSchemaName();
     const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
     const store = await createSqlEventStore(db, { catalog: createChainEventCatalog() });
     for (const a of busyWorld(2).streamAppends()) await store.appendToStream(a.streamId, a.events);

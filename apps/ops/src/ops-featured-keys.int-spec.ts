@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { createSqlAuth, walletEvents, walletStreamId } from '@dob/auth';
@@ -7,7 +6,7 @@ import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { FEATURED_OVERRIDES_TABLE } from '@dob/read-models';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../../libs/sql/src/testing/test-databases';
 import { contractAddr } from '../../../libs/read-models/src/testing/chain-scenario';
 
 const ROOT = join(__dirname, '../../..');
@@ -20,7 +19,7 @@ const ops = (args: string[], env: Record<string, string>) =>
 
 /** `featured set|clear` and `keys set-rate-limit` as an operator runs them, against PostgreSQL. */
 describe('ops CLI: featured pools and key rate limits', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   const env = { DATABASE_URL: `${TEST_POSTGRES_URL}?options=-c%20search_path%3D${schema}` };
   let db: SqlDatabase;
 

@@ -5,7 +5,7 @@ import { Keypair, StrKey } from '@stellar/stellar-sdk';
 import { createChainEventCatalog, poolStreamId } from '@dob/domain';
 import { createSqlEventStore } from '@dob/event-store';
 import { createPostgresDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../../libs/sql/src/testing/test-databases';
 
 const ROOT = join(__dirname, '../../..');
 const ops = (args: string[], env: Record<string, string>) =>
@@ -18,7 +18,7 @@ const ops = (args: string[], env: Record<string, string>) =>
 jest.setTimeout(60_000);
 
 it('pools register: registers, updates only the changed fields, reports no change, refuses bad input', async () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   const env = { DATABASE_URL: `${TEST_POSTGRES_URL}?options=-c%20search_path%3D${schema}` };
   const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
   await (await createSqlEventStore(db)).close(); // creates the schema's event tables

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { ANALYST_TOPICS, RelayCheckpoint, relayCheckpointName, type RelayStatus } from '@dob/kafka-relay';
 import { createSqlReadModelStore } from '@dob/projections';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../../libs/sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../../libs/sql/src/testing/test-databases';
 import { systemEventCatalog } from '@dob/runtime';
 import { checkDelivery } from '../../../libs/kafka-relay/src/testing/delivery-check';
 import { flowBatch } from '../../../libs/kafka-relay/src/testing/event-flow';
@@ -38,7 +38,7 @@ interface World {
 }
 
 async function world(): Promise<World> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
   const store = await createSqlEventStore(db, { catalog: systemEventCatalog() });
   const prefix = `${schema}.`;

@@ -1,6 +1,6 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../sql/src/testing/test-databases';
 import { START, type EventStore, type RecordedEvent, type StreamAppend } from './event-store.port';
 import { comparePositions, isAfter } from './position';
 import { createSqlEventStore } from './sql/sql-event-store';
@@ -14,7 +14,7 @@ import { createSqlEventStore } from './sql/sql-event-store';
 describe('gap-safe $all on PostgreSQL', () => {
   let db: SqlDatabase;
   let store: EventStore;
-  const schema = `t_gap_${randomBytes(5).toString('hex')}`;
+  const schema = testSchemaName();
 
   beforeAll(async () => {
     db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema, maxConnections: 14 });

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../sql/src/testing/test-databases';
+import type { SqlDatabase } from '@dob/sql';
+import { createTestPostgresDatabase } from '../../sql/src/testing/test-databases';
 import { LeaseKeeper, leaseOwner } from './lease-keeper';
 import { LeaseLostError, type HeldLease } from './lease.port';
 import { assertLeaseHeld, createSqlLeaseStore } from './sql-lease-store';
@@ -12,7 +11,7 @@ describe('SQL leases on PostgreSQL', () => {
   beforeEach(async () => {
     // A connect timeout above the API's 1 s: eight racers connect at once, and on a loaded 2-core machine that took
     // longer than 1 s (a full-suite run, 2026-11-27); what these tests check is the leases, not the timeout.
-    db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `t_${randomBytes(6).toString('hex')}`, connectTimeoutMs: 10_000 });
+    db = await createTestPostgresDatabase({ connectTimeoutMs: 10_000 });
   });
   afterEach(() => db.close());
 

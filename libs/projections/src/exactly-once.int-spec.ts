@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../sql/src/testing/test-databases';
 import { ProjectionRunner } from './runner/projection-runner';
 import { createSqlReadModelStore } from './sql/sql-read-model-store';
 import { credit, ledgerProjection } from './testing/ledger.projection';
@@ -16,7 +16,7 @@ const ROOT = join(__dirname, '../../..');
  * projection must give the same model as a clean build into separate tables, with no event applied twice.
  */
 describe('exactly-once projection effects across SIGKILL (PostgreSQL)', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   let db: SqlDatabase;
   let store: EventStore;
 

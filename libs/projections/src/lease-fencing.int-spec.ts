@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { createSqlLeaseStore } from '@dob/leases';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../sql/src/testing/test-databases';
 import { credit } from './testing/ledger.projection';
 
 const ROOT = join(__dirname, '../../..');
@@ -23,7 +22,7 @@ interface Child {
  * the old owner was written after the new owner's lease began.
  */
 describe('a paused projection owner commits nothing after losing its lease (PostgreSQL, child processes)', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   let db: SqlDatabase;
   let store: EventStore;
   const children: Child[] = [];

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore, type GlobalPosition, type StreamAppend } from '@dob/event-store';
 import { createTestMongoDatabase } from '../../mongo/src/testing/test-mongo';
 import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner, createMongoReadModelStore, createSqlReadModelStore, type ReadModelStore } from '@dob/projections';
 import { createPgliteDatabase, createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../sql/src/testing/test-databases';
 import { readModelProjections } from './projections';
 import { largeHistory } from './testing/large-history';
 import { appliedUpTo } from './testing/read-model-harness';
@@ -28,7 +27,7 @@ function countingBatches(store: ReadModelStore): { store: ReadModelStore; larges
 type OpenStore = () => Promise<{ store: ReadModelStore; close: () => Promise<void> }>;
 
 const postgresStore: OpenStore = async () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
   const close = async () => {
     await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
@@ -73,7 +72,7 @@ describe.each([
   ['pglite', pgliteStore, EVENTS],
   ['mongodb', mongoStore, EVENTS / 10],
 ] as const)('rebuild at volume on %s', (_name, openStore, historySize) => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   let eventsDb: SqlDatabase;
   let events: EventStore;
   const opened: { close: () => Promise<void> }[] = [];

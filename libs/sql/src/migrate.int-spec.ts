@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { migrateSchema } from './migrate';
 import { createPostgresDatabase } from './postgres/postgres-database';
-import { TEST_POSTGRES_URL } from './testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from './testing/test-databases';
 
 const DDL = `CREATE TABLE IF NOT EXISTS racers (id text PRIMARY KEY); CREATE INDEX IF NOT EXISTS racers_id ON racers (id);`;
 
 describe('migrateSchema on PostgreSQL', () => {
   it('lets processes starting together on a fresh database create the same tables', async () => {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const schema = testSchemaName();
     // Separate pools = separate sessions, like separate processes.
     const dbs = await Promise.all(Array.from({ length: 8 }, () => createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema })));
     try {
@@ -22,7 +21,7 @@ describe('migrateSchema on PostgreSQL', () => {
   });
 
   it('takes no lock on the tables once applied, so a writer mid-transaction does not hold a starting process back', async () => {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const schema = testSchemaName();
     const writer = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
     const starter = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });
     try {

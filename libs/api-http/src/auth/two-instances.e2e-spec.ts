@@ -10,7 +10,7 @@ import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { RedisRateLimiter } from '@dob/rate-limit';
 import { HealthRegistry } from '@dob/runtime';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { testDatabases, TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
+import { testDatabases, TEST_POSTGRES_URL, testSchemaName } from '../../../sql/src/testing/test-databases';
 import { createApiApp } from '../bootstrap';
 import { ok } from '../http/envelope';
 import { createApiAuth, CurrentAgent, RequireScope, type AgentPrincipal } from '../access';
@@ -99,7 +99,7 @@ describe('two API instances share key budgets (Redis) and key state (PostgreSQL)
  * PostgreSQL). B has the key in memory when A revokes or rotates it; B's very next request must be refused.
  */
 describe('two API processes: a key revoked or rotated on A is refused by B on its very next request', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   const prefix = `test:rl:${randomBytes(6).toString('hex')}:`;
   const processes: ChildProcess[] = [];
   const urls: string[] = [];

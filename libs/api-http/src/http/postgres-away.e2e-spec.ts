@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { generateApiKey } from '@dob/auth';
 import { createPostgresDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../../sql/src/testing/test-databases';
 import { TcpProxy } from '../../../../test/faults/tcp-proxy';
 import { startFullApi, type FullApi } from '../testing/full-api';
 
@@ -18,7 +17,7 @@ describe('API requests while PostgreSQL is away', () => {
     proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
     const url = new URL(TEST_POSTGRES_URL);
     url.host = `127.0.0.1:${proxy.port}`;
-    const db = await createPostgresDatabase({ connectionString: url.toString(), schema: `t_${randomBytes(6).toString('hex')}` });
+    const db = await createPostgresDatabase({ connectionString: url.toString(), schema: testSchemaName() });
     api = await startFullApi({ db });
   });
   afterAll(async () => {

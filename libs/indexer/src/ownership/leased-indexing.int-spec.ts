@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { createChainEventCatalog, indexerStreamId } from '@dob/domain';
 import { startDevnet, type RunningDevnet } from '@dob/devnet';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { LeaseKeeper, createSqlLeaseStore, leaseOwner } from '@dob/leases';
-import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
+import type { SqlDatabase } from '@dob/sql';
+import { createTestPostgresDatabase } from '../../../sql/src/testing/test-databases';
 import { KNOWN_DOB_WASMS, WasmRegistry } from '../decoding/contract-identity';
 import type { IndexerLogger } from '../ingestion/ingestion-status';
 import { NetworkIngestor } from '../ingestion/network-ingestor';
@@ -30,7 +29,7 @@ describe('one ingesting indexer per network under a lease (devnet, PostgreSQL)',
   let store: EventStore;
   beforeAll(async () => {
     devnet = await startDevnet({ port: 0, seed: true, ledgerIntervalMs: 250 });
-    db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `t_${randomBytes(6).toString('hex')}` });
+    db = await createTestPostgresDatabase();
     store = await createSqlEventStore(db, { catalog: createChainEventCatalog() });
   });
   afterAll(async () => {

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { walletEvents } from '@dob/auth';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { LeaseKeeper, createSqlLeaseStore, leaseOwner } from '@dob/leases';
 import { createSqlReadModelStore } from '@dob/projections';
-import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
+import type { SqlDatabase } from '@dob/sql';
+import { createTestPostgresDatabase } from '../../../sql/src/testing/test-databases';
 import { RELAYED_EVENT_TYPES } from '../analyst-topics';
 import type { AnalystMessage } from '../cloud-event';
 import type { EventPublisher } from '../event-publisher.port';
@@ -36,7 +35,7 @@ describe('kafka relays under a lease (PostgreSQL)', () => {
   let db: SqlDatabase;
   let store: EventStore;
   beforeEach(async () => {
-    db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema: `t_${randomBytes(6).toString('hex')}` });
+    db = await createTestPostgresDatabase();
     store = await createSqlEventStore(db, { catalog: createChainEventCatalog([...walletEvents]), pollIntervalMs: 20 });
   });
   afterEach(async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { createChainEventCatalog } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
@@ -14,7 +14,7 @@ import {
   type ReadModelStore,
 } from '@dob/projections';
 import { createPostgresDatabase, type SqlDatabase } from '@dob/sql';
-import { TEST_POSTGRES_URL } from '../../../sql/src/testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../../../sql/src/testing/test-databases';
 import { credit, ledgerProjection } from '../../../projections/src/testing/ledger.projection';
 import { expectSameDocuments } from '../../../projections/src/testing/same-documents';
 import { readModelProjections } from '../projections';
@@ -51,7 +51,7 @@ describe.each([
   // Earlier kills: each child resumes the builds where the last one died, and the history ends.
   { mode: 'rebuild', kills: REBUILD_KILLS, killAt: [1, 3], pendingAfter: [0, 3, 4] },
 ])('exactly-once read models across SIGKILL (MongoDB store on FerretDB, $mode)', ({ mode, kills, killAt, pendingAfter }) => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = testSchemaName();
   const definitions: ProjectionDefinition[] = [ledgerProjection(), ...readModelProjections];
   let db: SqlDatabase;
   let events: EventStore;

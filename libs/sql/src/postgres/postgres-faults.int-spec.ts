@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { expectUnavailableWithin } from '../../../../test/faults/expect-unavailable';
 import { createPostgresDatabase } from './postgres-database';
-import { TEST_POSTGRES_URL } from '../testing/test-databases';
+import { TEST_POSTGRES_URL, testSchemaName } from '../testing/test-databases';
 import type { SqlDatabase } from '../sql.port';
 
 /**
@@ -10,7 +10,7 @@ import type { SqlDatabase } from '../sql.port';
  * connection. The shared server is never stopped — a closed port, a server that accepts and never answers, and
  * pg_terminate_backend of this test's own LISTEN session stand in for it.
  */
-const schema = () => `t_${randomBytes(6).toString('hex')}`;
+const schema = () => testSchemaName();
 
 async function listening(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,2 @@
+// Jest globalTeardown (jest.config.js): see test/test-schemas.js.
+module.exports = require('./test-schemas').globalTeardown;
