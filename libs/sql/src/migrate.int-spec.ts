@@ -37,10 +37,12 @@ describe('migrateSchema on PostgreSQL', () => {
         await released;
       });
       await holding;
+      let timer: NodeJS.Timeout | undefined;
       const outcome = await Promise.race([
         migrateSchema(starter, 'test.racers', DDL).then(() => 'migrated'),
-        new Promise((r) => setTimeout(() => r('blocked behind the writer'), 20_000)),
+        new Promise((r) => (timer = setTimeout(() => r('blocked behind the writer'), 20_000))),
       ]);
+      clearTimeout(timer); // a pending 20-s timer kept Jest's worker from exiting ("failed to exit gracefully")
       release();
       await tx;
       expect(outcome).toBe('migrated');
