@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { ANALYST_TOPICS } from '../libs/kafka-relay/src/analyst-topics';
+import { deleteTestTopics } from '../libs/kafka-relay/src/testing/topic-reader';
 import { freePort } from './app-processes';
 import { testServices } from './services';
 import { eventually } from './system-waits';
@@ -72,6 +74,11 @@ afterAll(async () => {
   await Promise.all(children.map(stop));
   rmSync(dataDir, { recursive: true, force: true });
   await admin((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+  // The relay's topics on the shared broker (KAFKA_TOPIC_PREFIX below): left behind, every run added twelve partitions.
+  await deleteTestTopics(
+    testServices.kafkaBrokers,
+    ANALYST_TOPICS.map((t) => `${database}.${t.topic}`),
+  );
 });
 
 describe('the built output the Dockerfile runs', () => {
