@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair, nativeToScVal, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
@@ -118,9 +118,9 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
   let buyerKey: string;
   const ptBalance = (holder: string) => chain.read<bigint>(pool.token, 'balance', addressArg(holder));
 
+  const dataDir = mkdtempSync(join(tmpdir(), 'agent-journey-'));
   beforeAll(async () => {
     receiver = await startTestReceiver();
-    const dataDir = mkdtempSync(join(tmpdir(), 'agent-journey-'));
     const caFile = join(dataDir, 'receiver-ca.pem');
     writeFileSync(caFile, receiver.cert);
     system = await startSystem({
@@ -146,6 +146,7 @@ describe('agent journey on the running system: V2 marketplace, webhooks, crowdfu
 
   afterAll(async () => {
     await system?.stop();
+    rmSync(dataDir, { recursive: true, force: true }); // ≈ 45 MB a run otherwise left in the temp folder
     await receiver?.close();
   });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
@@ -32,9 +32,10 @@ describe('a devnet buy through the Agent API reaches the analysts’ marketplace
     return json.data;
   };
 
+  const dataDir = mkdtempSync(join(tmpdir(), 'kafka-e2e-'));
   beforeAll(async () => {
     system = await startSystem({
-      dataDir: mkdtempSync(join(tmpdir(), 'kafka-e2e-')),
+      dataDir,
       port: 0,
       devnetPort: 0,
       quiet: true,
@@ -47,6 +48,7 @@ describe('a devnet buy through the Agent API reaches the analysts’ marketplace
   afterAll(async () => {
     await reader?.stop();
     await system?.stop();
+    rmSync(dataDir, { recursive: true, force: true }); // ≈ 45 MB a run otherwise left in the temp folder
     await deleteTestTopics(
       testServices.kafkaBrokers,
       ANALYST_TOPICS.map((t) => `${prefix}${t.topic}`),
