@@ -9,7 +9,7 @@ const { PER_WORKER_FLAG, workerServerPorts } = require('./worker-databases');
 
 const STALE_MS = 2 * 60 * 60 * 1000;
 const RUN_SCHEMA = /^t_([0-9a-z]{8,9})_[0-9a-f]{8}$/;
-/** Names of the scheme before runs were marked (`t_<12 hex>`, `t_gap_<10 hex>`): nothing makes them any more. */
+/** Names given before runs were marked (`t_<12 hex>`, `t_gap_<10 hex>`): nothing makes them any more. */
 const UNMARKED_SCHEMA = /^t_(gap_)?[0-9a-f]{10,12}$/;
 
 /** The test servers this run uses: every worker's cluster under `npm test`, else the one TEST_DATABASE_URL names. */

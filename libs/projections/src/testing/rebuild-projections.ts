@@ -5,6 +5,9 @@ import type { ProjectionDefinition } from '../projection';
 export const ACCOUNTS = 20;
 export const EVENTS = 2_000;
 
+/** The account a `test.counted` event (appendCounted) names. */
+const accountOf = (e: { data: unknown }): string => (e.data as { account: string }).account;
+
 /** Every event adds to its account's count: a reducer that reads each document it writes, all of them hot. */
 export const counting: ProjectionDefinition = {
   name: 'counting',
@@ -12,11 +15,14 @@ export const counting: ProjectionDefinition = {
   eventTypes: ['test.counted'],
   collections: { counts: { fields: { account: 'text', n: 'int' }, key: ['account'] } },
   async apply(state, e) {
-    const account = (e.data as { account: string }).account;
+    const account = accountOf(e);
     const before = await state.get<{ account: string; n: number }>('counts', { account });
     state.put('counts', { account, n: (before?.n ?? 0) + 1 });
   },
 };
+
+/** The key `logging` writes for event i: its own, but every 50th event (past the first 140) that of event i − 140. */
+const logKey = (i: number): string => `k${i % 50 === 49 && i > 140 ? i - 140 : i}`;
 
 /**
  * One document per event's key, never read back: new rows, but every 50th event writes the key of one two pages before
@@ -29,7 +35,7 @@ export const logging: ProjectionDefinition = {
   collections: { log: { fields: { key: 'text', account: 'text', n: 'int' }, key: ['key'] } },
   async apply(state, e) {
     const i = Number.parseInt(e.id.slice(-12), 16);
-    state.put('log', { key: `k${i % 50 === 49 && i > 140 ? i - 140 : i}`, account: (e.data as { account: string }).account, n: i });
+    state.put('log', { key: logKey(i), account: accountOf(e), n: i });
   },
 };
 
@@ -40,7 +46,7 @@ export const recording: ProjectionDefinition = {
   eventTypes: ['test.counted'],
   collections: { entries: { fields: { event: 'text', account: 'text' }, key: ['event'] } },
   async apply(state, e) {
-    state.put('entries', { event: e.id, account: (e.data as { account: string }).account });
+    state.put('entries', { event: e.id, account: accountOf(e) });
   },
 };
 
@@ -99,6 +105,6 @@ export async function appendCounted(events: EventStore): Promise<void> {
 /** The `log` documents `logging` leaves: key → the n of the last event that wrote it. */
 export function expectedLog(events = EVENTS): Map<string, number> {
   const expected = new Map<string, number>();
-  for (let i = 0; i < events; i++) expected.set(`k${i % 50 === 49 && i > 140 ? i - 140 : i}`, i);
+  for (let i = 0; i < events; i++) expected.set(logKey(i), i);
   return expected;
 }

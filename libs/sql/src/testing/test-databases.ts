@@ -7,6 +7,8 @@ import { createPostgresDatabase, type PostgresOptions } from '../postgres/postgr
 /** The real PostgreSQL every machine of this project runs (trust auth, database `test`); override with TEST_DATABASE_URL. */
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+const TEST_RUN = process.env.DOB_TEST_RUN ?? Date.now().toString(36);
+
 /**
  * A schema of a test's own on the shared test server: `t_<run>_<random>`, where `<run>` is the test run's start in
  * base-36 milliseconds (DOB_TEST_RUN, set by Jest's global setup, test/test-schemas.js; this process's start otherwise). The
@@ -16,8 +18,6 @@ export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://po
 export function testSchemaName(): string {
   return `t_${TEST_RUN}_${randomBytes(4).toString('hex')}`;
 }
-
-const TEST_RUN = process.env.DOB_TEST_RUN ?? Date.now().toString(36);
 
 /**
  * A PostgreSQL database on a schema of its own (testSchemaName) that is dropped when the database is closed, like
