@@ -2,7 +2,12 @@ import { createPgliteDatabase, newEmbeddedPglite } from './pglite-database';
 import { createPgliteWorkerDatabase } from './pglite-worker-database';
 import { PglitePreparedStatements } from './prepared-statements';
 
-describe('PGlite reads as named prepared statements', () => {
+/** Two tables of different columns and a view on the first: a read model's view before a switch re-points it. */
+const VIEW_ON_A = `CREATE TABLE a (v int); INSERT INTO a VALUES (1); CREATE TABLE b (v int, w text); INSERT INTO b VALUES (2, 'x');
+  CREATE VIEW rm_v AS SELECT * FROM a;`;
+const REPOINT_TO_B = 'DROP VIEW rm_v; CREATE VIEW rm_v AS SELECT * FROM b;';
+
+describe('PGlite reads and parameterised statements as named prepared statements', () => {
   it('answers like query(): rows, types, parameters, nulls, errors with their code and statement', async () => {
     const db = await createPgliteDatabase();
     try {
@@ -26,11 +31,10 @@ describe('PGlite reads as named prepared statements', () => {
   it('follows a view re-pointed to another table, also when its columns change', async () => {
     const db = await createPgliteDatabase();
     try {
-      await db.exec(`CREATE TABLE a (v int); INSERT INTO a VALUES (1); CREATE TABLE b (v int, w text); INSERT INTO b VALUES (2, 'x');
-        CREATE VIEW rm_v AS SELECT * FROM a;`);
+      await db.exec(VIEW_ON_A);
       expect((await db.query('SELECT * FROM rm_v')).rows).toEqual([{ v: 1 }]);
       expect((await db.query('SELECT v FROM rm_v')).rows).toEqual([{ v: 1 }]);
-      await db.exec('DROP VIEW rm_v; CREATE VIEW rm_v AS SELECT * FROM b;');
+      await db.exec(REPOINT_TO_B);
       expect((await db.query('SELECT v FROM rm_v')).rows).toEqual([{ v: 2 }]);
       expect((await db.query('SELECT * FROM rm_v')).rows).toEqual([{ v: 2, w: 'x' }]); // result type changed: prepared again
     } finally {
@@ -58,6 +62,53 @@ describe('PGlite reads as named prepared statements', () => {
       release();
       await tx;
       expect((await read).rows).toEqual([{ n: 2 }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it.each([
+    ['in process', createPgliteDatabase],
+    ['on a worker thread', createPgliteWorkerDatabase],
+  ])("runs a transaction's statements with parameters inside it: its writes seen, rolled back with it (%s)", async (_where, open) => {
+    const db = await open();
+    try {
+      await db.exec('CREATE TABLE t (id int PRIMARY KEY, doc jsonb)');
+      const big = { rows: Array.from({ length: 2_000 }, (_, i) => ({ id: i, name: `é-${i}-🚀` })) };
+      const failed = await db
+        .transaction(async (tx) => {
+          const inserted = await tx.query('INSERT INTO t SELECT (x->>$2)::int, x FROM jsonb_array_elements($1::jsonb->$3) x', [
+            JSON.stringify(big),
+            'id',
+            'rows',
+          ]);
+          expect(inserted.rowCount).toBe(2_000);
+          expect((await tx.query('SELECT doc->>$1 AS name FROM t WHERE id = $2', ['name', 1_999])).rows).toEqual([{ name: 'é-1999-🚀' }]);
+          throw new Error('roll it back');
+        })
+        .catch((e: Error) => e.message);
+      expect(failed).toBe('roll it back');
+      expect((await db.query('SELECT COUNT(*)::int AS n FROM t WHERE id >= $1', [0])).rows).toEqual([{ n: 0 }]);
+      await db.transaction(async (tx) => {
+        await tx.query('INSERT INTO t VALUES ($1, $2)', [1, JSON.stringify({ ok: true })]);
+      });
+      expect((await db.query('SELECT doc FROM t WHERE id = $1', [1])).rows).toEqual([{ doc: { ok: true } }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('forgets a statement refused as changed inside a transaction, so the next transaction prepares it anew', async () => {
+    const db = await createPgliteDatabase();
+    try {
+      await db.exec(VIEW_ON_A);
+      const read = (tx: { query: typeof db.query }) => tx.query('SELECT * FROM rm_v WHERE v >= $1', [0]);
+      expect((await db.transaction(read)).rows).toEqual([{ v: 1 }]);
+      await db.exec(REPOINT_TO_B);
+      const refused = (await db.transaction(read).catch((e: unknown) => e)) as { code?: string };
+      expect(refused.code).toBe('0A000'); // cached plan must not change result type: the transaction is aborted
+      expect((await db.transaction(read)).rows).toEqual([{ v: 2, w: 'x' }]);
+      expect((await db.query('SELECT * FROM rm_v WHERE v >= $1', [0])).rows).toEqual([{ v: 2, w: 'x' }]);
     } finally {
       await db.close();
     }
