@@ -89,6 +89,8 @@ describe('PGlite reads and parameterised statements as named prepared statements
         .catch((e: Error) => e.message);
       expect(failed).toBe('roll it back');
       expect((await db.query('SELECT COUNT(*)::int AS n FROM t WHERE id >= $1', [0])).rows).toEqual([{ n: 0 }]);
+      // A statement first prepared inside the rolled-back transaction is still there for the next caller.
+      expect((await db.query('SELECT doc->>$1 AS name FROM t WHERE id = $2', ['name', 1_999])).rows).toEqual([]);
       await db.transaction(async (tx) => {
         await tx.query('INSERT INTO t VALUES ($1, $2)', [1, JSON.stringify({ ok: true })]);
       });
@@ -98,7 +100,7 @@ describe('PGlite reads and parameterised statements as named prepared statements
     }
   });
 
-  it('forgets a statement refused as changed inside a transaction, so the next transaction prepares it anew', async () => {
+  it('closes a statement refused as changed inside a transaction, so the next transaction prepares it anew', async () => {
     const db = await createPgliteDatabase();
     try {
       await db.exec(VIEW_ON_A);

@@ -34,8 +34,6 @@ const RESULT_TYPE_CHANGED = '0A000';
  */
 export class PglitePreparedStatements {
   private readonly statements = new Map<string, Prepared>();
-  /** Statements forgotten inside a transaction, closed by the next call outside one (queryInTransaction). */
-  private readonly unclosed: string[] = [];
   private counter = 0;
 
   constructor(
@@ -46,7 +44,6 @@ export class PglitePreparedStatements {
   query<R>(text: string, params: readonly unknown[] = []): Promise<SqlResult<R>> {
     return this.db._runExclusiveTransaction(() =>
       this.db.runExclusive(async () => {
-        await this.closeUnclosed();
         try {
           return await this.run<R>(text, params);
         } catch (e) {
@@ -65,31 +62,18 @@ export class PglitePreparedStatements {
   /**
    * The same inside a transaction the caller holds (PGlite's `transaction()`, whose statements take only the query
    * lock, as here). A statement PostgreSQL refuses as changed is not prepared again here: the refusal aborted the
-   * transaction. It is forgotten instead, so the caller's retry prepares it anew, and closed outside a transaction.
+   * transaction. It is closed instead — PostgreSQL takes a Close in an aborted transaction — so the caller's retry
+   * prepares it anew.
    */
   queryInTransaction<R>(text: string, params: readonly unknown[] = []): Promise<SqlResult<R>> {
     return this.db.runExclusive(async () => {
       try {
         return await this.run<R>(text, params);
       } catch (e) {
-        if ((e as { code?: string }).code === RESULT_TYPE_CHANGED) this.forget(text);
+        if ((e as { code?: string }).code === RESULT_TYPE_CHANGED) await this.close(text);
         throw decorate(e, text, params);
       }
     });
-  }
-
-  private forget(text: string): void {
-    const statement = this.statements.get(text);
-    if (!statement) return;
-    this.statements.delete(text);
-    this.unclosed.push(statement.name);
-  }
-
-  private async closeUnclosed(): Promise<void> {
-    while (this.unclosed.length) {
-      const name = this.unclosed.shift()!;
-      await this.db.execProtocolStream(concat([protocol.serialize.close({ type: 'S', name }), protocol.serialize.sync()]), { syncToFs: false });
-    }
   }
 
   private async run<R>(text: string, params: readonly unknown[]): Promise<SqlResult<R>> {
