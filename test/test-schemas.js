@@ -5,7 +5,7 @@
 // worker's cluster, and the catalogs and disks of a developer's servers only grew. Plain CommonJS: jest.config.js
 // loads it.
 const { Client } = require('pg');
-const { PER_WORKER_FLAG, workerServerPorts } = require('./worker-databases');
+const { PER_WORKER_FLAG, workerServerPorts, testPostgresUrl } = require('./worker-databases');
 
 const STALE_MS = 2 * 60 * 60 * 1000;
 const RUN_SCHEMA = /^t_([0-9a-z]{8,9})_[0-9a-f]{8}$/;
@@ -15,8 +15,8 @@ const UNMARKED_SCHEMA = /^t_(gap_)?[0-9a-f]{10,12}$/;
 /** The test servers this run uses: every worker's cluster under `npm test`, else the one TEST_DATABASE_URL names. */
 function testServerUrls() {
   if (process.env.TEST_DATABASE_URL) return [process.env.TEST_DATABASE_URL];
-  if (process.env[PER_WORKER_FLAG] === '1') return workerServerPorts().map(({ postgres }) => `postgres://postgres@127.0.0.1:${postgres}/test`);
-  return ['postgres://postgres@127.0.0.1:5432/test'];
+  if (process.env[PER_WORKER_FLAG] === '1') return workerServerPorts().map(({ postgres }) => testPostgresUrl(postgres));
+  return [testPostgresUrl()];
 }
 
 /** Drops the test schemas `doomed(name)` picks on one server; a server that is down is skipped (nothing to drop). */

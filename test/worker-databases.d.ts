@@ -6,3 +6,4 @@ export declare const PER_WORKER_FLAG: string;
 export declare function workerPostgresPort(workerId: string | number | undefined): number;
 export declare function workerMongoPort(workerId: string | number | undefined): number;
 export declare function workerServerPorts(): { postgres: number; mongo: number }[];
+export declare function testPostgresUrl(port?: number): string;

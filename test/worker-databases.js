@@ -32,9 +32,14 @@ function workerMongoPort(workerId) {
   return FIRST_MONGO_PORT + workerIndex(workerId);
 }
 
+/** The test database on the PostgreSQL at `port` (trust auth, database `test`), as every machine of this project runs it. */
+function testPostgresUrl(port = FIRST_PORT) {
+  return `postgres://postgres@127.0.0.1:${port}/test`;
+}
+
 /** Every worker's servers, first the default ones. */
 function workerServerPorts() {
   return Array.from({ length: WORKERS }, (_, i) => ({ postgres: FIRST_PORT + i, mongo: FIRST_MONGO_PORT + i }));
 }
 
-module.exports = { WORKERS, FIRST_PORT, FIRST_MONGO_PORT, PER_WORKER_FLAG, workerPostgresPort, workerMongoPort, workerServerPorts };
+module.exports = { WORKERS, FIRST_PORT, FIRST_MONGO_PORT, PER_WORKER_FLAG, workerPostgresPort, workerMongoPort, workerServerPorts, testPostgresUrl };

@@ -70,6 +70,7 @@ const wrap = (q: Pick<PGlite | Transaction, 'query' | 'exec'>): SqlExecutor => (
  * serializer took ≈ 50 ms over a 7.3 MB one, such as an indexer window's batch or a bulk INSERT … json_to_recordset($1).
  */
 const READ = /^\s*(SELECT|WITH)\b/i;
+const hasParameters = (params: readonly unknown[] | undefined): params is readonly unknown[] => params !== undefined && params.length > 0;
 
 class PgliteDatabase implements SqlDatabase {
   readonly kind = 'pglite' as const;
@@ -82,7 +83,7 @@ class PgliteDatabase implements SqlDatabase {
   }
 
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>> {
-    return READ.test(text) || (params !== undefined && params.length > 0) ? this.prepared.query<R>(text, params) : this.direct.query<R>(text, params);
+    return READ.test(text) || hasParameters(params) ? this.prepared.query<R>(text, params) : this.direct.query<R>(text, params);
   }
 
   exec(text: string): Promise<void> {
@@ -103,7 +104,7 @@ class PgliteDatabase implements SqlDatabase {
     return {
       ...direct,
       query: <R>(text: string, params?: readonly unknown[]) =>
-        params !== undefined && params.length > 0 && !tx.closed ? this.prepared.queryInTransaction<R>(text, params) : direct.query<R>(text, params),
+        hasParameters(params) && !tx.closed ? this.prepared.queryInTransaction<R>(text, params) : direct.query<R>(text, params),
     };
   }
 
