@@ -11,6 +11,8 @@
  *    seven others. Goal: p99 < 1 s during the rebuild.
  *   npm run bench -- catch-up                        (50,000 + 100,000 events)
  *   CATCHUP_EVENTS=200000 npm run bench -- catch-up  (the issue's 200,000)  → bench/results/catch-up.json
+ *   CATCHUP_BASE=800000 CATCHUP_EVENTS=200000 npm run bench -- catch-up  (the 200,000 on top of a history that makes
+ *   the rebuild bench's 1,000,000; the read models then hold what they hold at volume)  → bench/results/catch-up-at-volume.json
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -29,6 +31,11 @@ const LAG_CALLS = Number(process.env.LAG_CALLS ?? 200);
 const LAG_EVERY_MS = Number(process.env.LAG_EVERY_MS ?? 50);
 const REBUILT = 'wallet_history';
 const WAIT_MS = 30 * 60_000;
+/**
+ * A history of a million events or more is the issue's volume: its catch-up is kept apart from the small base's,
+ * because the two measure different paths (see docs/benchmarks.md, "Catch-up at volume").
+ */
+const RESULTS = BASE + BEHIND >= 1_000_000 ? 'catch-up-at-volume' : 'catch-up';
 
 /** The history's append calls one by one. */
 function* appendCalls(events: number): Generator<StreamAppend[]> {
@@ -203,7 +210,7 @@ export async function run(): Promise<object> {
         liveLagDuringRebuild: { ...summary(duringRebuild), rebuilt: REBUILT, rebuildSeconds: rebuildOneSeconds, eventsApplied: rebuilt.eventsApplied },
       },
     };
-    writeBenchResult('catch-up', result);
+    writeBenchResult(RESULTS, result);
     return result;
   } finally {
     await events.close();
