@@ -1,16 +1,26 @@
 import { createPgliteDatabase, newEmbeddedPglite } from './pglite-database';
 import { createPgliteWorkerDatabase } from './pglite-worker-database';
 import { PglitePreparedStatements } from './prepared-statements';
+import type { SqlDatabase } from '../sql.port';
 
 /** Two tables of different columns and a view on the first: a read model's view before a switch re-points it. */
 const VIEW_ON_A = `CREATE TABLE a (v int); INSERT INTO a VALUES (1); CREATE TABLE b (v int, w text); INSERT INTO b VALUES (2, 'x');
   CREATE VIEW rm_v AS SELECT * FROM a;`;
 const REPOINT_TO_B = 'DROP VIEW rm_v; CREATE VIEW rm_v AS SELECT * FROM b;';
 
+/** Runs a case on a database of its own, closed whatever the case does. */
+async function onDatabase(open: () => Promise<SqlDatabase>, use: (db: SqlDatabase) => Promise<void>): Promise<void> {
+  const db = await open();
+  try {
+    await use(db);
+  } finally {
+    await db.close();
+  }
+}
+
 describe('PGlite reads and parameterised statements as named prepared statements', () => {
-  it('answers like query(): rows, types, parameters, nulls, errors with their code and statement', async () => {
-    const db = await createPgliteDatabase();
-    try {
+  it('answers like query(): rows, types, parameters, nulls, errors with their code and statement', () =>
+    onDatabase(createPgliteDatabase, async (db) => {
       await db.exec(`CREATE TABLE t (id int PRIMARY KEY, n int8, amount numeric, at timestamptz, j jsonb);
         INSERT INTO t VALUES (1, 9007199254740993, 12.5, '2026-01-02T03:04:05Z', '{"a":[1]}'), (2, NULL, 0, NULL, NULL);`);
       for (let i = 0; i < 7; i++) {
@@ -23,32 +33,24 @@ describe('PGlite reads and parameterised statements as named prepared statements
       expect(err.code).toBe('22012');
       expect(err.query).toBe('SELECT 1 / $1::int AS x');
       expect((await db.query('SELECT 2 AS ok')).rows).toEqual([{ ok: 2 }]); // the connection is usable after an error
-    } finally {
-      await db.close();
-    }
-  });
+    }));
 
-  it('follows a view re-pointed to another table, also when its columns change', async () => {
-    const db = await createPgliteDatabase();
-    try {
+  it('follows a view re-pointed to another table, also when its columns change', () =>
+    onDatabase(createPgliteDatabase, async (db) => {
       await db.exec(VIEW_ON_A);
       expect((await db.query('SELECT * FROM rm_v')).rows).toEqual([{ v: 1 }]);
       expect((await db.query('SELECT v FROM rm_v')).rows).toEqual([{ v: 1 }]);
       await db.exec(REPOINT_TO_B);
       expect((await db.query('SELECT v FROM rm_v')).rows).toEqual([{ v: 2 }]);
       expect((await db.query('SELECT * FROM rm_v')).rows).toEqual([{ v: 2, w: 'x' }]); // result type changed: prepared again
-    } finally {
-      await db.close();
-    }
-  });
+    }));
 
   // On its one connection, in process and across the worker thread's messages alike.
   it.each([
     ['in process', createPgliteDatabase],
     ['on a worker thread', createPgliteWorkerDatabase],
-  ])('waits for an open transaction instead of running inside it (%s)', async (_where, open) => {
-    const db = await open();
-    try {
+  ])('waits for an open transaction instead of running inside it (%s)', (_where, open) =>
+    onDatabase(open, async (db) => {
       await db.exec('CREATE TABLE t (v int)');
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
@@ -62,17 +64,14 @@ describe('PGlite reads and parameterised statements as named prepared statements
       release();
       await tx;
       expect((await read).rows).toEqual([{ n: 2 }]);
-    } finally {
-      await db.close();
-    }
-  });
+    }),
+  );
 
   it.each([
     ['in process', createPgliteDatabase],
     ['on a worker thread', createPgliteWorkerDatabase],
-  ])("runs a transaction's statements with parameters inside it: its writes seen, rolled back with it (%s)", async (_where, open) => {
-    const db = await open();
-    try {
+  ])("runs a transaction's statements with parameters inside it: its writes seen, rolled back with it (%s)", (_where, open) =>
+    onDatabase(open, async (db) => {
       await db.exec('CREATE TABLE t (id int PRIMARY KEY, doc jsonb)');
       const big = { rows: Array.from({ length: 2_000 }, (_, i) => ({ id: i, name: `é-${i}-🚀` })) };
       const failed = await db
@@ -95,14 +94,11 @@ describe('PGlite reads and parameterised statements as named prepared statements
         await tx.query('INSERT INTO t VALUES ($1, $2)', [1, JSON.stringify({ ok: true })]);
       });
       expect((await db.query('SELECT doc FROM t WHERE id = $1', [1])).rows).toEqual([{ doc: { ok: true } }]);
-    } finally {
-      await db.close();
-    }
-  });
+    }),
+  );
 
-  it('closes a statement refused as changed inside a transaction, so the next transaction prepares it anew', async () => {
-    const db = await createPgliteDatabase();
-    try {
+  it('closes a statement refused as changed inside a transaction, so the next transaction prepares it anew', () =>
+    onDatabase(createPgliteDatabase, async (db) => {
       await db.exec(VIEW_ON_A);
       const read = (tx: { query: typeof db.query }) => tx.query('SELECT * FROM rm_v WHERE v >= $1', [0]);
       expect((await db.transaction(read)).rows).toEqual([{ v: 1 }]);
@@ -111,10 +107,7 @@ describe('PGlite reads and parameterised statements as named prepared statements
       expect(refused.code).toBe('0A000'); // cached plan must not change result type: the transaction is aborted
       expect((await db.transaction(read)).rows).toEqual([{ v: 2, w: 'x' }]);
       expect((await db.query('SELECT * FROM rm_v WHERE v >= $1', [0])).rows).toEqual([{ v: 2, w: 'x' }]);
-    } finally {
-      await db.close();
-    }
-  });
+    }));
 
   it('keeps at most `capacity` statements, closing the least recently used', async () => {
     // A bare PGlite with the embedded settings, from the cluster image: initdb here cost about 10 s of CPU.
