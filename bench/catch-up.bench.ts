@@ -33,7 +33,7 @@ const REBUILT = 'wallet_history';
 const WAIT_MS = 30 * 60_000;
 /**
  * A history of a million events or more is the issue's volume: its catch-up is kept apart from the small base's,
- * because the two measure different paths (see docs/benchmarks.md, "Catch-up at volume").
+ * because the two measure different paths (see docs/benchmarks-journal.md, "Catch-up at volume").
  */
 const RESULTS = BASE + BEHIND >= 1_000_000 ? 'catch-up-at-volume' : 'catch-up';
 

@@ -4,7 +4,7 @@ import autocannon from 'autocannon';
  * One closed-loop autocannon run (no pipelining) from inside the benchmark's own process, as the auth and read-API
  * benches measure. Besides throughput it records this process's CPU time per request (`process.cpuUsage`, user +
  * system, server and load generator together). Diagnostic only: it was hoped to move less than req/s between runs,
- * but a slow round here also costs more CPU per request (docs/benchmarks.md).
+ * but a slow round here also costs more CPU per request (docs/benchmarks-journal.md).
  */
 export async function closedLoopRun(url: string, headers: Record<string, string>, options: { connections: number; durationSeconds: number }) {
   const cpu = process.cpuUsage();

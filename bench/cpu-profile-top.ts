@@ -4,7 +4,7 @@
  * lastSeconds keeps only the samples of the profile's last N seconds (a bench whose measured phase runs last).
  * A sampling heap profile (`.heapprofile`, e.g. REBUILD_ALLOCATION_PROFILE of bench/rebuild-child.ts) is summarised
  * the same way by the bytes each function allocated.
- * Used to justify each performance change (docs/benchmarks.md) without committing the large profile itself.
+ * Used to justify each performance change (docs/benchmarks-journal.md) without committing the large profile itself.
  */
 import { readFileSync } from 'node:fs';
 

@@ -1,6 +1,6 @@
 /**
  * Summarises a .cpuprofile written by `CPU_PROFILE=pools node … bench/read-api.profile.ts`: the functions with the
- * most self time, and the share of the time spent under (inclusive) a few parts of the read path, so docs/benchmarks.md
+ * most self time, and the share of the time spent under (inclusive) a few parts of the read path, so docs/benchmarks-journal.md
  * can name what a change removed without committing multi-megabyte profiles.
  *   node -r @swc-node/register bench/read-api.profile-summary.ts /tmp/read-api-pools.cpuprofile [top]
  */

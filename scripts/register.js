@@ -4,7 +4,7 @@
 //
 // Why not @swc-node/register, which the tools (scripts/, bench) use: it loads the `typescript` package to read tsconfig.json
 // and keeps every compiled file and its source map in an in-process cache. For the long-running system that was
-// ≈ 90 MB of its memory (a process that only registers it: 39 → 128 MB, this loader: 68 MB; docs/benchmarks.md
+// ≈ 90 MB of its memory (a process that only registers it: 39 → 128 MB, this loader: 68 MB; docs/benchmarks-journal.md
 // "Fixed-rate mixed load and RSS"). @swc/core itself is required only when a file is not in the cache below: loaded up
 // front it was another ≈ 32 MB in every process, and in the embedded database's worker thread, whose files are cached
 // as soon as any process has started once.

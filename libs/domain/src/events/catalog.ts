@@ -80,7 +80,7 @@ export class EventCatalog {
  * Payloads validatePayload passed, by the schema they passed: each was frozen with everything in it, so none can
  * have changed since. The indexer's decoder validates every payload it builds (a rejected one becomes
  * ChainEventUndecoded) and the event store validates what it appends: without this, each payload of a backfill was
- * checked twice, and the second check was 9 % of the backfill's time (docs/benchmarks.md, "Indexer backfill").
+ * checked twice, and the second check was 9 % of the backfill's time (docs/benchmarks-journal.md, "Indexer backfill").
  */
 const frozenValid = new WeakMap<object, ZodType>();
 

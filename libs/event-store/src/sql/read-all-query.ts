@@ -46,7 +46,7 @@ export function buildReadAllQuery(after: GlobalPosition, limit: number, types?: 
   // position) cut at limit + 1, merged in order (PostgreSQL plans a Merge Append and stops at the LIMIT), so a page
   // costs its matches. The scan of $all this replaced walked every row between them, for every projection — 42 % of
   // PostgreSQL's CPU in a rebuild of all eight read models over a 200,000-event history (9.3 s; the merged ranges
-  // 3.5 s, docs/benchmarks.md "Sixth look").
+  // 3.5 s, docs/benchmarks-journal.md "Sixth look").
   const range = (condition: string) => `(SELECT e.transaction_id, e.position FROM es_events e
     WHERE ${condition}
     ORDER BY e.transaction_id, e.position LIMIT $3)`;

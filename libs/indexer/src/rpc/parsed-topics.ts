@@ -7,7 +7,7 @@ export const parseScVal = (base64: string): xdr.ScVal => xdr.ScVal.fromXdr(Buffe
  * Topics repeat from event to event (the event's symbol, the pools and wallets it names) where values rarely do: a
  * topic is parsed once per distinct base64 text and its ScVal shared by every event that carries it — decoders only
  * read ScVals. Bounded: past `max` distinct texts it starts over. In a 100,000-event backfill the XDR parsing fell
- * from 11 % to 7 % of the indexer's CPU profile (docs/benchmarks.md, "Indexer backfill").
+ * from 11 % to 7 % of the indexer's CPU profile (docs/benchmarks-journal.md, "Indexer backfill").
  */
 export class ParsedTopics {
   private readonly parsed = new Map<string, xdr.ScVal>();

@@ -15,7 +15,7 @@ export interface BuildFlushLimits {
  * Every million events or half a million documents: a write-out that replaces documents an earlier one wrote costs
  * FerretDB a whole read of the collection per 10,000 of them and a comparison of every stored document with every
  * replaced one (its `$in` is evaluated in Go, nothing pushed down to PostgreSQL), so a 1,000,000-event history
- * written every 100,000 events spent minutes per collection on deletes (docs/benchmarks.md, "At 1,004,505 events").
+ * written every 100,000 events spent minutes per collection on deletes (docs/benchmarks-journal.md, "At 1,004,505 events").
  * Written once, every document is an insert. The buffer holds no copy of its documents (the cache holds them), so
  * what bounds it is the cache's budget: when the cache forgets a collection, the buffer is written out at once.
  */

@@ -325,7 +325,7 @@ export async function writeGuarded(
  * Applies a batch's writes to a slot no query reads yet (a rebuild's, before its switch), with the guarantees of
  * writeGuarded: the stored documents the batch replaces are deleted with one command per collection, then inserted
  * again with the fresh ones. FerretDB 1.24 runs every filter, `_id` included, as a sequential scan, so a guarded
- * replace per document read the whole collection each time (18 ms per pool document at 3,000: docs/benchmarks.md).
+ * replace per document read the whole collection each time (18 ms per pool document at 3,000: docs/benchmarks-journal.md).
  * The one bound `_pos < the lowest new _pos` is each document's guard at once: a stored document is from before
  * the batch (at most the previous checkpoint, below every position in the batch: deleted), already written by this
  * batch (a finish repeated after a crash: kept), or from a later batch (kept). A kept document fails its insert

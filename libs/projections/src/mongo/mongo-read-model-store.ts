@@ -240,7 +240,7 @@ class MongoReadModelStore implements ReadModelStore {
   /**
    * Drops the caches of other slots, least recently committed to first, while all of them together hold more than
    * one slot's budget: a rebuild of every read model one after another (the ops CLI) kept each finished model's
-   * cache, and over a 1,000,000-event history ran out of heap on the fourth model (docs/benchmarks.md). A slot whose
+   * cache, and over a 1,000,000-event history ran out of heap on the fourth model (docs/benchmarks-journal.md). A slot whose
    * cache is dropped reads its documents from the server again; one being built keeps its cache (its buffer needs it).
    */
   private trimCaches(keep: string): void {
@@ -300,7 +300,7 @@ class MongoReadModelStore implements ReadModelStore {
   /**
    * Steps 2–4 for a write-out of new documents only to a slot nobody reads (a rebuild's first write-out, and every
    * page of a collection only ever added to): no journal — at 1,000,000 events the journal was a quarter of such
-   * write-outs (docs/benchmarks.md) — since a crash is undone instead of finished: the pending mark records the
+   * write-outs (docs/benchmarks-journal.md) — since a crash is undone instead of finished: the pending mark records the
    * bound above which every document is this write-out's (PendingBatch.rollback_above; rollBack). False when an
    * insert met a stored document (a collection only taken to be added to): what was inserted is then deleted again
    * and the pending mark cleared, and the caller writes the batch journalled, with its guarded fallback.

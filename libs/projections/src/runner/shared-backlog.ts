@@ -3,7 +3,7 @@ import { START, positionToString, type EventStore, type GlobalPosition, type Rea
 /**
  * One read of `$all` shared by several projections working through the same backlog side by side: builds rebuilt
  * together (ProjectionRunner.rebuildAll with groups), or serving slots that a starting runner finds at one checkpoint
- * (ProjectionRunnerOptions.catchUpGroups). Reading an event costs its reader about 8 µs of CPU (docs/benchmarks.md,
+ * (ProjectionRunnerOptions.catchUpGroups). Reading an event costs its reader about 8 µs of CPU (docs/benchmarks-journal.md,
  * "Twelfth look") and the eight read models read 2.48 events for every event stored; four of them
  * (distribution_rounds, pool_members, pool_events, wallet_history) read 2.23M events of a union of 0.99M, so one read
  * for the four saves them a sixth of their CPU ("Which models share most of their reads").

@@ -491,7 +491,7 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
    * A build's batches written as one, with the checkpoint's move to where they end. The buffer is emptied at once
    * and the transaction runs behind whatever the slot does next: the next batches reduce from the cache (which
    * holds the write-out's documents) while PostgreSQL commits it — at 1,000,000 events the rebuilding process
-   * otherwise sat idle through 18 s of write-outs (docs/benchmarks.md). Write-outs of a slot commit one after
+   * otherwise sat idle through 18 s of write-outs (docs/benchmarks-journal.md). Write-outs of a slot commit one after
    * another; anything that needs the stored slot (a direct commit, the switch, a status, a drop or reset) first
    * waits for them (writtenOut). One that fails drops the build and the cache (the stored slot is behind both); the
    * slot's next operation here then fails with its error, and the worker resumes from the stored checkpoint.

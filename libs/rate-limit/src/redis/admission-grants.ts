@@ -71,7 +71,7 @@ export function clampGrant(n: number, rpm: number): number {
 /**
  * Refill ahead: the size of the next grant to request while the one in use still serves (0: not yet). Due when a
  * quarter of its members are left, or three quarters of its lifetime are gone with half of it used — so a busy
- * bucket's requests do not all stall on the refill's round trip (docs/benchmarks.md "Key guard, fourth look"). The
+ * bucket's requests do not all stall on the refill's round trip (docs/benchmarks-journal.md "Key guard, fourth look"). The
  * refill is sized so the two grants together stay within the ceiling: an instance still never holds more than a
  * tenth of the budget unused, and every grant is still sized by the script against the whole log (invariant 1).
  * Plain numbers, no options object: it runs on every admission taken from a grant.

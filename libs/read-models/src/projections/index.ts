@@ -36,7 +36,7 @@ export * from './event-handlers';
  * history they read 2.23M events of a union of 0.99M — and of the four only distribution_rounds and pool_members hold
  * large slot caches (the other two only add rows). The other four barely overlap (a group of them read 51 pages
  * against 53 apart, and took longer), and all eight in one group held every cache at once: over 1 GiB, or GC-bound
- * under the heap cap (docs/benchmarks.md, "One read for the four that share most").
+ * under the heap cap (docs/benchmarks-journal.md, "One read for the four that share most").
  */
 export const READ_MODEL_REBUILD_GROUPS: readonly (readonly string[])[] = [
   [roundsProjection.name, membersProjection.name, poolEventsProjection.name, walletHistoryProjection.name],

@@ -121,7 +121,7 @@ export class PortfolioQueries {
   /**
    * Holdings of the rows and token lookup they were made from. A cached reader hands out the same frozen rows (and
    * TokenDirectory the same lookup) until the read models change, and mapping a wallet's rows — BigInt sums, amount
-   * formatting — was the largest allocation of a mixed read load (docs/benchmarks.md, "Mixed load: the tail").
+   * formatting — was the largest allocation of a mixed read load (docs/benchmarks-journal.md, "Mixed load: the tail").
    */
   private readonly holdingsOf = new WeakMap<readonly HoldingRow[], { tokens: TokenLookup; holdings: readonly Holding[] }>();
 

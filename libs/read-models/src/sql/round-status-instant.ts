@@ -8,7 +8,7 @@ import { V } from './views';
  * `now` is round status can therefore run with a canonical instant of the interval `now` falls in instead of `now`
  * itself: same rows, and the read-result cache (which keys on the parameters) can answer it again until the next
  * boundary passes or the read models change. Without this `GET /portfolio/holdings` never hit the cache (its `now`
- * moves every millisecond; docs/benchmarks.md "Fixed-rate mixed load").
+ * moves every millisecond; docs/benchmarks-journal.md "Fixed-rate mixed load").
  *
  * Boundaries are compared in whole microseconds (PostgreSQL's timestamp resolution); `now` has milliseconds.
  */

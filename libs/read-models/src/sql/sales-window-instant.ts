@@ -14,7 +14,7 @@ export const SALES_WINDOWS = { v24: 24, v7: 24 * 7, v30: 24 * 30 } as const;
  * run with the class's first instant, b_i (or the epoch, below every boundary), instead of `now`, and the read-result
  * cache (keyed on the parameters) answers it again until the next boundary passes or the read models change.
  * Without this `GET /marketplace/stats/:pool` went to the database on every request (its `now` moves every
- * millisecond): on embedded PGlite that is a synchronous query per request on the event loop (docs/benchmarks.md,
+ * millisecond): on embedded PGlite that is a synchronous query per request on the event loop (docs/benchmarks-journal.md,
  * "Mixed load: the tail"). Same idea as round-status-instant.ts.
  */
 export function canonicalSalesInstant(boundariesUs: readonly bigint[], now: Date): string {

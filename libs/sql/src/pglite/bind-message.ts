@@ -6,7 +6,7 @@
  * Why not PGlite's serializer: it measures each text value's UTF-8 length with a JavaScript loop over its characters
  * and grows its buffers by copying, so a 7.3 MB parameter (one indexer window's append) cost ≈ 50 ms to hand over
  * before PostgreSQL saw a byte — on the thread that runs PGlite, the slow stage of a backfill. Here the length is
- * `Buffer.byteLength` and the text is encoded once, straight into the message (docs/benchmarks.md, "PGlite: a
+ * `Buffer.byteLength` and the text is encoded once, straight into the message (docs/benchmarks-journal.md, "PGlite: a
  * parameter's bytes").
  */
 

@@ -16,7 +16,7 @@ export interface PgliteOptions {
  * PostgreSQL settings of the embedded database. shared_buffers is 16 MB instead of PostgreSQL's 128 MB: PGlite's
  * buffers live in its WebAssembly memory, which is resident and never returned, and its files are read through the
  * operating system's page cache anyway, so the large pool mostly doubled memory (a reopened folder adds 236 MiB
- * instead of 297, `bench/pglite-memory.bench.ts`; docs/benchmarks.md "Fixed-rate mixed load and RSS").
+ * instead of 297, `bench/pglite-memory.bench.ts`; docs/benchmarks-journal.md "Fixed-rate mixed load and RSS").
  */
 export const EMBEDDED_POSTGRESQL_CONF: readonly string[] = ['shared_buffers = 16MB'];
 

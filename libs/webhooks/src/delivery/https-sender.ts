@@ -44,7 +44,7 @@ export function createHttpsSender(options: HttpsSenderOptions): WebhookSender {
     lookup: options.guard.lookup,
     // Extra CAs as one secure context made once, not as `ca`: the agent names its socket pools by concatenating
     // every TLS option on each request (node:https getName), and ~140 root certificates made that a quarter of the
-    // notifier's CPU in the webhooks benchmark (docs/benchmarks.md).
+    // notifier's CPU in the webhooks benchmark (docs/benchmarks-journal.md).
     secureContext: ca ? createSecureContext({ ca: [...rootCertificates, ...ca] }) : undefined,
   });
   return {
