@@ -1,4 +1,5 @@
-import { createChainEventCatalog, indexerStreamId, poolStreamId } from '@dob/domain';
+import { randomUUID } from 'node:crypto';
+import { PoolRegistered, createChainEventCatalog, indexerStreamId, poolStreamId } from '@dob/domain';
 import { createSqlEventStore, type EventStore } from '@dob/event-store';
 import { createPgliteDatabase, type SqlDatabase } from '@dob/sql';
 import { Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
@@ -19,6 +20,15 @@ const B = Keypair.random().publicKey();
 const V1: ContractIdentity = { contractId: POOL, kind: 'splitter', version: '1.2' };
 const HASH_V1 = '11'.repeat(32);
 const HASH_V2 = '22'.repeat(32);
+const LISTED_METADATA = {
+  name: 'Listed pool',
+  ticker: 'LST',
+  access_type: 'public',
+  distribution_type: 'revenue',
+  estimated_apr: null,
+  max_participants: null,
+  token_to_distribute: null,
+};
 
 let db: SqlDatabase;
 let store: EventStore;
@@ -32,8 +42,8 @@ afterEach(async () => {
 });
 
 const noSleep = async () => {};
-function ingestor(rpc: FakeChainRpc, extra: Partial<NetworkIngestorConfig> = {}, alarms: IngestionAlarm[] = []) {
-  return new NetworkIngestor(store, rpc, {
+function ingestor(rpc: FakeChainRpc, extra: Partial<NetworkIngestorConfig> = {}, alarms: IngestionAlarm[] = [], on: EventStore = store) {
+  return new NetworkIngestor(on, rpc, {
     networkId: NET,
     startLedger: 10,
     contracts: [V1],
@@ -42,6 +52,20 @@ function ingestor(rpc: FakeChainRpc, extra: Partial<NetworkIngestorConfig> = {},
     onAlarm: (a) => alarms.push(a),
     ...extra,
   });
+}
+/** The store, but its next appendMany fails (the database gone): before writing, or after committing (the answer lost). */
+function failingOnce(real: EventStore, when: 'before commit' | 'after commit'): EventStore {
+  let armed = true;
+  return Object.create(real, {
+    appendMany: {
+      value: async (appends: Parameters<EventStore['appendMany']>[0]) => {
+        if (!armed) return real.appendMany(appends);
+        armed = false;
+        if (when === 'after commit') await real.appendMany(appends);
+        throw new Error('connection terminated unexpectedly');
+      },
+    },
+  }) as EventStore;
 }
 const transfer = (ledger: number, i: number, n: number) => chainEvent(POOL, ledger, i, [sym('transfer'), addr(A), addr(B)], i128(n));
 
@@ -344,6 +368,66 @@ describe('NetworkIngestor', () => {
     expect(await ing.step()).toBe('advanced'); // 15-19: discovery adds `later`, so 15-19 is fetched again
     expect((await store.readStream(poolStreamId(NET, later))).map((e) => e.type)).toEqual(['PoolInitialized', 'ShareTableUpdated']);
     expect((await store.readStream(poolStreamId(NET, POOL))).map((e) => (e.data as { shares: string }).shares)).toEqual(['1', '2']);
+  });
+
+  it('a window whose append failed is ingested again from the stored state: its discoveries are committed on the retry', async () => {
+    const found = contractAddr(31);
+    const listed = contractAddr(32);
+    const rpc = new FakeChainRpc();
+    rpc.executables.set(found, { kind: 'wasm', hash: HASH_V1 });
+    rpc.executables.set(listed, { kind: 'wasm', hash: HASH_V1 });
+    rpc.add(chainEvent(found, 11, 1, [sym('init'), addr(ADMIN)], vec(u32(2), bool(true))), chainEvent(found, 11, 2, [sym('shares')], u32(2)));
+    rpc.add(chainEvent(listed, 11, 3, [sym('shares')], u32(3)));
+    // An operator registered `listed` (no init in range: only the registry names it).
+    await store.appendToStream(poolStreamId(NET, listed), [
+      {
+        id: randomUUID(),
+        type: PoolRegistered.type,
+        version: 1,
+        data: PoolRegistered.payload({ network_id: NET, pool: listed, ...LISTED_METADATA, registered_at: '2026-01-01T00:00:00.000Z' }),
+      },
+    ]);
+    rpc.latestLedger = 12;
+    const registry = new WasmRegistry([{ hash: HASH_V1, kind: 'splitter', version: '1.2', label: 'test v1' }]);
+    // The database goes away for one append (a restart, a dropped connection), then comes back.
+    const flaky = failingOnce(store, 'before commit');
+    const config: NetworkIngestorConfig = { networkId: NET, startLedger: 10, contracts: [], discovery: true, wasmRegistry: registry, sleep: noSleep };
+    const ing = new NetworkIngestor(flaky, rpc, config);
+    await expect(ing.step()).rejects.toThrow('connection terminated unexpectedly');
+    expect(await ing.step()).toBe('advanced');
+    const discovered = (await store.readStream(indexerStreamId(NET))).filter((e) => e.type === 'ContractDiscovered');
+    expect(discovered.map((e) => e.data as { contract_id: string; source: string }).map((d) => [d.contract_id, d.source])).toEqual([
+      [found, 'init'],
+      [listed, 'registry'],
+    ]);
+    expect((await store.readStream(poolStreamId(NET, found))).map((e) => e.type)).toEqual(['PoolInitialized', 'ShareTableUpdated']);
+    expect((await store.readStream(poolStreamId(NET, listed))).map((e) => e.type)).toEqual(['PoolRegistered', 'ShareTableUpdated']);
+    // A restart watches both again (from the snapshot the retry committed with its window), registry reads off.
+    rpc.add(chainEvent(found, 13, 1, [sym('locked')], bool(true)));
+    rpc.latestLedger = 13;
+    rpc.add(chainEvent(listed, 13, 2, [sym('locked')], bool(true)));
+    expect(await new NetworkIngestor(store, rpc, { ...config, discovery: false, registeredPools: false }).step()).toBe('advanced');
+    expect((await store.readStream(poolStreamId(NET, found))).map((e) => e.type)).toContain('PoolLocked');
+    expect((await store.readStream(poolStreamId(NET, listed))).map((e) => e.type)).toContain('PoolLocked');
+  });
+
+  it('an append that landed although its answer was lost: the retry resumes after it from the stored cursor, nothing twice', async () => {
+    const rpc = new FakeChainRpc().add(transfer(11, 1, 1), transfer(12, 1, 2));
+    rpc.latestLedger = 12;
+    const alarms: IngestionAlarm[] = [];
+    const ing = ingestor(rpc, {}, alarms, failingOnce(store, 'after commit'));
+    await expect(ing.step()).rejects.toThrow('connection terminated unexpectedly');
+    expect(await ing.step()).toBe('idle');
+    rpc.add(transfer(13, 1, 3));
+    rpc.latestLedger = 13;
+    expect(await ing.step()).toBe('advanced');
+    expect((await store.readStream(poolStreamId(NET, POOL))).map((e) => (e.data as { shares: string }).shares)).toEqual(['1', '2', '3']);
+    const cursors = (await store.readStream(indexerStreamId(NET))).map((e) => e.data as { from_ledger: number; to_ledger: number });
+    expect(cursors.map((c) => [c.from_ledger, c.to_ledger])).toEqual([
+      [10, 12],
+      [13, 13],
+    ]);
+    expect(alarms).toEqual([]);
   });
 
   it('cuts an oversized window at a ledger boundary and reports lag while backfilling', async () => {

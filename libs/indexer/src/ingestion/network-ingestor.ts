@@ -96,7 +96,7 @@ export class NetworkIngestor {
   private readonly backoff: BackoffOptions;
   private readonly registry: WasmRegistry;
   private readonly logger: IndexerLogger;
-  private readonly watch = new WatchSet();
+  private watch: WatchSet;
   /** Candidates whose wasm hash is not Dob: never asked again in this process. */
   private readonly rejected = new Set<string>();
   /** The registered pools among them: a snapshot lists them so a restart asks again (configuration may have changed). */
@@ -150,7 +150,7 @@ export class NetworkIngestor {
     this.registry = config.wasmRegistry ?? new WasmRegistry(KNOWN_DOB_WASMS);
     this.registered = new RegisteredPools(store, config.networkId);
     this.logger = config.logger ?? silentLogger;
-    for (const c of config.contracts ?? []) this.watch.add(c);
+    this.watch = new WatchSet(config.contracts ?? []);
     this.current = {
       networkId: config.networkId,
       state: 'starting',
@@ -253,12 +253,7 @@ export class NetworkIngestor {
       const committing = this.commit(from, to, health.latestLedger, events.length, decoded, discovered, listings.open);
       // Fetching the next window overlaps this window's append (one window ahead at most: bounded memory).
       this.prefetchWindow(to + 1, health.latestLedger);
-      try {
-        await committing;
-      } catch (err) {
-        this.prefetch = null; // the next step starts from this window again
-        throw err;
-      }
+      await committing; // on failure the next step reloads, dropping this prefetch: it starts from this window again
       listings.keep();
     } catch (err) {
       if (isRetentionError(err)) {
@@ -272,6 +267,11 @@ export class NetworkIngestor {
             `indexer is ingesting network ${this.config.networkId}; halted`,
         );
       }
+      // What this step learned before it failed (contracts discovered and watched, registrations read) is not in the
+      // store: kept in memory, the retry would skip rediscovering those contracts, and their ContractDiscovered would
+      // never be committed (lost for good at the next restart). The next step reloads the state from the store, which
+      // also finds a window whose append did land before the connection failed.
+      this.loaded = false;
       throw err;
     }
     this.nextLedger = to + 1;
@@ -288,6 +288,12 @@ export class NetworkIngestor {
     if (this.loaded) return;
     const net = this.config.networkId;
     let latest = await readLatestSnapshot(this.store, net);
+    // From scratch, also when a failed step left the state ahead of the store.
+    this.prefetch = null;
+    this.watch = new WatchSet(this.config.contracts ?? []);
+    this.registered = new RegisteredPools(this.store, net);
+    this.indexerRevision = -1;
+    this.lastCheckpointLedger = 0;
     this.nextLedger = this.config.startLedger;
     let stream = latest ? await this.store.readStream(indexerStreamId(net), { fromRevision: latest.snapshot.indexer_revision }) : [];
     // The snapshot stands only if the cursor it names is where it says (else: the whole stream, as without one).
