@@ -73,6 +73,8 @@ describe('notifier killed mid-burst (SIGKILL child, PostgreSQL, local HTTPS rece
         // 1.5 s and its own worker re-claimed rows still in flight: 45 repeats), short enough that the restarted child
         // soon takes what the killed one held. So every repeat counted below is one the kill caused.
         WEBHOOK_LEASE_MS: '5000',
+        // The local receiver answers in milliseconds; the lease must outlast a send's deadline and its write.
+        WEBHOOK_SEND_TIMEOUT_MS: '2000',
         WEBHOOK_POLL_MS: '50',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

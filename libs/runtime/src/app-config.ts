@@ -181,7 +181,12 @@ export const configVariables = {
     'retry delays (default 1 min, 5 min, 30 min, 2 h, 12 h)',
   ),
   WEBHOOK_CONCURRENCY: v(z.coerce.number().int().min(1).max(256).default(16), ['all', 'notifier'], 'deliveries in flight'),
-  WEBHOOK_LEASE_MS: v(z.coerce.number().int().min(100).default(30_000), ['all', 'notifier'], 'delivery lease (above the 10 s send timeout)'),
+  WEBHOOK_SEND_TIMEOUT_MS: v(z.coerce.number().int().min(100).default(10_000), ['all', 'notifier'], "a delivery's deadline (connect to answer)"),
+  WEBHOOK_LEASE_MS: v(
+    z.coerce.number().int().min(100).default(30_000),
+    ['all', 'notifier'],
+    'delivery lease (above the send timeout plus 1 s; the notifier refuses to start otherwise)',
+  ),
   WEBHOOK_POLL_MS: v(z.coerce.number().int().min(5).default(1000), ['all', 'notifier'], 'longest idle sleep of the delivery worker'),
   AGENT_FEED_RETENTION_DAYS: v(
     z.coerce.number().int().min(1).max(3650).default(30),

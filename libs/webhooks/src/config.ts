@@ -13,6 +13,7 @@ export type WebhookConfig = Pick<
   | 'WEBHOOK_CA_FILE'
   | 'WEBHOOK_RETRY_SCHEDULE_MS'
   | 'WEBHOOK_CONCURRENCY'
+  | 'WEBHOOK_SEND_TIMEOUT_MS'
   | 'WEBHOOK_LEASE_MS'
   | 'WEBHOOK_POLL_MS'
   | 'AGENT_FEED_RETENTION_DAYS'
@@ -24,6 +25,7 @@ export interface WebhookSettings {
   readonly ca?: string;
   readonly retrySchedule: readonly number[];
   readonly concurrency: number;
+  readonly sendTimeoutMs: number;
   readonly leaseMs: number;
   readonly pollIntervalMs: number;
   /** Days the agents' event feed keeps (the notifier prunes older entries hourly). */
@@ -43,6 +45,7 @@ export function webhookSettings(c: WebhookConfig, dataDir: string): WebhookSetti
     ca: c.WEBHOOK_CA_FILE ? readFileSync(c.WEBHOOK_CA_FILE, 'utf8') : undefined,
     retrySchedule: c.WEBHOOK_RETRY_SCHEDULE_MS.length ? c.WEBHOOK_RETRY_SCHEDULE_MS : DEFAULT_RETRY_SCHEDULE_MS,
     concurrency: c.WEBHOOK_CONCURRENCY,
+    sendTimeoutMs: c.WEBHOOK_SEND_TIMEOUT_MS,
     leaseMs: c.WEBHOOK_LEASE_MS,
     pollIntervalMs: c.WEBHOOK_POLL_MS,
     feedRetentionDays: c.AGENT_FEED_RETENTION_DAYS,

@@ -168,6 +168,7 @@ export async function createNotifier(o: NotifierOptions): Promise<Notifier> {
     schedule: o.retrySchedule ?? DEFAULT_RETRY_SCHEDULE_MS,
     concurrency: o.concurrency,
     leaseMs: o.leaseMs,
+    sendTimeoutMs: o.sendTimeoutMs,
     pollIntervalMs: o.pollIntervalMs,
     now: o.now,
     log: o.log,

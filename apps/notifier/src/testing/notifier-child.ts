@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     ca: s.ca,
     retrySchedule: s.retrySchedule,
     concurrency: s.concurrency,
+    sendTimeoutMs: s.sendTimeoutMs,
     leaseMs: s.leaseMs,
     pollIntervalMs: s.pollIntervalMs,
   });

@@ -12,21 +12,24 @@ const claim = (n: number, of: Partial<ClaimedDelivery> = {}): ClaimedDelivery =>
   url: 'https://receiver.test/hook',
   secretSealed: 'sealed',
   leaseToken: 'lease',
+  leaseUntil: new Date(Date.now() + 30_000),
   ...of,
 });
 
-/** A queue with `due` rows to claim (the n-th shaped by `shape`); records what the worker asks of it. */
+/**
+ * A queue with `due` rows to claim (the n-th shaped by `shape`), each leased until the claim's time + leaseMs;
+ * released rows are claimed again first. Records what the worker asks of it.
+ */
 function fakeQueue(due: number, shape: (n: number) => Partial<ClaimedDelivery> = () => ({})) {
   let next = 0;
+  const given: number[] = [];
   const calls = { claimLimits: [] as number[], released: [] as string[], recorded: [] as string[] };
   const queue = {
-    async claimDue(_now: Date, limit: number) {
+    async claimDue(now: Date, limit: number, leaseMs: number) {
       calls.claimLimits.push(limit);
-      const n = Math.min(limit, due - next);
-      return Array.from({ length: n }, () => {
-        const k = next++;
-        return claim(k, shape(k));
-      });
+      const ks = given.splice(0, limit);
+      while (ks.length < limit && next < due) ks.push(next++);
+      return ks.map((k) => claim(k, { leaseUntil: new Date(now.getTime() + leaseMs), ...shape(k) }));
     },
     async nextDueAt() {
       return null;
@@ -40,6 +43,7 @@ function fakeQueue(due: number, shape: (n: number) => Partial<ClaimedDelivery> =
     },
     async release(claims: readonly ClaimedDelivery[]) {
       calls.released.push(...claims.map((c) => c.id));
+      given.push(...claims.map((c) => Number(c.id.slice('dlv_'.length))));
     },
   };
   return { queue: queue as unknown as SqlDeliveryQueue, calls };
@@ -111,6 +115,44 @@ describe('DeliveryWorker', () => {
     expect(opened.filter((o) => o !== 'wh_2:sealed-broken').sort()).toEqual(['wh_1:sealed-a', 'wh_2:sealed-b1', 'wh_2:sealed-b2']);
     expect(signed.has('dlv_9')).toBe(false);
     for (let n = 0; n < 9; n++) expect(signed.get(`dlv_${n}`)).toBe(svcSignature(plain[sealedOf(n)]!, '{}'));
+  });
+
+  it('gives back, instead of sending, a claimed delivery whose lease no longer covers a send and its write', async () => {
+    // One lane, two claimed at once (leases of 30 s); each send takes 19.5 s of the clock, so the one waiting behind
+    // it would start with 10.5 s of lease left: not more than the 10 s deadline + 1 s for the write.
+    const { queue, calls } = fakeQueue(3);
+    let clock = Date.parse('2026-12-08T00:00:00Z');
+    const sends: { id: string; leaseLeftMs: number }[] = [];
+    const leases = new Map<string, number>();
+    const sender: WebhookSender = {
+      async send(_url, headers): Promise<SendResult> {
+        const id = headers['x-svc-delivery']!;
+        sends.push({ id, leaseLeftMs: leases.get(id)! - clock });
+        clock += 19_500;
+        return { ok: true, responseCode: 200, durationMs: 19_500, error: null };
+      },
+    };
+    const watched = {
+      ...queue,
+      claimDue: async (now: Date, limit: number, leaseMs: number) => {
+        const claimed = await queue.claimDue(now, limit, leaseMs);
+        for (const c of claimed) leases.set(c.id, c.leaseUntil.getTime());
+        return claimed;
+      },
+    } as unknown as SqlDeliveryQueue;
+    const worker = new DeliveryWorker({ queue: watched, sender, secrets, concurrency: 1, leaseMs: 30_000, pollIntervalMs: 5, now: () => new Date(clock) });
+    worker.start();
+    await until(() => calls.recorded.length === 3);
+    await worker.stop();
+    expect(calls.released).toEqual(['dlv_1', 'dlv_2']); // each claimed behind a send, given back, claimed anew and sent
+    expect(sends.map((s) => s.id)).toEqual(['dlv_0', 'dlv_1', 'dlv_2']);
+    for (const s of sends) expect(s.leaseLeftMs).toBeGreaterThan(11_000);
+  });
+
+  it('refuses a lease that does not outlast a send and its write', () => {
+    const { queue } = fakeQueue(0);
+    expect(() => new DeliveryWorker({ queue, sender: gatedSender().sender, secrets, leaseMs: 5_000 })).toThrow(/must exceed the send timeout/);
+    expect(() => new DeliveryWorker({ queue, sender: gatedSender().sender, secrets, leaseMs: 5_000, sendTimeoutMs: 2_000 })).not.toThrow();
   });
 
   it('gives back the leases of claimed deliveries it never sent when it stops', async () => {

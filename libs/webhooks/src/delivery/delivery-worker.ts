@@ -13,8 +13,10 @@ export interface DeliveryWorkerOptions {
   readonly schedule?: readonly number[];
   /** Deliveries in flight at once. Default 16. */
   readonly concurrency?: number;
-  /** How long a claimed row stays leased; must exceed the send timeout. Default 30 s. */
+  /** How long a claimed row stays leased; must exceed the send timeout and its write (RECORD_MARGIN_MS). Default 30 s. */
   readonly leaseMs?: number;
+  /** The sender's deadline for one delivery (default 10 s, the HTTPS sender's). */
+  readonly sendTimeoutMs?: number;
   /** Longest idle sleep (a wake-up also comes from `wake()`). Default 1 s. */
   readonly pollIntervalMs?: number;
   readonly now?: () => Date;
@@ -36,6 +38,9 @@ export interface DeliveryWorkerStats {
  * frees takes the next delivery at once instead of waiting for a claim round trip (issue 33: the claim was the
  * pace-setter). Sleeps until the earliest due row, a `wake()` (the fan-out enqueued something) or the poll interval.
  */
+/** Time allowed, past the send's deadline, for writing its outcome while the row is still leased. */
+export const RECORD_MARGIN_MS = 1_000;
+
 export class DeliveryWorker {
   private running = false;
   private loop?: Promise<void>;
@@ -52,6 +57,8 @@ export class DeliveryWorker {
   private readonly schedule: readonly number[];
   private readonly concurrency: number;
   private readonly leaseMs: number;
+  /** A claimed delivery starts only while its lease has more than this left (the send's deadline and its write). */
+  private readonly leaseNeededMs: number;
   private readonly pollIntervalMs: number;
   private readonly now: () => Date;
   /**
@@ -66,6 +73,13 @@ export class DeliveryWorker {
     this.schedule = options.schedule ?? DEFAULT_RETRY_SCHEDULE_MS;
     this.concurrency = options.concurrency ?? 16;
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.leaseNeededMs = (options.sendTimeoutMs ?? 10_000) + RECORD_MARGIN_MS;
+    if (this.leaseMs <= this.leaseNeededMs) {
+      throw new RangeError(
+        `the delivery lease (${this.leaseMs} ms, WEBHOOK_LEASE_MS) must exceed the send timeout plus ${RECORD_MARGIN_MS} ms for its write ` +
+          `(${this.leaseNeededMs} ms): a lease that lapses during a send lets another worker send the delivery again`,
+      );
+    }
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.now = options.now ?? (() => new Date());
   }
@@ -132,7 +146,21 @@ export class DeliveryWorker {
 
   /** Fills free lanes from the claimed deliveries (not after stop: those are released). */
   private startReady(): void {
-    while (this.running && this.inFlight.size < this.concurrency && this.ready.length > 0) this.track(this.attempt(this.ready.shift()!));
+    const lapsing: ClaimedDelivery[] = [];
+    while (this.running && this.inFlight.size < this.concurrency && this.ready.length > 0) {
+      const next = this.ready.shift()!;
+      // One that waited for a lane (lanes held by slow receivers, or by a slow database writing successes) until its
+      // lease no longer covers a send and its write is given back, not sent: its lease could lapse mid-send, another
+      // worker claim it and send it too — a duplicate without any crash, outside the documented bound.
+      if (next.leaseUntil.getTime() - this.now().getTime() <= this.leaseNeededMs) lapsing.push(next);
+      else this.track(this.attempt(next));
+    }
+    if (lapsing.length > 0) {
+      void this.options.queue.release(lapsing).then(
+        () => this.wake(), // due again at once: claimed anew, with a fresh lease
+        (e: unknown) => this.options.log?.(`release: ${(e as Error).message}`), // the leases lapse instead
+      );
+    }
   }
 
   private track(p: Promise<void>): void {

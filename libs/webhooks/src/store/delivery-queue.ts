@@ -20,6 +20,8 @@ export interface ClaimedDelivery {
   readonly url: string;
   readonly secretSealed: string;
   readonly leaseToken: string;
+  /** When the lease lapses and another worker may claim the row. */
+  readonly leaseUntil: Date;
 }
 
 export interface AttemptOutcome {
@@ -77,6 +79,7 @@ export class SqlDeliveryQueue {
 
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const token = randomBytes(8).toString('hex');
+    const leaseUntil = new Date(now.getTime() + leaseMs);
     const { rows } = await this.db.query<{ id: string; webhook_id: string; event_type: string; body: string; url: string; secret_sealed: string }>(
       `WITH due AS (
          SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
@@ -90,7 +93,7 @@ export class SqlDeliveryQueue {
          FROM due, webhooks w
         WHERE d.id = due.id AND w.id = d.webhook_id
        RETURNING d.id, d.webhook_id, d.event_type, d.body, w.url, w.secret_sealed`,
-      [now.toISOString(), limit, token, new Date(now.getTime() + leaseMs).toISOString()],
+      [now.toISOString(), limit, token, leaseUntil.toISOString()],
     );
     return rows.map((r) => ({
       id: r.id,
@@ -100,6 +103,7 @@ export class SqlDeliveryQueue {
       url: r.url,
       secretSealed: r.secret_sealed,
       leaseToken: token,
+      leaseUntil,
     }));
   }
 
