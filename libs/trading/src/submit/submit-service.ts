@@ -113,12 +113,18 @@ export class SubmitService {
   /** sendTransaction then getTransaction until final, per stellar-rpc semantics. */
   private async sendAndSettle(net: StellarNetwork, tx: Transaction, row: PreparedTransaction): Promise<SubmitOutcome> {
     const hash = row.hash;
-    let sent = false;
+    // Whether the transaction may already be on the network: a claim taken over (its process may have sent it), or
+    // once sendTransaction was called, even if its answer never came (a timeout after the RPC accepted it). Only when
+    // it cannot be there is the claim released: a released claim is sent again without a lookup, which answers
+    // txBadSeq once the first copy was applied (a success recorded as a failure) and, past maxTime, TRANSACTION_EXPIRED
+    // "prepare a new one" (the agent trades twice).
+    let maybeSent = row.state === 'submitting';
     try {
       // A taken-over claim may already be on chain: look before sending again.
       const known = row.state === 'submitting' ? await this.deps.chain.getTransaction(net, hash) : null;
       if (known && known.status !== 'NOT_FOUND') return await this.settled(net, tx, row, known);
       for (;;) {
+        maybeSent = true;
         const r = await this.deps.chain.send(net, tx);
         if (r.status === 'PENDING' || r.status === 'DUPLICATE') break; // DUPLICATE: already in the queue = sent
         if (r.status === 'ERROR') {
@@ -131,7 +137,6 @@ export class SubmitService {
           return failed('TRANSACTION_EXPIRED', 'Transaction expired while the network asked to try again later', { transaction_hash: hash });
         await this.sleep(1000);
       }
-      sent = true;
       const poll = this.deps.pollIntervalMs ?? 500;
       for (;;) {
         const r = await this.deps.chain.getTransaction(net, hash);
@@ -144,9 +149,9 @@ export class SubmitService {
         await this.sleep(poll);
       }
     } catch (e) {
-      // Nothing reached the network: let the client retry the same envelope. Once sent, the claim stays and a
+      // Nothing reached the network: let the client retry the same envelope. Once it may have, the claim stays and a
       // retry after staleClaimMs looks the transaction up instead of sending it again blindly.
-      if (!sent) await this.deps.prepared.release(hash, this.now());
+      if (!maybeSent) await this.deps.prepared.release(hash, this.now());
       throw e;
     }
   }
