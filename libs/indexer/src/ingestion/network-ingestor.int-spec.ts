@@ -6,6 +6,7 @@ import { Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
 import { WasmRegistry, type ContractIdentity } from '../decoding/contract-identity';
 import { addr, bool, chainEvent, contractAddr, i128, sym, u32, vec } from '../testing/chain-events';
 import { FakeChainRpc } from '../testing/fake-chain-rpc';
+import { failingOnce } from '../testing/failing-store';
 import type { IngestionAlarm } from './ingestion-status';
 import { ingestionSnapshotStreamId } from './ingestion-snapshot';
 import { NetworkIngestor, type NetworkIngestorConfig } from './network-ingestor';
@@ -52,20 +53,6 @@ function ingestor(rpc: FakeChainRpc, extra: Partial<NetworkIngestorConfig> = {},
     onAlarm: (a) => alarms.push(a),
     ...extra,
   });
-}
-/** The store, but its next appendMany fails (the database gone): before writing, or after committing (the answer lost). */
-function failingOnce(real: EventStore, when: 'before commit' | 'after commit'): EventStore {
-  let armed = true;
-  return Object.create(real, {
-    appendMany: {
-      value: async (appends: Parameters<EventStore['appendMany']>[0]) => {
-        if (!armed) return real.appendMany(appends);
-        armed = false;
-        if (when === 'after commit') await real.appendMany(appends);
-        throw new Error('connection terminated unexpectedly');
-      },
-    },
-  }) as EventStore;
 }
 const transfer = (ledger: number, i: number, n: number) => chainEvent(POOL, ledger, i, [sym('transfer'), addr(A), addr(B)], i128(n));
 
@@ -390,7 +377,7 @@ describe('NetworkIngestor', () => {
     rpc.latestLedger = 12;
     const registry = new WasmRegistry([{ hash: HASH_V1, kind: 'splitter', version: '1.2', label: 'test v1' }]);
     // The database goes away for one append (a restart, a dropped connection), then comes back.
-    const flaky = failingOnce(store, 'before commit');
+    const flaky = failingOnce(store, 'appendMany', 'before commit');
     const config: NetworkIngestorConfig = { networkId: NET, startLedger: 10, contracts: [], discovery: true, wasmRegistry: registry, sleep: noSleep };
     const ing = new NetworkIngestor(flaky, rpc, config);
     await expect(ing.step()).rejects.toThrow('connection terminated unexpectedly');
@@ -415,7 +402,7 @@ describe('NetworkIngestor', () => {
     const rpc = new FakeChainRpc().add(transfer(11, 1, 1), transfer(12, 1, 2));
     rpc.latestLedger = 12;
     const alarms: IngestionAlarm[] = [];
-    const ing = ingestor(rpc, {}, alarms, failingOnce(store, 'after commit'));
+    const ing = ingestor(rpc, {}, alarms, failingOnce(store, 'appendMany', 'after commit'));
     await expect(ing.step()).rejects.toThrow('connection terminated unexpectedly');
     expect(await ing.step()).toBe('idle');
     rpc.add(transfer(13, 1, 3));

@@ -33,11 +33,24 @@ export function startLeasedNetworkIndexing(store: EventStore, options: NetworkIn
   let change: Promise<void> = Promise.resolve();
   const serially = (fn: () => Promise<void>) => (change = change.then(fn).catch((e) => log?.error('indexer ownership change failed', { error: String(e) })));
 
+  let stopped = false;
   const claim: LeaseClaim = keeper.claim(indexerLeaseName(options.networkId), {
     onAcquired: (lease) =>
       void serially(async () => {
-        if (claim.held()?.token !== lease.token) return; // lost again meanwhile
-        await fenceOutPreviousHolder(store, options, lease);
+        // The fencing append retried while the lease is ours: a failure (the database gone a moment, or the append
+        // landed and its answer was lost) left this process renewing the lease with nothing ingesting — no standby
+        // takes a lease that is renewed — until it lost the lease. A retry re-reads the tail, so one that landed is
+        // found (same id: an idempotent no-op).
+        for (;;) {
+          if (stopped || claim.held()?.token !== lease.token) return; // lost again meanwhile
+          try {
+            await fenceOutPreviousHolder(store, options, lease);
+            break;
+          } catch (e) {
+            log?.warn('fencing append failed, retrying', { networkId: options.networkId, token: lease.token, error: String(e) });
+            await new Promise((r) => setTimeout(r, keeper.timing.heartbeatMs));
+          }
+        }
         running = startNetworkIndexing(store, { ...options, scheduler: false });
         log?.info('ingesting as owner', { networkId: options.networkId, token: lease.token });
       }),
@@ -75,6 +88,7 @@ export function startLeasedNetworkIndexing(store: EventStore, options: NetworkIn
       return { status: 'up', ready: true, details: { role: 'standby', lease: claim.name } };
     },
     async stop() {
+      stopped = true;
       scheduler?.stop();
       await change;
       await running?.stop();

@@ -48,6 +48,10 @@ export class TimeDrivenScheduler {
   private readonly rounds = new Map<string, PendingRound>();
   private readonly campaigns = new Map<string, CampaignState>();
   private timer: NodeJS.Timeout | undefined;
+  /** The tick in progress (ticks run one at a time). */
+  private ticking: Promise<unknown> = Promise.resolve();
+  /** Bumped by start() and stop(): a loop whose tick was in flight at stop() does not schedule another. */
+  private generation = 0;
 
   constructor(
     private readonly store: EventStore,
@@ -64,8 +68,19 @@ export class TimeDrivenScheduler {
     }
   }
 
-  /** Catches up, then appends whatever is due at the clock's now. Returns how many events were appended. */
-  async tick(): Promise<number> {
+  /**
+   * Catches up, then appends whatever is due at the clock's now. Returns how many events were appended.
+   * One tick at a time: two overlapping catch-ups both read the page after the same position and fold it twice (an
+   * opt-out subtracted twice makes a campaign at its soft cap look failed, and that failure is appended for good).
+   * The scheduler lease lost and taken again while a tick hangs on the database starts a second loop beside it.
+   */
+  tick(): Promise<number> {
+    const run = this.ticking.then(() => this.tickOnce());
+    this.ticking = run.catch(() => undefined);
+    return run;
+  }
+
+  private async tickOnce(): Promise<number> {
     await this.catchUp();
     const now = this.clock();
     let appended = 0;
@@ -120,18 +135,22 @@ export class TimeDrivenScheduler {
 
   /** Ticks every intervalMs until stop(); errors are reported and retried on the next tick. */
   start(intervalMs = 5_000, onError: (err: unknown) => void = () => {}): void {
+    clearTimeout(this.timer);
+    const generation = ++this.generation;
     const loop = async () => {
       try {
         await this.tick();
       } catch (err) {
         onError(err);
       }
-      this.timer = setTimeout(loop, intervalMs);
+      // stop() (the lease lost) during the tick cleared no timer: without this check the loop would go on.
+      if (generation === this.generation) this.timer = setTimeout(loop, intervalMs);
     };
     this.timer = setTimeout(loop, 0);
   }
 
   stop(): void {
+    this.generation += 1;
     clearTimeout(this.timer);
   }
 
