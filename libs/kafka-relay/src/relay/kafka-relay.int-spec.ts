@@ -1,7 +1,7 @@
 import { walletEvents } from '@dob/auth';
 import { createChainEventCatalog, derivedEventId, indexerStreamId } from '@dob/domain';
 import { createSqlEventStore, type EventStore, type RecordedEvent } from '@dob/event-store';
-import { createSqlReadModelStore } from '@dob/projections';
+import { createSqlReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
 import { type SqlDatabase } from '@dob/sql';
 import { testDatabases } from '../../../sql/src/testing/test-databases';
 import { RELAYED_EVENT_TYPES } from '../analyst-topics';
@@ -235,6 +235,38 @@ describe.each(testDatabases())('kafka relay on $name (fake broker)', (factory) =
     await a.waitUntilCaughtUp(10_000);
     expect(slow.acknowledged).toHaveLength(10);
     expect((await a.status()).lagEvents).toBe(0);
+  });
+
+  it('a failed write of the live status is made again the next time the relay reaches the head', async () => {
+    await appendSamples();
+    // The checkpoint store whose next setStatus fails (PostgreSQL away for a moment as the relay first caught up).
+    const real = createSqlReadModelStore<SqlProjectionDefinition>(db);
+    let failures = 0;
+    let failNext = true;
+    const checkpoints = new Proxy(real, {
+      get(target, prop) {
+        if (prop === 'setStatus' && failNext)
+          return async () => {
+            failNext = false;
+            failures += 1;
+            throw new Error('connection lost');
+          };
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const broker = new FakePublisher();
+    const r = relay(broker, { checkpoints });
+    await r.waitUntilCaughtUp();
+    await until('the live status write to fail', () => failures === 1);
+    expect((await r.status()).status).toBe('catching_up');
+
+    // The next time it reaches the head (after a new event), the status is written again.
+    const [first] = SAMPLES;
+    await store.appendToStream(first!.streamId, [{ id: derivedEventId('sample', 'after-failure'), type: first!.type, version: 1, data: first!.data }]);
+    await until('the new event published', () => broker.acknowledged.some((m) => m.eventId === derivedEventId('sample', 'after-failure')));
+    await r.waitUntilCaughtUp();
+    await until('the checkpoint marked live', async () => (await r.status()).status === 'live', 3_000);
   });
 
   it('status: lag in events and in seconds before the relay runs, none after', async () => {

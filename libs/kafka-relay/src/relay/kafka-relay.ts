@@ -312,8 +312,13 @@ export class KafkaRelay {
         this.caughtUp = true;
         this.reachedHead = true;
         if (this.markedLive) return;
-        this.markedLive = true;
-        this.checkpoint.markLive().catch((e) => this.log(`could not mark the checkpoint live: ${String(e)}`));
+        this.markedLive = true; // set before the write only so that two caught-ups do not both write it
+        this.checkpoint.markLive().catch((e) => {
+          // Not written (or not known to be): forget the attempt, so the next time the relay reaches the head it
+          // writes it again. Kept set, the row stayed `catching_up` (`kafka status`) until the process restarted.
+          this.markedLive = false;
+          this.log(`could not mark the checkpoint live: ${String(e)}`);
+        });
       },
       () => undefined,
     );
