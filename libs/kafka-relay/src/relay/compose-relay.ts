@@ -38,7 +38,7 @@ export function startKafkaRelay(o: {
     batchSize: o.settings.batchSize,
     pollIntervalMs: o.settings.pollIntervalMs,
     log: o.log,
-    ...(lease ? { lease } : {}),
+    ...(lease ? { lease, leaseHeartbeatMs: o.leases?.timing.heartbeatMs } : {}),
   });
   woken.relay = relay;
   relay.start();

@@ -1,5 +1,5 @@
 import { START, positionToString, type EventStore, type GlobalPosition, type ReadAllPage, type Subscription } from '@dob/event-store';
-import type { LeaseClaim } from '@dob/leases';
+import { DEFAULT_LEASE_TIMING, type LeaseClaim } from '@dob/leases';
 import { CheckpointConflictError, type ReadModelStore, type SqlProjectionDefinition } from '@dob/projections';
 import { ANALYST_TOPICS, RELAYED_EVENT_TYPES, brokerTopic } from '../analyst-topics';
 import { toAnalystMessage, type AnalystMessage } from '../cloud-event';
@@ -28,6 +28,12 @@ export interface KafkaRelayOptions {
    * with the lease's token; the others stand by. Unset: this relay always runs.
    */
   readonly lease?: LeaseClaim;
+  /**
+   * How often the lease's keeper renews it (`LeaseKeeper.timing.heartbeatMs`): after a refused checkpoint move the
+   * relay waits up to two of these for the keeper to confirm or lose the lease before it follows again. Default
+   * DEFAULT_LEASE_TIMING's (1 s).
+   */
+  readonly leaseHeartbeatMs?: number;
 }
 
 export type RelayState = 'starting' | 'standby' | 'catching_up' | 'live' | 'degraded' | 'stopped';
@@ -214,6 +220,18 @@ export class KafkaRelay {
       } catch (e) {
         if (this.stopped || e instanceof RelayStopped) break;
         if (e instanceof CheckpointConflictError) {
+          if (this.o.lease?.held()) {
+            // Under a lease a refused move is mostly the fence's: another relay took the lease over, and our keeper
+            // learns it only at its next heartbeat. Re-reading at once would republish the page after the checkpoint
+            // once per round trip until then, each a duplicate (relay-lease.int-spec counted 108 in one second). So
+            // wait for the keeper first: losing the lease ends the wait at once (leaseChanged) and the loop's top
+            // stands by; still ours after two heartbeats (a renewal answered within one has come back), the checkpoint
+            // really moved under us, so re-read it as without a lease.
+            const wait = 2 * (this.o.leaseHeartbeatMs ?? DEFAULT_LEASE_TIMING.heartbeatMs);
+            this.log(`checkpoint move refused (${e.message}); waiting up to ${wait} ms for the lease to be confirmed`);
+            await this.sleep(wait); // no await since held(): a loss cannot slip in before the wait can be woken
+            continue;
+          }
           // Another relay moved the checkpoint: re-read it and go on from there (what we sent is a duplicate).
           this.log(`checkpoint moved by someone else (${e.message}); re-reading it`);
           continue;
