@@ -24,6 +24,27 @@ class CountingIndex extends SqlApiKeyIndex {
   }
 }
 
+/**
+ * The database, except that the next key write armed by `loseNextKeyWriteReply` is applied and then fails, as when
+ * its reply is lost: the statement committed, and nothing after it in the same call (the NOTIFY) ran.
+ */
+function withLostKeyWriteReply(db: SqlDatabase): SqlDatabase & { loseNextKeyWriteReply(): void } {
+  let armed = false;
+  return Object.assign(Object.create(db) as SqlDatabase, {
+    async query<R>(text: string, params?: readonly unknown[]) {
+      const result = await db.query<R>(text, params);
+      if (armed && text.includes('auth_key_epoch')) {
+        armed = false;
+        throw new Error('connection lost after the key write was applied');
+      }
+      return result;
+    },
+    loseNextKeyWriteReply() {
+      armed = true;
+    },
+  });
+}
+
 describe.each(testDatabases())('EmbeddedKeyCache on $name', (factory) => {
   let db: SqlDatabase;
   let events: EventStore;
@@ -93,5 +114,42 @@ describe.each(testDatabases())('EmbeddedKeyCache on $name', (factory) => {
     };
     expect(await authenticator.authenticate(created.key)).not.toBeNull(); // read before the revoke
     expect(await authenticator.authenticate(created.key)).toBeNull();
+  });
+
+  /** A second cache over the same database whose key writes can lose their reply; `run` gets its service and guard. */
+  async function withLossyCache(run: (keys: WalletKeyService, guard: ApiKeyAuthenticator, loseNextReply: () => void) => Promise<void>) {
+    const lossy = withLostKeyWriteReply(db);
+    const lossyCache = await EmbeddedKeyCache.over(db, new SqlApiKeyIndex(lossy));
+    const guard = new ApiKeyAuthenticator(lossyCache, { flushMs: 60_000 });
+    try {
+      await run(new WalletKeyService(events, lossyCache), guard, () => lossy.loseNextKeyWriteReply());
+    } finally {
+      await guard.close();
+      await lossyCache.close();
+    }
+  }
+
+  it('a revoke whose suspend applied but did not answer (no NOTIFY followed): the suspended key is refused', async () => {
+    await withLossyCache(async (lossyKeys, guard, loseNextReply) => {
+      const wallet = Keypair.random().publicKey();
+      const created = await lossyKeys.createKey(wallet, { label: 'a', scopes: ['read'], origin: 'key_management' });
+      expect(await guard.authenticate(created.key)).not.toBeNull(); // cached
+      loseNextReply();
+      await expect(lossyKeys.revokeKey(wallet, created.record.keyId)).rejects.toThrow('connection lost');
+      expect(await index.findActiveByHash(created.record.keyHash)).toBeNull(); // the index refuses it now
+      expect(await guard.authenticate(created.key)).toBeNull();
+    });
+  });
+
+  it('a tier change whose projection applied but did not answer: the cache serves the new rate limit', async () => {
+    await withLossyCache(async (lossyKeys, guard, loseNextReply) => {
+      const wallet = Keypair.random().publicKey();
+      const created = await lossyKeys.createKey(wallet, { label: 'a', scopes: ['read'], origin: 'key_management' });
+      expect((await guard.authenticate(created.key))?.rateLimitRpm).toBe(60); // cached
+      loseNextReply();
+      await expect(lossyKeys.setRateLimit(created.record.keyId, 1000)).rejects.toThrow('connection lost');
+      expect((await index.findActiveByHash(created.record.keyHash))?.rateLimitRpm).toBe(1000); // event and row written
+      expect((await guard.authenticate(created.key))?.rateLimitRpm).toBe(1000);
+    });
   });
 });

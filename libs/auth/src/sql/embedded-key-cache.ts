@@ -69,12 +69,27 @@ export class EmbeddedKeyCache implements ApiKeyIndex {
     return this.index.findWalletOfKey(keyId);
   }
 
-  project(wallet: string, revision: number, keys: readonly WalletKey[]): Promise<void> {
-    return this.index.project(wallet, revision, keys);
+  /**
+   * Empties the cache once the write settles, whatever its outcome. The NOTIFY is a statement of its own after the
+   * write: a write that applied but failed to answer (or whose NOTIFY failed) would otherwise leave this cache serving
+   * the old key — a suspended/revoked key admitted, an old tier kept — with no bound at all, since nothing else here
+   * expires entries. Every writer of this database runs in this process, so clearing here covers them all.
+   */
+  async project(wallet: string, revision: number, keys: readonly WalletKey[]): Promise<void> {
+    try {
+      await this.index.project(wallet, revision, keys);
+    } finally {
+      this.invalidate();
+    }
   }
 
-  suspend(keyId: string): Promise<void> {
-    return this.index.suspend(keyId);
+  /** As project: emptied whether or not the suspend answered. */
+  async suspend(keyId: string): Promise<void> {
+    try {
+      await this.index.suspend(keyId);
+    } finally {
+      this.invalidate();
+    }
   }
 
   recordLastUsed(lastUsed: ReadonlyMap<string, Date>): Promise<void> {
