@@ -136,6 +136,27 @@ describe('LocalSigner', () => {
     await expect(signer.signAndSubmit(rpcDown.client, unknown.hash)).rejects.toMatchObject({ code: 'NETWORK_UNAVAILABLE' });
     expect(ledger.spentSince(new Date(0)).get('USDC')).toBe(parseDecimal('2'));
   });
+
+  it.each([
+    [429, 'RATE_LIMIT_EXCEEDED'],
+    [401, 'INVALID_API_KEY'],
+    [403, 'INSUFFICIENT_SCOPE'],
+  ])('keeps a spend whose answer was lost when the resend is refused at the request gate (%i %s)', async (status, code) => {
+    const trade = preparedBuy(6n, '6.00');
+    signer.remember(trade);
+    // The first submit reaches the API, which sends it to the chain, but its answer is lost; submitTrade resends the
+    // same envelope, and the request gate refuses the resend before the submit handler could replay the outcome.
+    let attempt = 0;
+    const lost = fakeApi(() => {
+      if (attempt++ === 0) throw new TypeError('fetch failed: socket hang up');
+      return { status, body: { success: false, error: { code, message: 'refused at the gate' } } };
+    });
+    await expect(signer.signAndSubmit(lost.client, trade.hash)).rejects.toMatchObject({ code });
+    expect(lost.submitted).toHaveLength(2);
+    expect(ledger.spentSince(new Date(0)).get('USDC')).toBe(parseDecimal('6'));
+    // So the next 6 USDC do not fit in the daily limit of 10: the first 6 may well be on chain.
+    expect(signer.remember(preparedBuy(6n, '6.00')).decision).toMatchObject({ allowed: false, reason: expect.stringContaining('over the daily limit') });
+  });
 });
 
 describe('summarizeTrade', () => {

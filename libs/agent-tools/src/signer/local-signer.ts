@@ -13,18 +13,15 @@ const DAY_MS = 86_400_000;
 /** Prepared transactions kept for sign_and_submit; they expire after 10 minutes anyway. */
 const MAX_REMEMBERED = 200;
 /**
- * Refusals that prove the transaction was not applied: nothing was spent. Not CONFLICT: a 409 "already submitted"
- * or "being submitted" means a copy may be on its way to the chain (docs/trading.md, "Submit state machine").
+ * Refusals that prove the transaction was not applied: nothing was spent. Only the submit handler's own verdicts on
+ * the envelope count, because the handler answers for every copy of it (an earlier attempt's outcome is replayed,
+ * TRANSACTION_EXPIRED only for a row never claimed): docs/trading.md, "Submit state machine". Not CONFLICT: a 409
+ * "already submitted" or "being submitted" means a copy may be on its way to the chain. Not the request gate's
+ * 429/401/403 (RATE_LIMIT_EXCEEDED, INVALID_API_KEY, MISSING_API_KEY, INSUFFICIENT_SCOPE): they prove only that the
+ * last request did nothing, and submitTrade and the client resend after a lost answer, a timeout or a 503, so an
+ * earlier attempt may have been sent to the chain; releasing then would let a retry pass the daily limit.
  */
-const NOT_APPLIED = new Set([
-  'VALIDATION_ERROR',
-  'TRANSACTION_EXPIRED',
-  'TRANSACTION_FAILED',
-  'INSUFFICIENT_SCOPE',
-  'INVALID_API_KEY',
-  'MISSING_API_KEY',
-  'RATE_LIMIT_EXCEEDED',
-]);
+const NOT_APPLIED = new Set(['VALIDATION_ERROR', 'TRANSACTION_EXPIRED', 'TRANSACTION_FAILED']);
 
 /**
  * The optional local signer of the MCP server: a secret key that never leaves this process, signing only
@@ -115,7 +112,8 @@ export class LocalSigner {
       return { trade, result };
     } catch (e) {
       // Only a refusal that proves nothing was applied gives the allowance back; an unknown outcome (network
-      // down, timeout, 5xx, 409 already being submitted) may be on chain and stays spent.
+      // down, timeout, 5xx, 409 already being submitted, a gate's 429/401/403 after a resend) may be on chain and
+      // stays spent.
       if (isAgentApiError(e) && NOT_APPLIED.has(e.code)) for (const r of spends) this.ledger.record({ ...r, at: this.now(), status: 'released' });
       throw e;
     }
