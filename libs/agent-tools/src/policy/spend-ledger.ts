@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Units } from './decimal';
 import { withLedgerLock } from './ledger-lock';
@@ -73,8 +73,20 @@ export class FileSpendLedger implements SpendLedger {
     return sum(this.read(), since);
   }
 
+  /**
+   * Appends one record and waits until it is on disk (fsync) before the caller signs: a reservation only in the page
+   * cache is lost with the power, and the transaction it covered may be on chain — the limit would then not hold.
+   */
   private append(entry: SpendRecord): void {
-    appendFileSync(this.file, `${JSON.stringify({ ...entry, at: entry.at.toISOString(), amount: entry.amount.toString() })}\n`, { mode: 0o600 });
+    const created = !existsSync(this.file);
+    const fd = openSync(this.file, 'a', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify({ ...entry, at: entry.at.toISOString(), amount: entry.amount.toString() })}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (created) syncDirectory(dirname(this.file)); // the new file's name, too, must survive
   }
 
   private read(): SpendRecord[] {
@@ -96,5 +108,15 @@ function parseLine(line: string, where: string): SpendRecord {
     return { at, token: r.token, amount: BigInt(r.amount), hash: String(r.hash), status: r.status };
   } catch (e) {
     throw new Error(`spend ledger ${where} is unreadable (${(e as Error).message}); fix or move the file`);
+  }
+}
+
+/** fsync of a directory: makes a file just created in it durable under its name. */
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
