@@ -592,8 +592,25 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
     const key = slotKey(slot);
     await this.queues.run(key, async () => {
       const build = this.builds.get(key);
-      if (build?.serving) await this.writeOut(key, build);
+      // A rebuild's build waits for its switch. With no build left, a write-out that failed behind the last pages
+      // (which dropped the build they waited in) must still be told: no batch came after it to fail on it, and the
+      // worker would follow live with the stored slot a whole write-out behind it, reported caught up.
+      if (!build || build.serving) await this.storedAsBuilt(slot, key, build);
     });
+  }
+
+  /**
+   * The slot's build (if any) written out and every write-out of it committed. One that failed leaves the stored slot
+   * behind where this process's worker got: a conflict, on which the worker (or the build) resumes from there.
+   */
+  private async storedAsBuilt(slot: ProjectionSlot, key: string, build: SqlBuild | undefined): Promise<void> {
+    try {
+      if (build) await this.writeOut(key, build);
+      else await this.writtenOut(key);
+    } catch (e) {
+      if (e instanceof CheckpointConflictError) throw e;
+      throw new CheckpointConflictError(slot, `a write-out of its build failed (${e instanceof Error ? e.message : String(e)})`);
+    }
   }
 
   async setStatus(slot: ProjectionSlot, status: ProjectionStatus, fault?: ProjectionFault | null): Promise<void> {
@@ -631,17 +648,8 @@ class SqlReadModelStore implements ReadModelStore<AnySqlDefinition> {
   /** activate()'s work: the slot's build stored, its serving indexes built, then the switch in one transaction. */
   private async switchTo(slot: ProjectionSlot, key: string): Promise<ProjectionSlot | null> {
     // Its build's batches stored first (after any batch on its queue; from now on a batch is written at once).
-    await this.queues.run(key, async () => {
-      const build = this.builds.get(key);
-      try {
-        if (build) await this.writeOut(key, build);
-        else await this.writtenOut(key);
-      } catch (e) {
-        if (e instanceof CheckpointConflictError) throw e;
-        // The slot is stored behind where its build reached (a write-out failed): resumed from there, not switched.
-        throw new CheckpointConflictError(slot, `a write-out of its build failed (${e instanceof Error ? e.message : String(e)})`);
-      }
-    });
+    // The slot stored behind where its build reached (a write-out failed) is resumed from there, not switched.
+    await this.queues.run(key, () => this.storedAsBuilt(slot, key, this.builds.get(key)));
     this.caches.delete(key); // caught up: it serves, and follows in small batches from here
     // Its serving indexes first, each in a transaction of its own while the old slot still serves: the switch's
     // transaction stays short. A batch committed meanwhile waits for each index's table lock, not the other way.

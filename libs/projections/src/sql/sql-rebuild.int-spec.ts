@@ -1,4 +1,4 @@
-import { START, createSqlEventStore, type EventStore } from '@dob/event-store';
+import { START, createSqlEventStore, positionToString, type EventStore } from '@dob/event-store';
 import type { SqlDatabase } from '@dob/sql';
 import { testDatabases } from '../../../sql/src/testing/test-databases';
 import type { ReadModelStore } from '../read-model-store.port';
@@ -283,5 +283,45 @@ describe.each(testDatabases({ pgliteWorker: true }))('a rebuild on $name', (fact
       expect(failed).toBe(1); // the failed write-out was redone
       const counts = await store.documents(counting, 'counts');
       expect(counts.map((c) => c.n)).toEqual(countsOf(8_800));
+    }));
+
+  it('does not report a serving slot caught up while a write-out its last backlog page started behind it has failed', () =>
+    withOwnHistory(async (own, history) => {
+      // Once the last backlog page is handed to the store, the next transaction (the write-out that page makes due,
+      // committing behind the worker) is refused at once, as by a server gone for a moment: it fails before the
+      // worker gets to caughtUp, and no batch comes after it to fail on it instead.
+      let armed = false;
+      let failed = 0;
+      const flaky: SqlDatabase = Object.create(own) as SqlDatabase;
+      flaky.transaction = (fn) => {
+        if (!armed || failed > 0) return own.transaction(fn);
+        failed++;
+        return Promise.reject(Object.assign(new Error('test: connection refused'), { code: 'SERVICE_UNAVAILABLE' }));
+      };
+      let store = createSqlReadModelStore(flaky);
+      let head = '';
+      const watched = () => {
+        const w: ReadModelStore = Object.create(store) as ReadModelStore;
+        w.commitBatch = (...args) => {
+          if (positionToString(args[3]) === head) armed = true;
+          return store.commitBatch(...args);
+        };
+        return w;
+      };
+      const runner = () => new ProjectionRunner(history, watched(), [counting], { batchSize: 50, catchUpBatchSize: 1000, superviseIntervalMs: 50 });
+      // 8,000 more: eight backlog pages, the last one full (1,000 events): the build's one write-out is due at it.
+      await stoppedBehind(history, runner, 8_500);
+      head = positionToString(await history.headPosition());
+      store = createSqlReadModelStore(flaky, { buildLimits: { events: 7_000, documents: 100_000, minSaving: 0.1 } });
+      const second = runner();
+      await second.start();
+      await second.waitUntilCaughtUp(60_000);
+      const [serving] = await store.states('counting');
+      await second.stop();
+      expect(failed).toBe(1);
+      // Caught up means stored (the worker resumed from the stored checkpoint and wrote its backlog out again).
+      expect([serving!.status, positionToString(serving!.position), serving!.eventsApplied]).toEqual(['live', head, 8_500]);
+      const counts = await store.documents(counting, 'counts');
+      expect(counts.map((c) => c.n)).toEqual(countsOf(8_500));
     }));
 });
