@@ -142,7 +142,7 @@ describe('TimeDrivenScheduler', () => {
     release(); // the first tick's page comes back (read after the position both ticks started from)
     await new Promise((r) => setTimeout(r, 50));
     s.stop();
-    await new Promise((r) => setTimeout(r, 50));
+    await s.tick(); // ticks run one at a time: this one ends after any tick still in flight
     const after = reads;
     await new Promise((r) => setTimeout(r, 50));
     expect(reads).toBe(after); // stopped means stopped, also for a loop whose tick was in flight at stop()
