@@ -116,7 +116,7 @@ describe('the fencing append fails (PGlite, fake RPC)', () => {
     );
     await keeper.start();
     try {
-      await until('the lease holder live', () => owner.current()?.status().state === 'live', 3_000);
+      await until('the lease holder live', () => owner.current()?.status().state === 'live', 15_000);
     } finally {
       await keeper.stop();
       await owner.stop();
