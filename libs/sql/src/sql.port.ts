@@ -27,7 +27,8 @@ export interface SqlDatabase extends SqlExecutor {
    * LISTEN on a channel; returns an unsubscribe function. Used to wake pollers, never as the only signal. A server's
    * LISTEN connection is kept alive: `onConnection(false)` when it is lost (notifications are missed from then on),
    * `onConnection(true)` once LISTEN is active again — a caller keeping state until the next notification drops it
-   * at both. Embedded PGlite never loses it.
+   * at both. Embedded PGlite never loses it on the caller's thread; on a thread of its own it loses it only with the
+   * thread (`onConnection(false)`, never `true` again: every call fails from then on).
    */
   listen(channel: string, onNotify: (payload: string) => void, onConnection?: (connected: boolean) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

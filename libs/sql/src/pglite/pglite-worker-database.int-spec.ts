@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Worker } from 'node:worker_threads';
 import type { SqlDatabase } from '../sql.port';
 import { createPgliteWorkerDatabase } from './pglite-worker-database';
 
 /**
  * What only the thread boundary could break (the port's own contract runs on this adapter in sql.int-spec.ts, and
  * prepared-statements.int-spec.ts has statements outside a transaction wait for it on both PGlite adapters): a
- * COMMIT's failure, values that must keep their type across structured clone, and a process that an idle worker must
- * not keep alive.
+ * COMMIT's failure, values that must keep their type across structured clone, a process that an idle worker must
+ * not keep alive, and a thread that dies.
  */
 describe('PGlite on a worker thread', () => {
   let db: SqlDatabase;
@@ -55,5 +56,60 @@ describe('PGlite on a worker thread', () => {
       { timeout: 30_000 }, // were the thread to hold it, the process would never end: killed here, and the test fails
     );
     expect(stdout.trim()).toBe('[{"n":42}]');
+  });
+
+  it('fails a call whose values cannot cross to the thread, and owes no answer for it: the idle process still exits', async () => {
+    const script = `const { createPgliteWorkerDatabase } = require(${JSON.stringify(__filename.replace(/\.int-spec\.ts$/, '.ts'))});
+      createPgliteWorkerDatabase().then(async (db) => {
+        await db.query('SELECT $1::text', [Symbol('not cloneable')]).catch((e) => console.log(e.name));
+        console.log(JSON.stringify((await db.query('SELECT 41 + 1 AS n')).rows));
+      });`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['-r', join(__dirname, '../../../../scripts/register.js'), '-e', script],
+      { timeout: 30_000 }, // a request left waiting for an answer keeps the thread ref'd: killed here, and the test fails
+    );
+    expect(stdout.trim().split('\n')).toEqual(['DataCloneError', '[{"n":42}]']);
+  });
+});
+
+describe('PGlite on a worker thread that dies', () => {
+  // The adapter's own handle on its thread (private): ended here as a crash would end it.
+  const threadOf = (db: SqlDatabase): Worker => (db as unknown as { worker: Worker }).worker;
+
+  it.each([
+    ['is ended (process.exit in it, its heap out of memory, terminate)', (w: Worker) => void w.terminate(), /^the PGlite worker thread exited \(code 1\)$/],
+    ['throws (a message its handler cannot read)', (w: Worker) => w.postMessage(null), /^the PGlite worker thread failed: Cannot read properties of null/],
+  ])('%s: what waits, what comes later and an open transaction fail at once, and listeners hear their LISTEN lost', async (_, kill, why) => {
+    const db = await createPgliteWorkerDatabase();
+    const connection: boolean[] = [];
+    const unlisten = await db.listen(
+      'changes',
+      () => undefined,
+      (connected) => connection.push(connected),
+    );
+    let opened!: () => void;
+    let finish!: () => void;
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const transaction = db.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      opened();
+      await finished;
+      await tx.query('SELECT 2');
+    });
+    transaction.catch(() => undefined); // awaited below
+    await open;
+
+    kill(threadOf(db));
+    const started = Date.now();
+    await expect(db.query('SELECT pg_sleep(5)')).rejects.toThrow(why); // in flight as the thread died
+    expect(Date.now() - started).toBeLessThan(2000);
+    finish();
+    await expect(transaction).rejects.toThrow(why);
+    await expect(db.query('SELECT 1')).rejects.toThrow(why);
+    expect(connection).toEqual([false]);
+    await expect(unlisten()).resolves.toBeUndefined();
+    await expect(db.close()).resolves.toBeUndefined();
   });
 });

@@ -33,14 +33,15 @@ class PgliteWorkerDatabase implements SqlDatabase {
   readonly ready: Promise<void>;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private readonly listeners = new Map<number, (payload: string) => void>();
+  private readonly listeners = new Map<number, { onNotify: (payload: string) => void; onConnection?: (connected: boolean) => void }>();
   private failure: Error | null = null;
   private closed = false;
 
   constructor(private readonly worker: Worker) {
     this.ready = new Promise<void>((resolve, reject) => this.pending.set(0, { resolve: () => resolve(), reject }));
     worker.on('message', (r: WorkerReply) => this.onReply(r));
-    worker.on('error', (e: Error) => this.fail(e));
+    // An error thrown in the thread would otherwise reach callers as a bare TypeError from code they never called.
+    worker.on('error', (e: Error) => this.fail(new Error(`the PGlite worker thread failed: ${e.message}`, { cause: e })));
     worker.on('exit', (code) => this.fail(new Error(`the PGlite worker thread exited (code ${code})`)));
   }
 
@@ -74,9 +75,9 @@ class PgliteWorkerDatabase implements SqlDatabase {
     return result;
   }
 
-  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+  async listen(channel: string, onNotify: (payload: string) => void, onConnection?: (connected: boolean) => void): Promise<() => Promise<void>> {
     const id = this.nextId++;
-    this.listeners.set(id, onNotify);
+    this.listeners.set(id, { onNotify, onConnection });
     try {
       await this.send({ op: 'listen', channel }, id);
     } catch (e) {
@@ -84,7 +85,8 @@ class PgliteWorkerDatabase implements SqlDatabase {
       throw e;
     }
     return async () => {
-      if (!this.listeners.delete(id) || this.closed) return;
+      // With the thread gone (closed, or failed) its LISTEN went with it: nothing is left to undo.
+      if (!this.listeners.delete(id) || this.closed || this.failure) return;
       await this.send({ op: 'unlisten', listener: id });
     };
   }
@@ -104,13 +106,20 @@ class PgliteWorkerDatabase implements SqlDatabase {
       // The thread keeps the process alive only while it owes an answer, as a query of in-process PGlite does.
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ ...request, id } as WorkerRequest);
+      try {
+        this.worker.postMessage({ ...request, id } as WorkerRequest);
+      } catch (e) {
+        // A value structured clone refuses (a function, a symbol) never reaches the thread, so nothing will answer
+        // this id: left pending, it would keep the thread ref'd, and with it the process, forever.
+        this.settled(id);
+        reject(e as Error);
+      }
     });
   }
 
   private onReply(r: WorkerReply): void {
     if (r.notification !== undefined) {
-      this.listeners.get(r.id)?.(r.notification);
+      this.listeners.get(r.id)?.onNotify(r.notification);
       return;
     }
     const waiting = this.pending.get(r.id);
@@ -125,13 +134,19 @@ class PgliteWorkerDatabase implements SqlDatabase {
     if (this.pending.size === 0) this.worker.unref();
   }
 
-  /** The thread failed or ended: every waiting call fails with why, and so does every later one. */
+  /**
+   * The thread failed or ended: every waiting call fails with why, and so does every later one. Its LISTENs ended
+   * with it, so each listener hears `onConnection(false)`, as from a server whose LISTEN connection was lost (never
+   * `true` again: the thread is not restarted), and stops trusting silence — a read cache would otherwise keep
+   * serving what it holds, no change ever being notified again.
+   */
   private fail(e: Error): void {
-    if (this.closed) return;
-    this.failure ??= e;
+    if (this.closed || this.failure) return;
+    this.failure = e;
     for (const [id, waiting] of [...this.pending]) {
       this.settled(id);
-      waiting.reject(this.failure);
+      waiting.reject(e);
     }
+    for (const { onConnection } of this.listeners.values()) onConnection?.(false);
   }
 }

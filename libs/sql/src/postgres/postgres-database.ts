@@ -2,7 +2,7 @@ import { Client, Pool, type PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { SqlDatabase, SqlExecutor, SqlResult } from '../sql.port';
 import { assertIdentifier } from '../identifier';
-import { toDependencyError } from './connection-errors';
+import { isConnectionError, toDependencyError } from './connection-errors';
 import { listenKeptAlive } from './postgres-listener';
 
 export interface PostgresOptions {
@@ -126,7 +126,11 @@ class PostgresDatabase implements SqlDatabase {
    * connection and a cold backend (its plans, its compiled functions): 10–20 ms more for the next statement,
    * measured on es_append. An error the server reported leaves the session usable. A connection that ended is not
    * queryable, and pg-pool drops such a client on release by itself; an 'error' event while checked out (the
-   * server ending the session, e.g. idle_in_transaction_session_timeout) or a failed ROLLBACK discards it here.
+   * server ending the session, e.g. idle_in_transaction_session_timeout), a failed ROLLBACK, or a statement that
+   * failed as a lost connection discards it here. The last because a session the server ends while a statement runs
+   * (57P01: a restart, pg_terminate_backend) fails that statement first and closes the socket after, so the client
+   * was still "queryable" at release and went back to the pool, and the next caller got it and failed with
+   * "Connection terminated unexpectedly" (a 503) from a server that was up: postgres-faults.int-spec.ts.
    */
   private async onPooledConnection<T>(fn: (client: PoolClient, discard: (e: Error) => void) => Promise<T>): Promise<T> {
     try {
@@ -145,6 +149,9 @@ class PostgresDatabase implements SqlDatabase {
     client.on('error', discard);
     try {
       return await fn(client, discard);
+    } catch (e) {
+      if (isConnectionError(e)) discard(e as Error);
+      throw e;
     } finally {
       client.off('error', discard);
       client.release(broken); // a broken connection is discarded, not returned to the pool

@@ -4,6 +4,14 @@ import { Client, type ClientConfig } from 'pg';
 export const RELISTEN_BACKOFF_MS = { first: 100, max: 2000 } as const;
 
 /**
+ * The LISTEN connection is asked `SELECT 1` every `every` ms, and it (as LISTEN itself) must answer within `timeout`
+ * or counts as lost. A LISTEN connection only receives: a server that froze, or a network that drops packets, sends
+ * it no error and no end, so without a question of its own it waited forever — never saying `onConnection(false)`,
+ * never reconnecting, while every NOTIFY was missed (a read cache went on serving what it held).
+ */
+export const LISTEN_HEARTBEAT_MS = { every: 5000, timeout: 3000 } as const;
+
+/**
  * LISTEN on its own connection (a pooled one would be lent out and lose the subscription), kept alive: when the
  * connection fails (the server restarted, an admin terminated it, the network dropped) it is re-established with
  * backoff and LISTEN issued again, until unlisten. NOTIFYs sent while no connection listened are lost — PostgreSQL
@@ -24,7 +32,7 @@ export async function listenKeptAlive(
   let backoff: number = RELISTEN_BACKOFF_MS.first;
 
   const connect = async (): Promise<Client> => {
-    const c = new Client(config);
+    const c = new Client({ ...config, query_timeout: LISTEN_HEARTBEAT_MS.timeout });
     c.on('notification', (n) => {
       if (n.channel === channel) onNotify(n.payload ?? '');
     });
@@ -37,7 +45,7 @@ export async function listenKeptAlive(
     } catch (e) {
       c.removeAllListeners('end');
       c.on('error', () => undefined);
-      await c.end().catch(() => undefined);
+      await endWithin(c);
       throw e;
     }
     return c;
@@ -47,7 +55,7 @@ export async function listenKeptAlive(
     if (c !== client || stopped) return;
     client = undefined;
     c.on('error', () => undefined); // a later socket error of the dead client must not crash the process
-    void c.end().catch(() => undefined);
+    void endWithin(c);
     onConnection(false);
     schedule();
   };
@@ -72,11 +80,27 @@ export async function listenKeptAlive(
   };
 
   client = await connect(); // the first attempt fails loudly: the caller decides what no LISTEN means
+  const heartbeat = setInterval(() => {
+    const c = client;
+    c?.query('SELECT 1').catch(() => lost(c)); // an error or no answer in time (query_timeout): lost
+  }, LISTEN_HEARTBEAT_MS.every);
+  heartbeat.unref();
   return async () => {
     stopped = true;
     clearTimeout(retry);
+    clearInterval(heartbeat);
     const c = client;
     client = undefined;
-    await c?.end().catch(() => undefined);
+    if (c) await endWithin(c);
   };
+}
+
+/**
+ * Ends c, or drops its socket if the server does not close it within LISTEN_HEARTBEAT_MS.timeout: end() waits for
+ * the server's side to close, which a frozen server or a dropped network never does (unlisten hung on it).
+ */
+async function endWithin(c: Client): Promise<void> {
+  const drop = setTimeout(() => c.connection.stream.destroy(), LISTEN_HEARTBEAT_MS.timeout);
+  await c.end().catch(() => undefined);
+  clearTimeout(drop);
 }
