@@ -31,5 +31,11 @@ export interface SqlDatabase extends SqlExecutor {
    * thread (`onConnection(false)`, never `true` again: every call fails from then on).
    */
   listen(channel: string, onNotify: (payload: string) => void, onConnection?: (connected: boolean) => void): Promise<() => Promise<void>>;
+  /**
+   * Why this database can no longer answer, once it never will again (the embedded PGlite's own thread died), else
+   * null; known without a query, so a health check never queues behind a long statement on PGlite's one connection.
+   * Absent where a failure is only ever transient (a server: its calls fail while it is away).
+   */
+  readonly failed?: () => Error | null;
   close(): Promise<void>;
 }

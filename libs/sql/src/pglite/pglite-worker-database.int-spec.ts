@@ -100,6 +100,7 @@ describe('PGlite on a worker thread that dies', () => {
     });
     transaction.catch(() => undefined); // awaited below
     await open;
+    expect(db.failed?.()).toBeNull();
 
     kill(threadOf(db));
     const started = Date.now();
@@ -109,6 +110,7 @@ describe('PGlite on a worker thread that dies', () => {
     await expect(transaction).rejects.toThrow(why);
     await expect(db.query('SELECT 1')).rejects.toThrow(why);
     expect(connection).toEqual([false]);
+    expect(db.failed?.()?.message).toMatch(why); // what /health reports (libs/runtime dependencies.ts), no query needed
     await expect(unlisten()).resolves.toBeUndefined();
     await expect(db.close()).resolves.toBeUndefined();
   });

@@ -35,6 +35,7 @@ class PgliteWorkerDatabase implements SqlDatabase {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly listeners = new Map<number, { onNotify: (payload: string) => void; onConnection?: (connected: boolean) => void }>();
   private failure: Error | null = null;
+  readonly failed = (): Error | null => this.failure;
   private closed = false;
 
   constructor(private readonly worker: Worker) {
