@@ -4,6 +4,7 @@ import { TEST_MONGODB_URL } from '../../../mongo/src/testing/test-mongo';
 import { expectAnswersAgainWithin, expectUnavailableWithin } from '../../../../test/faults/expect-unavailable';
 import { TcpProxy } from '../../../../test/faults/tcp-proxy';
 import { createMongoReadModelReader } from './mongo-read-model-reader';
+import { MongoServingWatch } from './serving-watch';
 
 /**
  * MongoDB (FerretDB here) going away under the API's reader (issue 31): reads fail within 2 s as SERVICE_UNAVAILABLE
@@ -44,4 +45,26 @@ describe('MongoDB away under the read-model reader', () => {
     await proxy.restore();
     await expect(expectAnswersAgainWithin(5000, () => read(reader))).resolves.toBeDefined();
   });
+
+  // Silenced: the open connections stay open and nothing comes back (a frozen server, a network dropping packets).
+  // The driver has no socket timeout, so before, a read waited until its monitor gave the server up: ≈ 12 s.
+  it('silenced (open connections never answer): 503 within 2 s, uncached and through the serving watch', async () => {
+    const uncached = createMongoReadModelReader(mongo, { cacheEntries: 0 });
+    const serving = new MongoServingWatch(mongo.db).start();
+    const cached = createMongoReadModelReader(mongo, { serving });
+    try {
+      await read(uncached);
+      await read(cached);
+      proxy.silence();
+      await expectUnavailableWithin(2000, 'mongodb', () => read(uncached));
+      expect(serving.generation()).toBeUndefined(); // past the bound: no answer cache may serve
+      await expectUnavailableWithin(2000, 'mongodb', () => read(cached)); // not the cached answer, not a hang
+      await proxy.restore();
+      await expect(expectAnswersAgainWithin(5000, () => read(uncached))).resolves.toBeDefined();
+      await expect(expectAnswersAgainWithin(5000, () => read(cached))).resolves.toBeDefined();
+    } finally {
+      serving.stop();
+      await proxy.restore();
+    }
+  }, 30_000);
 });

@@ -1,3 +1,4 @@
+import { AppError } from '@dob/domain';
 import { toMongoDependencyError, type MongoDatabase } from '@dob/mongo';
 import { bumpChanges } from '@dob/projections';
 import type { ReadModelReader } from '../queries/read-model-reader.port';
@@ -8,6 +9,16 @@ import { mongoPortfolioReads } from './mongo-portfolio-reads';
 import type { MongoServingWatch } from './serving-watch';
 import type { FeaturedOverride } from '../featured/featured-overrides';
 
+/**
+ * How long a read waits for MongoDB before it asks whether the server is there at all, and how long that ping may
+ * take. A server that froze, or a network dropping packets, sends no error, and the driver sets no socket timeout: a
+ * read on an open connection waited until the driver's monitor gave the server up — 5 to 12 s, serving watch or not
+ * (mongo-away.int-spec.ts, "silenced"). A read that is only slow (FerretDB scans and sorts in Go) on a server that
+ * answers the ping goes on: a fixed deadline would turn slow-but-right answers into 503s at volume.
+ */
+export const MONGO_READ_PATIENCE_MS = 1000;
+export const MONGO_PING_TIMEOUT_MS = 500;
+
 export interface MongoReaderOptions {
   /** Results kept per change token (least recently used go first); 0 = no cache. Default 2000. */
   readonly cacheEntries?: number;
@@ -16,6 +27,9 @@ export interface MongoReaderOptions {
    * round trip while its view is within its staleness bound. Unset: every read resolves them itself.
    */
   readonly serving?: MongoServingWatch;
+  /** How long a read waits before it pings the server (default MONGO_READ_PATIENCE_MS), and the ping's limit. */
+  readonly patienceMs?: number;
+  readonly pingTimeoutMs?: number;
 }
 
 /**
@@ -44,18 +58,55 @@ export function createMongoReadModelReader(mongo: Pick<MongoDatabase, 'db'>, opt
     ...mongoPortfolioReads,
     learnedTokens: (m: Models) => m.learnedTokens(),
   };
-  return bindReads(reads, (name, read) => async (...args: never[]) => {
-    try {
-      const view = await open();
-      const key = `${name}\u0000${JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
-      const hit = cache.get(view.token, key);
-      if (hit !== undefined) return hit;
-      const value = await read(view.models, ...args);
-      cache.set(view.token, key, value);
-      return value;
-    } catch (e) {
-      throw toMongoDependencyError(e); // MongoDB away: 503 + Retry-After, not a driver error reaching the API
-    }
+  const patience = { everyMs: options.patienceMs ?? MONGO_READ_PATIENCE_MS, pingMs: options.pingTimeoutMs ?? MONGO_PING_TIMEOUT_MS };
+  const ping = () => mongo.db.command({ ping: 1 });
+  return bindReads(reads, (name, read) => {
+    const cachedRead = async (...args: never[]) => {
+      try {
+        const view = await open();
+        const key = `${name}\u0000${JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+        const hit = cache.get(view.token, key);
+        if (hit !== undefined) return hit;
+        const value = await read(view.models, ...args);
+        cache.set(view.token, key, value);
+        return value;
+      } catch (e) {
+        throw toMongoDependencyError(e); // MongoDB away: 503 + Retry-After, not a driver error reaching the API
+      }
+    };
+    return (...args: never[]) => whileAlive(cachedRead(...args), ping, patience);
+  });
+}
+
+/**
+ * The read's answer; while it has none, the server is pinged every `everyMs`, and a ping without an answer within
+ * `pingMs` fails the read as MongoDB unavailable (503 + Retry-After) — a silent server must not hold the request.
+ */
+export function whileAlive<T>(read: Promise<T>, ping: () => Promise<unknown>, o: { everyMs: number; pingMs: number }): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  const silent = new Promise<never>((_, reject) => {
+    const check = () => {
+      timer = setTimeout(() => {
+        const late = setTimeout(() => reject(AppError.dependencyUnavailable('mongodb', new Error(`no answer to a ping within ${o.pingMs} ms`))), o.pingMs);
+        ping().then(
+          () => {
+            clearTimeout(late);
+            if (!done) check(); // alive: the read is only slow
+          },
+          (e: unknown) => {
+            clearTimeout(late);
+            reject(AppError.dependencyUnavailable('mongodb', e));
+          },
+        );
+      }, o.everyMs);
+    };
+    check();
+  });
+  silent.catch(() => undefined); // settled only when the read is not
+  return Promise.race([read, silent]).finally(() => {
+    done = true;
+    clearTimeout(timer);
   });
 }
 

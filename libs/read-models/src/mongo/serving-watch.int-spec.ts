@@ -70,4 +70,21 @@ describe('MongoServingWatch on FerretDB', () => {
       watch.stop();
     }
   });
+
+  it('keeps the bound when the wall clock steps back (NTP, a resumed VM)', async () => {
+    let step = 0;
+    const wall = Date.now.bind(Date);
+    const spy = jest.spyOn(Date, 'now').mockImplementation(() => wall() + step);
+    const watch = new MongoServingWatch(mongo.db, { boundMs: BOUND_MS }).start();
+    try {
+      await sleep(300);
+      step = -60_000; // before: the last view looked fresh for a minute, and every later poll looked older than it
+      const change = await committed('clock', 1);
+      await sleep(BOUND_MS + 50);
+      expect((await watch.view()).token.split(';')).toContain(change);
+    } finally {
+      watch.stop();
+      spy.mockRestore();
+    }
+  });
 });

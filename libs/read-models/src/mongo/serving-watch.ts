@@ -18,6 +18,7 @@ export interface ServingWatchOptions {
   readonly boundMs?: number;
   /** Longest one poll may take before it counts as failed (default 2 s: the wait a request may spend on a dependency). */
   readonly pollTimeoutMs?: number;
+  /** Milliseconds on a monotonic clock (default performance.now()). */
   readonly clock?: () => number;
   /** Reads the bookkeeping (tests stall or fail it). */
   readonly readServing?: (db: Db) => Promise<ServingCollections>;
@@ -56,7 +57,9 @@ export class MongoServingWatch {
     this.pollMs = options.pollMs ?? 100;
     this.boundMs = options.boundMs ?? 250;
     this.pollTimeoutMs = options.pollTimeoutMs ?? 2000;
-    this.clock = options.clock ?? Date.now;
+    // A monotonic clock: the bound compares instants of this process. On the wall clock a step back (NTP, a resumed
+    // VM) made the last view look fresh, and every later poll look older than it, for the length of the step.
+    this.clock = options.clock ?? (() => performance.now());
     this.readServing = options.readServing ?? readServingCollections;
   }
 
