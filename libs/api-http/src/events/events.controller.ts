@@ -79,16 +79,31 @@ export class EventsController {
     const resumeFrom = lastEventId || q.after;
     const start = resumeFrom ? await this.feed.cursor(resumeFrom) : await this.feed.now();
     const release = this.streams.acquire(agent.keyId);
+    const raw = reply.raw;
     const abort = new AbortController();
-    reply.raw.once('close', () => abort.abort());
     reply.hijack();
-    reply.raw.writeHead(200, { ...SSE_HEADERS, 'x-request-id': String(request.id) });
+    // The slot is held until the socket is gone, not only until streamFeed returns: a stream cut as SLOW_CONSUMER
+    // keeps its socket (and the buffers in it) until they are flushed or destroyed, and counts against the key until then.
+    raw.once('close', () => {
+      abort.abort();
+      release();
+    });
+    // A client that left while the cursor was looked up closed before the listener existed: 'close' will not come
+    // again, and the stream would run (and hold the slot) until a matching event happened to be written.
+    if (raw.destroyed) {
+      release();
+      return;
+    }
+    // A socket that makes no progress for a heartbeat and the slow-consumer time (25 s by default) is destroyed: a
+    // client that stopped reading while only heartbeats flowed, or one cut as SLOW_CONSUMER that never reads its
+    // `event: error` (raw.end() alone kept that socket and its buffers open for good). Heartbeats are progress on a
+    // live connection, so an idle, healthy stream is never cut by it.
+    raw.setTimeout(this.settings.heartbeatMs + this.settings.slowConsumerMs, () => raw.destroy());
+    raw.writeHead(200, { ...SSE_HEADERS, 'x-request-id': String(request.id) });
     try {
-      await streamFeed(reply.raw, this.feed, start, filter, this.settings, abort.signal);
+      await streamFeed(raw, this.feed, start, filter, this.settings, abort.signal);
     } catch (e) {
       request.log.error({ err: e }, 'event stream failed');
-    } finally {
-      release();
     }
   }
 }
