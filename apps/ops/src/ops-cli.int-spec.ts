@@ -47,6 +47,14 @@ describe('ops CLI', () => {
     expect(ops(['data-dir', 'unlock'], { DATA_DIR: dataDir }).stdout).toContain('LOCK removed');
   });
 
+  it('refuses a kafka replay whose --from comes after its --to, with one clear line and exit 1', () => {
+    // Refused before any connection: nothing to publish is an operator's mistake, not "re-published 0 events".
+    const backwards = ops(['kafka', 'replay', '--from', '50:12', '--to', '40:11'], { KAFKA_BROKERS: '127.0.0.1:1' });
+    expect([backwards.status, backwards.stderr.trim()]).toEqual([1, '--from 50:12 comes after --to 40:11: nothing to re-publish']);
+    const sameCommit = ops(['kafka', 'replay', '--from', '7:9', '--to', '7:8'], { KAFKA_BROKERS: '127.0.0.1:1' });
+    expect([sameCommit.status, sameCommit.stderr.trim()]).toEqual([1, '--from 7:9 comes after --to 7:8: nothing to re-publish']);
+  });
+
   it('rebuilds a projection on PostgreSQL and reports status and event stats', async () => {
     const schema = testSchemaName();
     const db = await createPostgresDatabase({ connectionString: TEST_POSTGRES_URL, schema });

@@ -1,6 +1,7 @@
 import { DEFAULT_CATCH_UP_BATCH_SIZE, ProjectionRunner } from '@dob/projections';
 import { openReadModelStorage, projectionRegistry, type ReadModelStorage } from '@dob/read-models';
 import { DataDirLockedError, loadAppConfig, openAppStorage, type AppConfig, type Storage } from '@dob/runtime';
+import { watchDatabase } from './database-watch';
 
 /** What every ops command gets: the storage the apps use and a (not started) runner over the registry. */
 export interface OpsContext {
@@ -33,8 +34,7 @@ export class DataFolderInUseError extends OpsError {
  * allows one process per folder, so a running `npm start` (its LOCK holds a live pid) makes this refuse; the
  * projection and Kafka commands then ask the running system through its admin endpoint (operations.ts).
  */
-export async function openOpsContext(): Promise<OpsContext> {
-  const config = loadAppConfig('ops');
+export async function openOpsContext(config: AppConfig = loadAppConfig('ops')): Promise<OpsContext> {
   let storage: Storage;
   try {
     storage = await openAppStorage(config);
@@ -59,14 +59,36 @@ export async function openOpsContext(): Promise<OpsContext> {
   return { storage, readModels, runner, config };
 }
 
-/** Opens the context, runs fn, always closes (releasing the data-folder lock). */
+/**
+ * Opens the context, runs fn, always closes (releasing the data-folder lock). On PostgreSQL a server gone silent
+ * meanwhile ends it with an OpsError instead of a wait without end (database-watch.ts); the work left waiting is
+ * abandoned with the process (main.ts exits 1), and the server rolls back whatever it had not committed.
+ */
 export async function withOpsContext<T>(fn: (ctx: OpsContext) => Promise<T>): Promise<T> {
-  const ctx = await openOpsContext();
+  const config = loadAppConfig('ops');
+  const work = async () => {
+    const ctx = await openOpsContext(config);
+    try {
+      return await fn(ctx);
+    } finally {
+      await ctx.runner.stop();
+      await ctx.readModels.close();
+      await ctx.storage.close();
+    }
+  };
+  if (!config.DATABASE_URL) return work(); // embedded PGlite: in this process, it cannot go silent
+  const watch = watchDatabase(config.DATABASE_URL);
   try {
-    return await fn(ctx);
+    return await Promise.race([
+      work(),
+      watch.silent.then((seconds): never => {
+        throw new OpsError(
+          `the PostgreSQL server (DATABASE_URL) has not answered for ${seconds} s: gave up. Run the command again once it ` +
+            `answers (\`projections status\` shows where things stand; an interrupted rebuild resumes its build).`,
+        );
+      }),
+    ]);
   } finally {
-    await ctx.runner.stop();
-    await ctx.readModels.close();
-    await ctx.storage.close();
+    watch.stop();
   }
 }

@@ -1,6 +1,6 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { START, positionFromString, type GlobalPosition } from '@dob/event-store';
+import { START, isAfter, positionFromString, type GlobalPosition } from '@dob/event-store';
 import { OpsError } from '../ops-context';
 import { withOperations } from '../operations';
 import { printTable } from '../print-table';
@@ -8,15 +8,15 @@ import { printTable } from '../print-table';
 /** `beginning` or `commit:prepare`; a position P means "from the event at P, inclusive". */
 function parseFrom(text: string): GlobalPosition {
   if (text === 'beginning') return START;
-  let p: GlobalPosition;
   try {
-    p = positionFromString(text);
+    return positionFromString(text);
   } catch {
     throw new OpsError(`--from must be "beginning" or a position commit:prepare (as \`kafka status\` prints), got "${text}"`);
   }
-  // readAll is exclusive of `after`: one sequence number back includes the event at p itself.
-  return p.prepare > 0n ? { commit: p.commit, prepare: p.prepare - 1n } : START;
 }
+
+/** readAll is exclusive of `after`: one sequence number back includes the event at `from` itself. */
+const justBefore = (from: GlobalPosition): GlobalPosition => (from.prepare > 0n ? { commit: from.commit, prepare: from.prepare - 1n } : START);
 
 function parseTo(text: string): GlobalPosition {
   try {
@@ -64,8 +64,12 @@ export function registerKafkaCommands(program: Command): void {
     .requiredOption('--from <position|beginning>', 'first event to re-publish: "beginning" or commit:prepare')
     .option('--to <position>', 'last event to re-publish (default: the relay checkpoint, i.e. all it published)')
     .action(async (opts: { from: string; to?: string }) => {
-      const after = parseFrom(opts.from);
+      const from = parseFrom(opts.from);
       const to = opts.to ? parseTo(opts.to) : undefined;
+      // A backwards range re-published nothing and still said "re-published 0 events" with exit 0: an operator's
+      // mistake (swapped positions) looked like success. Refused here, before any connection.
+      if (to && isAfter(from, to)) throw new OpsError(`--from ${opts.from} comes after --to ${opts.to}: nothing to re-publish`);
+      const after = justBefore(from);
       await withOperations(async (ops) => {
         const bar = new SingleBar({ format: 'replay |{bar}| {percentage}% | {published} events | ETA {eta_formatted}', etaBuffer: 50 }, Presets.shades_classic);
         let started = false;
