@@ -84,14 +84,9 @@ export class LeaseKeeper {
       validUntil: 0,
       handling: Promise.resolve(),
       pending: 0,
-      // Past the local deadline the lease is not counted on even before the round gets to it: that round may be
-      // held up by a store call never answered (a silent database), while the row lapses and a standby takes it.
-      held: () => (claim.lease && Date.now() <= claim.validUntil ? claim.lease : null),
-      heldSince: () => (claim.held() ? claim.since : null),
-      fence: () => {
-        const lease = claim.held();
-        return lease ? { name, token: lease.token, durationMs: this.timing.durationMs } : null;
-      },
+      held: () => claim.lease,
+      heldSince: () => claim.since,
+      fence: () => (claim.lease ? { name, token: claim.lease.token, durationMs: this.timing.durationMs } : null),
     };
     this.claims.set(name, claim);
     if (this.timer) this.schedule(); // started already: try it now rather than at the next beat
@@ -123,7 +118,7 @@ export class LeaseKeeper {
   }
 
   held(): LeaseClaim[] {
-    return [...this.claims.values()].filter((c) => c.held() !== null);
+    return [...this.claims.values()].filter((c) => c.lease !== null);
   }
 
   /** Rounds never overlap: a slow database delays the next one instead of piling them up. */
