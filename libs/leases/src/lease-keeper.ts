@@ -11,10 +11,6 @@ export interface LeaseTiming {
 
 export const DEFAULT_LEASE_TIMING: LeaseTiming = { durationMs: 5_000, heartbeatMs: 1_000 };
 
-/**
- * Called in order per lease, but outside the heartbeat: a slow or hung handler delays only its own lease's next
- * change of hands, never the renewal of the others (`stop()` and `start()` wait for them).
- */
 export interface ClaimHandlers {
   /** This process now holds the lease: start the work, fencing its commits with `lease`. */
   readonly onAcquired: (lease: HeldLease) => void | Promise<void>;
@@ -40,9 +36,6 @@ interface Claim extends LeaseClaim {
   since: Date | null;
   /** Local deadline: past it, this process no longer counts on the lease even if the database was unreachable. */
   validUntil: number;
-  /** This claim's handler calls, chained in order (see `handle`), and how many of them have not finished. */
-  handling: Promise<void>;
-  pending: number;
 }
 
 export function leaseOwner(app: string): LeaseOwner {
@@ -82,8 +75,6 @@ export class LeaseKeeper {
       lease: null,
       since: null,
       validUntil: 0,
-      handling: Promise.resolve(),
-      pending: 0,
       held: () => claim.lease,
       heldSince: () => claim.since,
       fence: () => (claim.lease ? { name, token: claim.lease.token, durationMs: this.timing.durationMs } : null),
@@ -98,7 +89,6 @@ export class LeaseKeeper {
     await this.store.init();
     this.stopped = false;
     await this.schedule();
-    await Promise.all([...this.claims.values()].map((c) => c.handling)); // the work of what it took has started
     this.timer = setInterval(() => void this.schedule(), this.timing.heartbeatMs);
   }
 
@@ -110,9 +100,8 @@ export class LeaseKeeper {
     await this.round;
     for (const claim of this.claims.values()) {
       const lease = claim.lease;
-      this.lose(claim, 'stopping');
-      await claim.handling; // the work stopped (also that of a lease lost before) before a standby may take it
       if (!lease) continue;
+      await this.lose(claim, 'stopping');
       await this.store.release(lease).catch((e) => this.log(`could not release ${claim.name}: ${String(e)}`));
     }
   }
@@ -134,16 +123,13 @@ export class LeaseKeeper {
       try {
         if (claim.lease) {
           if (sentAt > claim.validUntil) {
-            this.lose(claim, 'not renewed in time (paused or cut off from the database)');
+            await this.lose(claim, 'not renewed in time (paused or cut off from the database)');
             continue;
           }
           const renewed = await this.store.renew(claim.lease, this.timing.durationMs, claim.handlers.progress?.() ?? null);
           if (renewed) claim.validUntil = sentAt + this.timing.durationMs;
-          else this.lose(claim, 'taken over by another process');
+          else await this.lose(claim, 'taken over by another process');
         } else {
-          // Still stopping (or starting) the work of its last change of hands: not taken again until that is done,
-          // so a hung onLost leaves the lease to lapse to a standby rather than renewed here with nothing running.
-          if (claim.pending > 0) continue;
           const lease = await this.store.tryAcquire(claim.name, this.owner, this.timing.durationMs);
           if (!lease) continue;
           claim.lease = lease;
@@ -151,37 +137,22 @@ export class LeaseKeeper {
           claim.validUntil = sentAt + this.timing.durationMs;
           this.log(`acquired ${claim.name} (token ${lease.token})`);
           this.onChange('acquired', claim.name);
-          this.handle(claim, 'onAcquired', () => claim.handlers.onAcquired(lease));
+          await claim.handlers.onAcquired(lease);
         }
       } catch (e) {
         this.log(`lease ${claim.name}: ${String(e)}`);
-        if (claim.lease && Date.now() > claim.validUntil) this.lose(claim, `not renewed in time: ${String(e)}`);
+        if (claim.lease && Date.now() > claim.validUntil) await this.lose(claim, `not renewed in time: ${String(e)}`);
       }
     }
   }
 
-  private lose(claim: Claim, why: string): void {
+  private async lose(claim: Claim, why: string): Promise<void> {
     const lease = claim.lease;
     if (!lease) return;
     claim.lease = null;
     claim.since = null;
     this.log(`lost ${claim.name} (token ${lease.token}): ${why}`);
     this.onChange('lost', claim.name);
-    this.handle(claim, 'onLost', () => claim.handlers.onLost(lease, why));
-  }
-
-  /**
-   * Runs a handler after the claim's previous one, not awaited by the round: awaited there, one lease's slow onLost
-   * (a worker finishing its batch) or a hung one held back every renewal of this process, so all its other leases
-   * lapsed to standbys while it still counted on them (lease-keeper-faults.int-spec).
-   */
-  private handle(claim: Claim, what: string, run: () => void | Promise<void>): void {
-    claim.pending += 1;
-    claim.handling = claim.handling
-      .then(run)
-      .catch((e) => this.log(`lease ${claim.name}: ${what} failed: ${String(e)}`))
-      .finally(() => {
-        claim.pending -= 1;
-      });
+    await claim.handlers.onLost(lease, why);
   }
 }
