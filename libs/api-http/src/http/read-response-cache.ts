@@ -52,7 +52,8 @@ function keyOf(route: string, url: string): string {
 export function installReadResponseCache(fastify: FastifyInstance, options: ReadResponseCacheOptions): void {
   const maxEntries = options.maxEntries ?? 500;
   const maxAgeMs = options.maxAgeMs ?? 1000;
-  const clock = options.clock ?? Date.now;
+  // Ages on the monotonic clock: on the wall clock a step back (NTP, a resumed VM) made old answers look young.
+  const clock = options.clock ?? (() => performance.now());
   const entries = new Map<string, Entry>();
   let generation: number | undefined;
 

@@ -80,7 +80,8 @@ class Cache implements ReadResultCache {
   ) {
     this.maxEntries = options.maxEntries ?? 2000;
     this.maxAgeMs = options.maxAgeMs ?? 1000;
-    this.clock = options.clock ?? Date.now;
+    // Ages on the monotonic clock: on the wall clock a step back (NTP, a resumed VM) made old entries look young.
+    this.clock = options.clock ?? (() => performance.now());
     this.db = {
       query: (text, params) => this.query(text, params),
       exec: (text) => this.exec(text),
