@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { endClientWithin } from '@dob/sql';
 
 /**
  * How the CLI tells a PostgreSQL server that went silent from one that is only busy. 15 s without any answer to a
@@ -30,11 +31,7 @@ export function watchDatabase(connectionString: string, o: typeof DATABASE_WATCH
   let settle!: (seconds: number) => void;
   const silent = new Promise<number>((resolve) => (settle = resolve));
 
-  /** Ends c, or drops its socket if a silent server never closes its side (end() would wait for it forever). */
-  const drop = (c: Client) => {
-    setTimeout(() => c.connection.stream.destroy(), o.answerWithinMs).unref();
-    void c.end().catch(() => undefined);
-  };
+  const drop = (c: Client) => void endClientWithin(c, o.answerWithinMs);
 
   const ping = async () => {
     pinging = true;

@@ -1,4 +1,5 @@
 import { Client, type ClientConfig } from 'pg';
+import { endClientWithin } from './end-client';
 
 /** Waits between attempts to re-establish a lost LISTEN connection: doubling from the first, capped at the last. */
 export const RELISTEN_BACKOFF_MS = { first: 100, max: 2000 } as const;
@@ -45,7 +46,7 @@ export async function listenKeptAlive(
     } catch (e) {
       c.removeAllListeners('end');
       c.on('error', () => undefined);
-      await endWithin(c);
+      await endClientWithin(c, LISTEN_HEARTBEAT_MS.timeout);
       throw e;
     }
     return c;
@@ -55,7 +56,7 @@ export async function listenKeptAlive(
     if (c !== client || stopped) return;
     client = undefined;
     c.on('error', () => undefined); // a later socket error of the dead client must not crash the process
-    void endWithin(c);
+    void endClientWithin(c, LISTEN_HEARTBEAT_MS.timeout);
     onConnection(false);
     schedule();
   };
@@ -91,16 +92,6 @@ export async function listenKeptAlive(
     clearInterval(heartbeat);
     const c = client;
     client = undefined;
-    if (c) await endWithin(c);
+    if (c) await endClientWithin(c, LISTEN_HEARTBEAT_MS.timeout);
   };
-}
-
-/**
- * Ends c, or drops its socket if the server does not close it within LISTEN_HEARTBEAT_MS.timeout: end() waits for
- * the server's side to close, which a frozen server or a dropped network never does (unlisten hung on it).
- */
-async function endWithin(c: Client): Promise<void> {
-  const drop = setTimeout(() => c.connection.stream.destroy(), LISTEN_HEARTBEAT_MS.timeout);
-  await c.end().catch(() => undefined);
-  clearTimeout(drop);
 }
